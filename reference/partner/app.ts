@@ -1,0 +1,148 @@
+/**
+ * The partner PIX cash-in API (partner-cashin-api.md) as one node:http handler for paths under
+ * `/v1`. Authentication, routing and rendering live here; the rules live in charges.ts,
+ * finance.ts and webhooks.ts. reference/server.ts mounts `handler`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { BodyTooLargeError, matchRoute, readRawBody, sendJson } from '../shared/http.js';
+import type { Handler, Route, RouteMatch } from '../shared/http.js';
+import { ChargeService, ledgerScope } from './charges.js';
+import type { PartnerFaultSwitch } from './faults.js';
+import { buildStatement } from './finance.js';
+import { ok } from './results.js';
+import type { ApiResult } from './results.js';
+import { PartnerStore } from './store.js';
+import type { Principal } from './store.js';
+import { WebhookDispatcher } from './webhooks.js';
+
+export interface PartnerOptions {
+  faults: ReadonlySet<string>;
+  /** the URL "registered with the integration team" (Events); unset: nothing is delivered */
+  webhookUrl?: string;
+  webhookSecret: string;
+  retryBaseMs: number;
+  retryCapMs: number;
+  deliveryTimeoutMs: number;
+  expiryScale: number;
+}
+
+export interface PartnerApp {
+  handler: Handler;
+  credentials: { apiKey: string; liveApiKey: string; otherApiKey: string; webhookSecret: string };
+  close(): Promise<void>;
+}
+
+interface RequestContext {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  principal: Principal;
+}
+
+type Operation = (ctx: RequestContext, match: RouteMatch) => Promise<ApiResult>;
+
+/** "Authorization: Bearer <API_KEY>" (Authentication, rule 1). */
+function bearerKey(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+function singleHeader(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function createPartnerApp(options: PartnerOptions): PartnerApp {
+  const faults: PartnerFaultSwitch = options.faults;
+  const store = new PartnerStore();
+  const keys = store.issueKeys();
+  const dispatcher = new WebhookDispatcher({
+    url: options.webhookUrl,
+    secret: options.webhookSecret,
+    retryBaseMs: options.retryBaseMs,
+    retryCapMs: options.retryCapMs,
+    deliveryTimeoutMs: options.deliveryTimeoutMs,
+    faults,
+  });
+  const charges = new ChargeService({ store, faults, dispatcher, expiryScale: options.expiryScale });
+
+  function authenticate(req: IncomingMessage): Principal | undefined {
+    const key = bearerKey(req.headers.authorization);
+    if (key === undefined) {
+      return faults.has('pt-auth-missing-key-accepted') ? { accountId: store.primaryAccountId, environment: 'test' } : undefined;
+    }
+    const principal = store.principalForKey(key);
+    if (!principal && key.startsWith('ak_test_') && faults.has('pt-auth-unknown-key-accepted')) {
+      return { accountId: store.primaryAccountId, environment: 'test' };
+    }
+    return principal;
+  }
+
+  /** A route whose operation's result is rendered by `send`. */
+  function route(method: string, pattern: string, operation: Operation): Route<RequestContext> {
+    return { method, pattern, handle: async (ctx, match) => send(ctx.res, await operation(ctx, match)) };
+  }
+
+  const routes: Route<RequestContext>[] = [
+    route('POST', '/v1/business/pix-charges', async ({ req, principal }) => {
+      const rawBody = await readRawBody(req);
+      // An empty header carries no key (DECISIONS.md).
+      const idempotencyKey = singleHeader(req.headers['idempotency-key'])?.trim() || undefined;
+      return charges.create(principal, rawBody, idempotencyKey);
+    }),
+    route('GET', '/v1/business/pix-charges', ({ url, principal }) => charges.list(principal, url.searchParams.get('status'))),
+    route('GET', '/v1/business/pix-charges/:id', ({ principal }, { params }) => charges.get(principal, params.id ?? '')),
+    route('POST', '/v1/business/pix-charges/:id/cancel', ({ principal }, { params }) => charges.cancel(principal, params.id ?? '')),
+    route('POST', '/v1/business/pix-charges/:id/pay', ({ principal }, { params }) => charges.pay(principal, params.id ?? '')),
+    route('GET', '/v1/business/finance', async ({ principal }) =>
+      ok(buildStatement(store, principal.accountId, ledgerScope(principal.accountId, principal.environment, faults), faults)),
+    ),
+  ];
+
+  /** Errors are `{detail}` ("Errors"); two faults deform the 422 answer. */
+  function send(res: ServerResponse, result: ApiResult): void {
+    if (result.kind === 'ok') {
+      sendJson(res, result.status, result.body, result.headers);
+      return;
+    }
+    if (result.status === 422) {
+      const status = faults.has('pt-validation-status-400') ? 400 : 422;
+      sendJson(res, status, faults.has('pt-error-detail-missing') ? { error: result.detail } : { detail: result.detail });
+      return;
+    }
+    const headers: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+    sendJson(res, result.status, { detail: result.detail }, headers);
+  }
+
+  const handler: Handler = async (req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://partner.invalid');
+      // "All routes need Authorization: Bearer <API_KEY>": authentication comes before routing.
+      const principal = authenticate(req);
+      if (!principal) {
+        send(res, { kind: 'error', status: 401, detail: 'API key missing, invalid or revoked' });
+        return;
+      }
+      const found = matchRoute(routes, req.method ?? 'GET', url.pathname);
+      if (!found.route) {
+        send(res, found.methodMismatch
+          ? { kind: 'error', status: 405, detail: `method ${req.method ?? ''} not allowed on ${url.pathname}` }
+          : { kind: 'error', status: 404, detail: `no route ${url.pathname}` });
+        return;
+      }
+      await found.route.handle({ req, res, url, principal }, found.match);
+    } catch (error) {
+      if (res.headersSent) return;
+      if (error instanceof BodyTooLargeError) {
+        sendJson(res, 413, { detail: 'request body too large' });
+        return;
+      }
+      sendJson(res, 500, { detail: 'internal error' });
+    }
+  };
+
+  return {
+    handler,
+    credentials: { ...keys, webhookSecret: options.webhookSecret },
+    close: () => dispatcher.close(),
+  };
+}

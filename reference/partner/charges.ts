@@ -1,0 +1,275 @@
+/**
+ * PIX charges: creation (with `Idempotency-Key`), lookup, list, cancel and sandbox pay
+ * ("States and transitions", "Endpoints"). Every transition of one charge runs under a per-charge
+ * lock, so concurrent confirmations never capture twice ("Transitions are atomic"). Expiry is lazy:
+ * a pending charge becomes expired on the first lookup or confirmation attempt after expires_at.
+ */
+import { buildDynamicBrCode, crc16CcittFalse } from '../shared/brcode.js';
+import { KeyedMutex } from '../shared/mutex.js';
+import { canonicalJson, parseChargeRequest } from './charge-request.js';
+import type { ChargeRequest } from './charge-request.js';
+import type { PartnerFaultSwitch } from './faults.js';
+import { postCapture } from './finance.js';
+import { fail, ok } from './results.js';
+import type { ApiResult } from './results.js';
+import { CHARGE_STATUSES, randomHex } from './store.js';
+import type { ChargeStatus, Environment, PartnerStore, PixChargeView, Principal, StoredCharge } from './store.js';
+import { newEventId } from './webhooks.js';
+import type { PartnerEventType, WebhookDispatcher } from './webhooks.js';
+
+/** "list charges | up to 200 records" (Limits). */
+export const LIST_MAX_RECORDS = 200;
+export const PROVIDER_LABEL = 'reference-sandbox';
+const MERCHANT_NAME = 'PAYGATE REFERENCE';
+const MERCHANT_CITY = 'SAO PAULO';
+/** Fictitious ISPB of the reference's PSP, used in e2e ids. */
+const REFERENCE_ISPB = '99999999';
+
+export interface ChargeServiceOptions {
+  store: PartnerStore;
+  faults: PartnerFaultSwitch;
+  dispatcher: WebhookDispatcher;
+  /** multiplies expires_in_seconds (tests only; ARCHITECTURE.md, REFERENCE_PARTNER_EXPIRY_SCALE) */
+  expiryScale: number;
+}
+
+/**
+ * Stands for the processor round trip inside a critical section (registering the charge, settling
+ * the capture). It also gives concurrent requests arriving over the wire time to reach the same
+ * check, so a missing or split lock (race faults) really races.
+ */
+export const PROCESSOR_LATENCY_MS = 10;
+function processorRoundTrip(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, PROCESSOR_LATENCY_MS));
+}
+
+/** A PIX end-to-end id: "E" + ISPB (8) + yyyyMMddHHmm + 11 alphanumerics (BCB format, 32 chars). */
+function newE2eId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:T]/g, '').slice(0, 12);
+  return `E${REFERENCE_ISPB}${stamp}${randomHex(6).slice(0, 11)}`;
+}
+
+/** The ledger a charge posts to and a principal reads: one per account and environment. */
+export function ledgerScope(accountId: string, environment: Environment, faults: PartnerFaultSwitch): string {
+  return faults.has('pt-test-live-data-shared') ? accountId : `${accountId}:${environment}`;
+}
+
+export class ChargeService {
+  private readonly chargeLocks = new KeyedMutex();
+  private readonly idempotencyLocks = new KeyedMutex();
+
+  constructor(private readonly options: ChargeServiceOptions) {}
+
+  private get faults(): PartnerFaultSwitch {
+    return this.options.faults;
+  }
+
+  // ── creation ────────────────────────────────────────────────────────────────────────────────
+
+  async create(principal: Principal, rawBody: Buffer, idempotencyKey: string | undefined): Promise<ApiResult> {
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch (error) {
+      if (this.faults.has('pt-malformed-json-500')) throw error;
+      return fail(422, 'body: must be a JSON object (malformed JSON)');
+    }
+
+    if (idempotencyKey === undefined || this.faults.has('pt-idempotency-ignored')) {
+      const validation = parseChargeRequest(body, this.faults);
+      if (!validation.ok) return fail(422, validation.detail);
+      const earlier = this.faults.has('pt-dedupe-by-external-ref') ? this.chargeWithExternalRef(principal, validation.request) : undefined;
+      return ok(earlier ? earlier.view : this.createCharge(principal, validation.request));
+    }
+
+    // One lock per account, environment and key: concurrent requests with one key create one charge.
+    const scopedKey = `${principal.accountId}:${principal.environment}:${idempotencyKey}`;
+    const work = () => this.createIdempotently(principal, body, scopedKey);
+    return this.faults.has('pt-idempotency-race') ? work() : this.idempotencyLocks.run(scopedKey, work);
+  }
+
+  /** "same key and same body returns the original response …; same key with a different body gives 409". */
+  private async createIdempotently(principal: Principal, body: unknown, scopedKey: string): Promise<ApiResult> {
+    const canonicalBody = canonicalJson(body);
+    const record = this.options.store.idempotencyRecord(scopedKey);
+    if (record) {
+      if (record.canonicalBody !== canonicalBody && !this.faults.has('pt-idempotency-conflict-accepted')) {
+        return fail(409, 'Idempotency-Key was already used with a different body');
+      }
+      return { kind: 'ok', status: record.status, body: structuredClone(record.body), headers: { 'idempotent-replayed': 'true' } };
+    }
+    const validation = parseChargeRequest(body, this.faults);
+    if (!validation.ok) return fail(422, validation.detail); // not remembered: the caller may fix the body
+    await processorRoundTrip();
+    const view = this.createCharge(principal, validation.request);
+    this.options.store.saveIdempotencyRecord(scopedKey, { canonicalBody, status: 200, body: structuredClone(view) });
+    return ok(view);
+  }
+
+  private createCharge(principal: Principal, request: ChargeRequest): PixChargeView {
+    const now = Date.now();
+    const id = `pix_${randomHex(12)}`;
+    const expiresAtMs = now + Math.round(request.expiresInSeconds * this.options.expiryScale * 1000);
+    // "returned unchanged on lookups and in webhooks"
+    const externalRef = request.externalRef !== null && this.faults.has('pt-external-ref-trimmed') ? request.externalRef.trim() : request.externalRef;
+    const view: PixChargeView = {
+      id,
+      status: 'pending',
+      amount_cents: request.amountCents,
+      description: request.description,
+      external_ref: externalRef,
+      customer_email: request.customerEmail,
+      qr_code: this.qrCodeFor(id, request.amountCents),
+      e2e_id: null,
+      provider: PROVIDER_LABEL,
+      expires_at: this.timestamp(expiresAtMs),
+      created_at: this.timestamp(now),
+    };
+    const charge = this.options.store.addCharge({ view, accountId: principal.accountId, environment: principal.environment, expiresAtMs });
+    if (!this.faults.has('pt-webhook-created-event-missing')) this.emit(charge, 'business.pix.created');
+    return view;
+  }
+
+  /** "expires_at | created_at: ISO 8601 UTC" */
+  private timestamp(epochMs: number): string {
+    if (!this.faults.has('pt-timestamps-local-offset')) return new Date(epochMs).toISOString();
+    const brasilia = new Date(epochMs - 3 * 3_600_000).toISOString();
+    return `${brasilia.slice(0, -1)}-03:00`;
+  }
+
+  /** "qr_code | copy-and-paste EMV payload": a dynamic BR Code whose field 54 is the amount in reais. */
+  private qrCodeFor(id: string, amountCents: number): string {
+    const qrCode = buildDynamicBrCode({
+      amountCents: this.faults.has('pt-qr-code-amount-in-reais') ? amountCents * 100 : amountCents,
+      location: `pix.paygate-reference.test/qr/v2/${id}`,
+      merchantName: MERCHANT_NAME,
+      merchantCity: MERCHANT_CITY,
+    });
+    if (!this.faults.has('pt-qr-code-bad-crc')) return qrCode;
+    const payload = qrCode.slice(0, -4);
+    const wrongCrc = (parseInt(crc16CcittFalse(payload), 16) ^ 0x0001).toString(16).toUpperCase().padStart(4, '0');
+    return payload + wrongCrc;
+  }
+
+  private chargeWithExternalRef(principal: Principal, request: ChargeRequest): StoredCharge | undefined {
+    if (request.externalRef === null) return undefined;
+    return this.listable(principal).find((c) => c.view.external_ref === request.externalRef);
+  }
+
+  // ── lookups ─────────────────────────────────────────────────────────────────────────────────
+
+  /** "404 | resource not found or belongs to another account"; environments never share data. */
+  private findVisible(principal: Principal, id: string): StoredCharge | undefined {
+    const charge = this.options.store.chargeById(id);
+    if (!charge) return undefined;
+    const sameAccount = charge.accountId === principal.accountId || this.faults.has('pt-cross-account-lookup');
+    const sameEnvironment = charge.environment === principal.environment || this.faults.has('pt-test-live-data-shared');
+    return sameAccount && sameEnvironment ? charge : undefined;
+  }
+
+  private listable(principal: Principal): StoredCharge[] {
+    return this.options.store
+      .allCharges()
+      .filter((c) => c.accountId === principal.accountId || this.faults.has('pt-list-other-account'))
+      .filter((c) => c.environment === principal.environment || this.faults.has('pt-test-live-data-shared'));
+  }
+
+  async get(principal: Principal, id: string): Promise<ApiResult> {
+    const charge = this.findVisible(principal, id);
+    if (!charge) return fail(404, `charge ${id} not found`);
+    if (!this.faults.has('pt-lookup-never-expires')) await this.settleExpiry(charge);
+    return ok(charge.view);
+  }
+
+  /** "Lists the account charges, newest first, up to 200 records. Optional query status filters". */
+  async list(principal: Principal, statusQuery: string | null): Promise<ApiResult> {
+    const wanted = statusQuery === null || statusQuery === '' ? undefined : statusQuery;
+    if (wanted !== undefined && !(CHARGE_STATUSES as readonly string[]).includes(wanted)) {
+      return fail(422, `status: must be one of ${CHARGE_STATUSES.join(', ')}`);
+    }
+    let charges = this.listable(principal);
+    // A list is a lookup too: pending charges past expires_at show as expired.
+    if (!this.faults.has('pt-lookup-never-expires')) {
+      await Promise.all(charges.map((c) => this.settleExpiry(c)));
+    }
+    if (wanted !== undefined && !this.faults.has('pt-list-status-filter-ignored')) {
+      charges = charges.filter((c) => c.view.status === wanted);
+    }
+    if (!this.faults.has('pt-list-oldest-first')) charges.reverse();
+    if (!this.faults.has('pt-list-unbounded')) charges = charges.slice(0, LIST_MAX_RECORDS);
+    return ok({ data: charges.map((c) => c.view) });
+  }
+
+  // ── transitions ─────────────────────────────────────────────────────────────────────────────
+
+  /** "pending → expired: first lookup or confirmation attempt after expires_at"; caller holds the lock. */
+  private expireIfDue(charge: StoredCharge): void {
+    if (charge.view.status === 'pending' && Date.now() >= charge.expiresAtMs) charge.view.status = 'expired';
+  }
+
+  private async settleExpiry(charge: StoredCharge): Promise<void> {
+    if (charge.view.status !== 'pending' || Date.now() < charge.expiresAtMs) return;
+    await this.chargeLocks.run(charge.view.id, () => this.expireIfDue(charge));
+  }
+
+  /** "POST …/:id/cancel: Cancels a charge that is still pending; otherwise 409." */
+  async cancel(principal: Principal, id: string): Promise<ApiResult> {
+    const charge = this.findVisible(principal, id);
+    if (!charge) return fail(404, `charge ${id} not found`);
+    const lockKey = this.faults.has('pt-pay-cancel-not-atomic') ? `cancel:${id}` : id;
+    return this.chargeLocks.run(lockKey, async () => {
+      if (!this.faults.has('pt-cancel-after-expiry')) this.expireIfDue(charge);
+      const cancelable = charge.view.status === 'pending' || (charge.view.status === 'paid' && this.faults.has('pt-cancel-paid-succeeds'));
+      if (!cancelable) return fail(409, `charge is ${charge.view.status}; only a pending charge can be canceled`);
+      await processorRoundTrip();
+      charge.view.status = 'canceled';
+      if (!this.faults.has('pt-webhook-canceled-event-missing')) this.emit(charge, 'business.pix.canceled');
+      return ok(charge.view);
+    });
+  }
+
+  /** "POST …/:id/pay (sandbox only): same effect (capture plus webhook) as a real payment. Production answers 403." */
+  async pay(principal: Principal, id: string): Promise<ApiResult> {
+    if (principal.environment === 'live' && !this.faults.has('pt-live-pay-allowed')) {
+      return fail(403, 'the pay simulation route is not available in production');
+    }
+    const charge = this.findVisible(principal, id);
+    if (!charge) return fail(404, `charge ${id} not found`);
+    const confirm = () => this.confirmPayment(charge);
+    if (this.faults.has('pt-pay-not-atomic')) return confirm();
+    return this.chargeLocks.run(this.faults.has('pt-pay-cancel-not-atomic') ? `pay:${id}` : id, confirm);
+  }
+
+  private async confirmPayment(charge: StoredCharge): Promise<ApiResult> {
+    if (!this.faults.has('pt-pay-after-expiry')) this.expireIfDue(charge);
+    const status: ChargeStatus = charge.view.status;
+    if (status === 'expired') return fail(409, `charge expired at ${charge.view.expires_at}`);
+    const payable = status === 'pending' || (status === 'canceled' && this.faults.has('pt-pay-canceled-succeeds'));
+    if (!payable) return fail(409, `charge is ${status}; only a pending charge can be paid`);
+    await processorRoundTrip();
+    const now = new Date();
+    charge.view.status = 'paid';
+    charge.view.e2e_id = newE2eId(now);
+    const ledger = this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults));
+    postCapture(ledger, charge.view, this.faults);
+    if (!this.faults.has('pt-webhook-paid-event-missing')) this.emit(charge, 'business.pix.paid');
+    return ok(charge.view);
+  }
+
+  // ── events ──────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * "Every state change sends a signed POST to that URL." Only the primary account's sandbox has
+   * a registered URL in this reference (DECISIONS.md); expiry has no event name, so sends nothing.
+   */
+  private emit(charge: StoredCharge, type: PartnerEventType): void {
+    if (charge.accountId !== this.options.store.primaryAccountId || charge.environment !== 'test') return;
+    const data: { amount_cents: number; e2e_id: string | null; external_ref?: string | null } = {
+      amount_cents: charge.view.amount_cents,
+      e2e_id: charge.view.e2e_id,
+      external_ref: charge.view.external_ref,
+    };
+    if (this.faults.has('pt-webhook-external-ref-missing')) delete data.external_ref;
+    this.options.dispatcher.enqueue({ id: newEventId(), type, created_at: new Date().toISOString(), data });
+  }
+}

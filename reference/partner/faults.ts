@@ -1,0 +1,150 @@
+/**
+ * Switchable deviations of the partner reference from partner-cashin-api.md. Each one is
+ * observable through documented behaviour only and names the requirement IDs it violates
+ * (specs/requirements.partner.yaml). The code checks `faults.has('pt-…')` exactly where the
+ * deviation happens, so the correct path stays readable next to it.
+ */
+import type { FaultSpec } from '../faults.js';
+
+/** Keeps each fault's name as a literal type so a misspelt `faults.has(...)` fails to compile. */
+function partnerFault<N extends `pt-${string}`>(spec: Omit<FaultSpec, 'api'> & { name: N }): FaultSpec & { name: N } {
+  return { ...spec, api: 'partner' };
+}
+
+const DEFINED_FAULTS = [
+  // ── authentication and isolation ──────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-auth-missing-key-accepted', tier: 'quick', requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES'],
+    intent: 'a request without Authorization is served as the sandbox account instead of 401' }),
+  partnerFault({ name: 'pt-auth-unknown-key-accepted', tier: 'quick', requirements: ['PT-AUTH-401'],
+    intent: 'any unknown key with the ak_test_ prefix is served as the sandbox account instead of 401' }),
+  partnerFault({ name: 'pt-live-pay-allowed', tier: 'quick', requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV'],
+    intent: 'the sandbox pay route confirms a production charge (200) instead of 403' }),
+  partnerFault({ name: 'pt-test-live-data-shared', tier: 'quick', requirements: ['PT-ENV-ISOLATION'],
+    intent: 'sandbox and production keys of one account see each other\'s charges and ledger' }),
+  partnerFault({ name: 'pt-list-other-account', tier: 'quick', requirements: ['PT-LIST-ACCOUNT-SCOPE'],
+    intent: 'the list includes the sandbox charges of every account' }),
+  partnerFault({ name: 'pt-cross-account-lookup', tier: 'quick', requirements: ['PT-ERR-404-OTHER-ACCOUNT'],
+    intent: 'a charge of another account is found by id (200) instead of 404' }),
+
+  // ── creation limits ────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-amount-zero-accepted', tier: 'quick', requirements: ['PT-CHARGE-AMOUNT-POSITIVE'],
+    intent: 'amount_cents 0 creates a charge instead of 422' }),
+  partnerFault({ name: 'pt-description-301-accepted', tier: 'quick', requirements: ['PT-CHARGE-DESC-MAX'],
+    intent: 'off by one: a 301-character description is accepted' }),
+  partnerFault({ name: 'pt-description-300-rejected', tier: 'quick', requirements: ['PT-CHARGE-DESC-MAX'],
+    intent: 'off by one: a 300-character description is rejected with 422' }),
+  partnerFault({ name: 'pt-external-ref-121-accepted', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-MAX'],
+    intent: 'off by one: a 121-character external_ref is accepted' }),
+  partnerFault({ name: 'pt-expires-59-accepted', tier: 'quick', requirements: ['PT-CHARGE-EXPIRES-RANGE'],
+    intent: 'expires_in_seconds below 60 (down to 1) is accepted' }),
+  partnerFault({ name: 'pt-expires-86401-accepted', tier: 'quick', requirements: ['PT-CHARGE-EXPIRES-RANGE'],
+    intent: 'expires_in_seconds has no upper bound' }),
+  partnerFault({ name: 'pt-default-expiry-wrong', tier: 'quick', requirements: ['PT-CHARGE-EXPIRES-DEFAULT'],
+    intent: 'without expires_in_seconds the charge expires after 1800 s instead of 3600 s' }),
+
+  // ── error answers ──────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-validation-status-400', tier: 'quick', requirements: ['PT-ERR-422-INVALID-BODY'],
+    intent: 'an invalid body answers 400 instead of 422' }),
+  partnerFault({ name: 'pt-error-detail-missing', tier: 'quick', requirements: ['PT-ERR-DETAIL-SHAPE'],
+    intent: 'a 422 body is {"error": ...} without the detail field' }),
+  partnerFault({ name: 'pt-malformed-json-500', tier: 'quick', requirements: ['PT-ERR-422-MALFORMED-JSON'],
+    intent: 'a body that is not JSON crashes the handler (500)' }),
+
+  // ── charge content ─────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-external-ref-trimmed', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-UNCHANGED'],
+    intent: 'external_ref is stored trimmed of surrounding whitespace' }),
+  partnerFault({ name: 'pt-qr-code-bad-crc', tier: 'quick', requirements: ['PT-CHARGE-QR-EMV'],
+    intent: 'the qr_code CRC16 (field 63) does not match the payload' }),
+  partnerFault({ name: 'pt-qr-code-amount-in-reais', tier: 'quick', requirements: ['PT-CHARGE-QR-EMV'],
+    intent: 'the qr_code amount (field 54) reads amount_cents as reais, 100 times too much' }),
+
+  partnerFault({ name: 'pt-timestamps-local-offset', tier: 'quick', requirements: ['PT-CHARGE-TIMESTAMPS-UTC'],
+    intent: 'created_at and expires_at are Brasília local time with a -03:00 offset instead of UTC' }),
+
+  // ── state machine ──────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-cancel-paid-succeeds', tier: 'quick', requirements: ['PT-CHARGE-CANCEL-409', 'PT-STATE-PAID-TERMINAL'],
+    intent: 'canceling a paid charge answers 200 and marks it canceled' }),
+  partnerFault({ name: 'pt-pay-canceled-succeeds', tier: 'quick', requirements: ['PT-STATE-ONE-TRANSITION'],
+    intent: 'paying a canceled charge answers 200, marks it paid and captures' }),
+  partnerFault({ name: 'pt-pay-after-expiry', tier: 'timer', requirements: ['PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-EXPIRY-LAZY'],
+    intent: 'a pending charge past expires_at can still be paid' }),
+  partnerFault({ name: 'pt-cancel-after-expiry', tier: 'timer', requirements: ['PT-CHARGE-CANCEL-EXPIRED-409'],
+    intent: 'a pending charge past expires_at can still be canceled (200) instead of expiring with 409' }),
+  partnerFault({ name: 'pt-lookup-never-expires', tier: 'timer', requirements: ['PT-CHARGE-EXPIRY-LAZY'],
+    intent: 'lookups and lists keep showing pending after expires_at' }),
+
+  // ── atomicity ──────────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-pay-not-atomic', tier: 'quick', requirements: ['PT-ATOMIC-CAPTURE'],
+    intent: 'concurrent pays of one charge all succeed and capture the value more than once' }),
+  partnerFault({ name: 'pt-pay-cancel-not-atomic', tier: 'quick', requirements: ['PT-STATE-ONE-TRANSITION', 'PT-ATOMIC-CAPTURE'],
+    intent: 'pay and cancel lock separately, so concurrent pay and cancel both answer 200' }),
+  partnerFault({ name: 'pt-idempotency-race', tier: 'quick', requirements: ['PT-IDEM-NO-REPEAT'],
+    intent: 'concurrent creations with one Idempotency-Key create several charges' }),
+
+  // ── idempotency ────────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-idempotency-ignored', tier: 'quick', requirements: ['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT'],
+    intent: 'a replay with the same Idempotency-Key and body creates a new charge' }),
+  partnerFault({ name: 'pt-idempotency-conflict-accepted', tier: 'quick', requirements: ['PT-IDEM-CONFLICT-409'],
+    intent: 'the same Idempotency-Key with a different body replays the original (200) instead of 409' }),
+  partnerFault({ name: 'pt-dedupe-by-external-ref', tier: 'quick', requirements: ['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL'],
+    intent: 'without Idempotency-Key a repeated external_ref returns the earlier charge' }),
+
+  // ── list ───────────────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-list-oldest-first', tier: 'quick', requirements: ['PT-LIST-ORDER'],
+    intent: 'the list is ordered oldest first' }),
+  partnerFault({ name: 'pt-list-unbounded', tier: 'quick', requirements: ['PT-LIST-MAX-200'],
+    intent: 'the list returns every charge, more than 200' }),
+  partnerFault({ name: 'pt-list-status-filter-ignored', tier: 'quick', requirements: ['PT-LIST-STATUS-FILTER'],
+    intent: 'the status query is ignored' }),
+
+  // ── finance ────────────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-capture-not-posted', tier: 'quick', requirements: ['PT-CHARGE-PAY-CAPTURE', 'PT-FIN-AVAILABLE-RELIABLE'],
+    intent: 'a payment posts nothing to the ledger and leaves available_cents unchanged' }),
+  partnerFault({ name: 'pt-ledger-unbalanced', tier: 'quick', requirements: ['PT-FIN-BALANCED'],
+    intent: 'the capture posting omits the fee entry, so debits exceed credits' }),
+  partnerFault({ name: 'pt-available-balance-stale', tier: 'quick', requirements: ['PT-FIN-AVAILABLE-RELIABLE'],
+    intent: 'a capture is posted but available_cents does not move' }),
+  partnerFault({ name: 'pt-available-balance-doubled', tier: 'quick', requirements: ['PT-FIN-AVAILABLE-RELIABLE'],
+    intent: 'available_cents rises by twice the credited net amount' }),
+  partnerFault({ name: 'pt-finance-over-50', tier: 'quick', requirements: ['PT-FIN-LAST-50'],
+    intent: 'the statement lists up to 100 transactions' }),
+  partnerFault({ name: 'pt-finance-amounts-as-strings', tier: 'quick', requirements: ['PT-FIN-AVAILABLE', 'PT-FIN-ENTRY-SHAPE', 'PT-MONEY-INTEGER-CENTS'],
+    intent: 'available_cents and entry amounts are strings such as "1234"' }),
+  partnerFault({ name: 'pt-finance-currency-missing', tier: 'quick', requirements: ['PT-FIN-CURRENCY-BRL'],
+    intent: 'the statement has no currency field' }),
+
+  // ── webhooks ───────────────────────────────────────────────────────────────────────────────
+  partnerFault({ name: 'pt-webhook-signature-reserialised', tier: 'quick', requirements: ['PT-WH-RAW-BODY', 'PT-WH-SIGNATURE'],
+    intent: 'v1 is computed over pretty-printed JSON while compact bytes are sent' }),
+  partnerFault({ name: 'pt-webhook-wrong-secret', tier: 'quick', requirements: ['PT-WH-SIGNATURE'],
+    intent: 'v1 is keyed with a secret other than the endpoint secret' }),
+  partnerFault({ name: 'pt-webhook-timestamp-ms', tier: 'quick', requirements: ['PT-WH-TIMESTAMP-EPOCH', 'PT-WH-TOLERANCE'],
+    intent: 't= is epoch milliseconds instead of seconds' }),
+  partnerFault({ name: 'pt-webhook-created-event-missing', tier: 'quick', requirements: ['PT-EVT-CREATED'],
+    intent: 'no business.pix.created event is sent' }),
+  partnerFault({ name: 'pt-webhook-paid-event-missing', tier: 'quick', requirements: ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK'],
+    intent: 'no business.pix.paid event is sent' }),
+  partnerFault({ name: 'pt-webhook-canceled-event-missing', tier: 'quick', requirements: ['PT-EVT-CANCELED'],
+    intent: 'no business.pix.canceled event is sent' }),
+  partnerFault({ name: 'pt-webhook-external-ref-missing', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-DATA-FIELDS'],
+    intent: 'the event data has no external_ref' }),
+  partnerFault({ name: 'pt-webhook-no-redelivery', tier: 'timer', requirements: ['PT-WH-REDELIVERY-RETRIES'],
+    intent: 'a failed delivery is never retried' }),
+  partnerFault({ name: 'pt-webhook-redelivery-new-id', tier: 'timer', requirements: ['PT-WH-EVENT-ID-STABLE'],
+    intent: 'each redelivery carries a new event id' }),
+  partnerFault({ name: 'pt-webhook-backoff-constant', tier: 'timer', requirements: ['PT-WH-BACKOFF'],
+    intent: 'redeliveries are spaced by a constant gap instead of doubling' }),
+  partnerFault({ name: 'pt-webhook-backoff-uncapped', tier: 'timer', requirements: ['PT-WH-BACKOFF-CAP'],
+    intent: 'the redelivery gap keeps doubling past the cap' }),
+  partnerFault({ name: 'pt-webhook-too-many-attempts', tier: 'timer', requirements: ['PT-WH-REDELIVERY-ATTEMPTS'],
+    intent: 'a failing event is attempted 12 times instead of at most 8' }),
+] as const;
+
+export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'];
+
+/** What the partner modules see of `PartnerOptions.faults`: `has` only accepts a known name. */
+export interface PartnerFaultSwitch {
+  has(name: PartnerFaultName): boolean;
+}
+
+export const PARTNER_FAULTS: FaultSpec[] = [...DEFINED_FAULTS];

@@ -1,0 +1,73 @@
+/**
+ * The ledger behind `GET /v1/business/finance` ("Finance statement"): a capture posts one
+ * balanced transaction and raises `available_cents` by the merchant's net; the statement shows
+ * the last 50 postings, newest first.
+ */
+import type { PartnerFaultSwitch } from './faults.js';
+import type { Ledger, LedgerEntry, LedgerTransaction, PartnerStore, PixChargeView } from './store.js';
+import { randomHex } from './store.js';
+
+/** "transactions[] | last 50 ledger postings" (Limits: "finance transactions | last 50"). */
+export const STATEMENT_TRANSACTIONS = 50;
+
+/** The sandbox's fee: 0.99 % of the amount, rounded down (the contract shows no fee; DECISIONS.md). */
+export function captureFeeCents(amountCents: number): number {
+  return Math.floor((amountCents * 99) / 10_000);
+}
+
+export const ACCOUNT_CODES = {
+  pspClearing: 'psp_clearing',
+  merchantAvailable: 'merchant_available',
+  feeRevenue: 'fee_revenue',
+} as const;
+
+/** Posts the capture of a paid charge to the ledger of the charge's own account and environment. */
+export function postCapture(ledger: Ledger, charge: PixChargeView, faults: PartnerFaultSwitch): void {
+  if (faults.has('pt-capture-not-posted')) return;
+  const fee = captureFeeCents(charge.amount_cents);
+  const net = charge.amount_cents - fee;
+  const entries: LedgerEntry[] = [
+    { account_code: ACCOUNT_CODES.pspClearing, direction: 'debit', amount_cents: charge.amount_cents },
+    { account_code: ACCOUNT_CODES.merchantAvailable, direction: 'credit', amount_cents: net },
+  ];
+  // A zero-value entry says nothing; tiny amounts have no fee line.
+  if (fee > 0 && !faults.has('pt-ledger-unbalanced')) {
+    entries.push({ account_code: ACCOUNT_CODES.feeRevenue, direction: 'credit', amount_cents: fee });
+  }
+  const transaction: LedgerTransaction = {
+    id: `txn_${randomHex(12)}`,
+    event_type: 'payment.captured',
+    description: `PIX charge ${charge.id} captured`,
+    created_at: new Date().toISOString(),
+    entries,
+  };
+  ledger.transactions.push(transaction);
+  if (faults.has('pt-available-balance-stale')) return;
+  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * net : net;
+}
+
+export interface FinanceStatement {
+  merchant_id: string;
+  currency?: 'BRL';
+  available_cents: number | string;
+  reserve_cents: number | string;
+  transactions: Array<Omit<LedgerTransaction, 'entries'> & { entries: Array<Omit<LedgerEntry, 'amount_cents'> & { amount_cents: number | string }> }>;
+}
+
+export function buildStatement(store: PartnerStore, merchantId: string, ledgerScope: string, faults: PartnerFaultSwitch): FinanceStatement {
+  const ledger = store.ledger(ledgerScope);
+  const shown = faults.has('pt-finance-over-50') ? 2 * STATEMENT_TRANSACTIONS : STATEMENT_TRANSACTIONS;
+  const money = (cents: number): number | string => (faults.has('pt-finance-amounts-as-strings') ? String(cents) : cents);
+  const statement: FinanceStatement = {
+    merchant_id: merchantId,
+    currency: 'BRL', // "currency | string | always BRL"
+    available_cents: money(ledger.availableCents),
+    reserve_cents: money(ledger.reserveCents),
+    transactions: ledger.transactions
+      .slice(-shown)
+      .reverse()
+      .map((t) => ({ ...t, entries: t.entries.map((e) => ({ ...e, amount_cents: money(e.amount_cents) })) })),
+  };
+  if (faults.has('pt-finance-currency-missing')) delete statement.currency;
+  return statement;
+}
