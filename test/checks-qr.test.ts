@@ -1,0 +1,65 @@
+import { PNG } from 'pngjs';
+import QRCode from 'qrcode';
+import { describe, expect, it } from 'vitest';
+import { decodeQrPng, verifyQrMatchesEmv } from '../harness/checks/qr.js';
+
+const ctx = { requirements: ['GW-PIXIN-QRCODE'] };
+const EMV = '00020101021226480014br.gov.bcb.pix2526pix.example.com/qr/v2/12345204000053039865802BR5913Fulano de Tal6008Brasilia62070503***6304FC66';
+
+async function qrBase64(text: string, margin = 4): Promise<string> {
+  const png = await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin, scale: 4 });
+  return png.toString('base64');
+}
+
+function blankPngBase64(): string {
+  const png = new PNG({ width: 40, height: 40 });
+  png.data.fill(255);
+  return PNG.sync.write(png).toString('base64');
+}
+
+describe('decodeQrPng', () => {
+  it('round-trips a QR encoded with qrcode', async () => {
+    const r = decodeQrPng(await qrBase64(EMV));
+    expect(r).toMatchObject({ ok: true, text: EMV, dataUriPrefix: false });
+  });
+
+  it('decodes a QR without quiet zone', async () => {
+    expect(decodeQrPng(await qrBase64(EMV, 0))).toMatchObject({ ok: true, text: EMV });
+  });
+
+  it('tolerates a data URI prefix and notes it', async () => {
+    expect(decodeQrPng(`data:image/png;base64,${await qrBase64(EMV)}`)).toMatchObject({ ok: true, text: EMV, dataUriPrefix: true });
+  });
+
+  it('fails cleanly on bad input', () => {
+    expect(decodeQrPng(42)).toMatchObject({ ok: false, code: 'qr.not-string' });
+    expect(decodeQrPng('***')).toMatchObject({ ok: false, code: 'qr.base64' });
+    expect(decodeQrPng(Buffer.from('GIF89a not a png').toString('base64'))).toMatchObject({ ok: false, code: 'qr.png-signature' });
+    const truncated = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('junk')]);
+    expect(decodeQrPng(truncated.toString('base64'))).toMatchObject({ ok: false, code: 'qr.png-decode' });
+    expect(decodeQrPng(blankPngBase64())).toMatchObject({ ok: false, code: 'qr.undecodable' });
+  });
+});
+
+describe('verifyQrMatchesEmv', () => {
+  it('passes when the QR text is exactly pix.emv', async () => {
+    expect(verifyQrMatchesEmv(await qrBase64(EMV), EMV, ctx)).toBeUndefined();
+  });
+
+  it('fails when the QR encodes something else', async () => {
+    const f = verifyQrMatchesEmv(await qrBase64(`${EMV} `), EMV, ctx);
+    expect(f).toMatchObject({ code: 'qr.mismatch', severity: 'failure', requirements: ['GW-PIXIN-QRCODE'] });
+  });
+
+  it('fails when there is no QR in the image, or no PNG at all', () => {
+    expect(verifyQrMatchesEmv(blankPngBase64(), EMV, ctx)).toMatchObject({ code: 'qr.undecodable', severity: 'failure' });
+    expect(verifyQrMatchesEmv('aGVsbG8=', EMV, ctx)).toMatchObject({ code: 'qr.png-signature', severity: 'failure' });
+    expect(verifyQrMatchesEmv(undefined, EMV, ctx)).toMatchObject({ code: 'qr.not-string', severity: 'failure' });
+  });
+
+  it('warns (only) on a data URI', async () => {
+    const f = verifyQrMatchesEmv(`data:image/png;base64,${await qrBase64(EMV)}`, EMV, ctx);
+    expect(f).toMatchObject({ code: 'qr.base64-variant', severity: 'warning' });
+    expect(f?.actual).toMatch(/data URI/);
+  });
+});

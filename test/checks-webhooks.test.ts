@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import {
+  verifyGatewayCallbackHeaders,
+  verifyGatewayWebhookSignature,
+  verifyPartnerWebhookSignature,
+  verifyWebhookIsJsonPost,
+  type ObservedDelivery,
+} from '../harness/checks/webhooks.js';
+import { signGateway, signPartner } from '../harness/webhooks/signatures.js';
+
+const ctx = { requirements: ['GW-WEBHOOK-SIGNATURE'] };
+const T = 1763800000;
+const BODY = '{"id": "e1", "event": "transaction_paid"}';
+
+function delivery(headers: Record<string, string>, body = BODY, receivedAt = T * 1000 + 1000): ObservedDelivery {
+  return { seq: 1, path: '/gw/x', method: 'POST', headers, rawBody: Buffer.from(body), receivedAt };
+}
+
+describe('verifyGatewayWebhookSignature', () => {
+  it('passes raw-body and compact-JSON signatures', () => {
+    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: BODY }) }), 's', ctx)).toBeUndefined();
+    const compact = JSON.stringify(JSON.parse(BODY));
+    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: compact }) }), 's', ctx)).toBeUndefined();
+  });
+  it('fails mismatch, missing header, uppercase hex, ms timestamp; warns on a loose grammar', () => {
+    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 'other', timestamp: T, body: BODY }) }), 's', ctx)).toMatchObject({ code: 'signature.mismatch', severity: 'failure' });
+    expect(verifyGatewayWebhookSignature(delivery({}), 's', ctx)).toMatchObject({ code: 'signature.missing-header', severity: 'failure' });
+    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: BODY, uppercase: true }) }), 's', ctx)).toMatchObject({ code: 'signature.v1-not-lowercase', severity: 'failure' });
+    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: `${T}000`, body: BODY }) }), 's', ctx)).toMatchObject({ code: 'signature.timestamp-ms', severity: 'failure' });
+    const loose = signGateway({ secret: 's', timestamp: T, body: BODY }).replace(',', ', ');
+    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': loose }), 's', ctx)).toMatchObject({ code: 'signature.header-grammar', severity: 'warning' });
+  });
+});
+
+describe('verifyPartnerWebhookSignature', () => {
+  it('passes a raw-body signature within tolerance', () => {
+    expect(verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }), 'p', ctx)).toBeUndefined();
+  });
+  it('fails a re-serialised signature and an old timestamp', () => {
+    const compact = JSON.stringify(JSON.parse(BODY));
+    const f = verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: compact }) }), 'p', ctx);
+    expect(f).toMatchObject({ code: 'signature.reserialized-body', severity: 'failure' });
+    expect(f?.actual).toMatch(/raw request body/);
+    const old = delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }, BODY, (T + 600) * 1000);
+    expect(verifyPartnerWebhookSignature(old, 'p', ctx)).toMatchObject({ code: 'signature.timestamp-outside-tolerance', severity: 'failure' });
+    expect(verifyPartnerWebhookSignature(old, 'p', ctx, { toleranceSeconds: 900 })).toBeUndefined();
+  });
+});
+
+describe('callback headers and shape', () => {
+  it('verifyGatewayCallbackHeaders', () => {
+    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Gateway' }), ctx)).toBeUndefined();
+    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'text/plain', 'user-agent': 'Gateway' }), ctx)).toMatchObject({ code: 'webhook.content-type', severity: 'failure' });
+    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'axios/1.7' }), ctx)).toMatchObject({ code: 'webhook.user-agent', severity: 'failure' });
+    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'Gateway/1.2' }), ctx)).toMatchObject({ code: 'webhook.user-agent', severity: 'warning' });
+  });
+  it('verifyWebhookIsJsonPost', () => {
+    expect(verifyWebhookIsJsonPost(delivery({}), ctx)).toBeUndefined();
+    expect(verifyWebhookIsJsonPost(delivery({}, 'id=1'), ctx)).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure' });
+    expect(verifyWebhookIsJsonPost({ ...delivery({}), method: 'PUT' }, ctx)?.code).toBe('webhook.method');
+  });
+});
