@@ -5,6 +5,12 @@
 export interface RecordedRequest {
   method: string;
   url: string;
+  /**
+   * the path as the client asked for it, relative to the API base address (no query), e.g.
+   * `/api/v1/pix/in/qrcode/abc` or, for the partner API, `/business/pix-charges`; used to match the
+   * spec operation. Undefined for exchanges not made through harness/http.ts.
+   */
+  path?: string;
   /** header names lower-case; secret values replaced by `<redacted:kind>` */
   headers: Record<string, string>;
   /** body text as sent (secrets redacted), undefined when there was none */

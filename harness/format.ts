@@ -1,0 +1,83 @@
+/**
+ * The one place findings are worded (Schemathesis/zod style: a finding is data, this renders it):
+ *
+ *   ✗ <title> [code]
+ *     at <pointer>
+ *     Expected: …
+ *     Received: …
+ *     GW-… (section): "the contract's words"
+ *   Reproduce with:
+ *     curl …
+ *   Replay with: npm run conformance -- --seed N  (fast-check path "…")
+ *
+ * Everything printed goes through the redactor once more (defence in depth).
+ */
+import type { Finding } from './findings.js';
+import { findRequirement } from './requirements.js';
+import { defaultRedactor } from './redact.js';
+import type { Redactor } from './redact.js';
+
+export interface FormatOptions {
+  /** the run's seed (replay) */
+  seed?: number;
+  /** fast-check counterexample path */
+  replay?: string;
+  /** the check (test) name, used in the replay command's --grep */
+  check?: string;
+  redactor?: Redactor;
+}
+
+function indent(text: string, prefix = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? prefix + l : l))
+    .join('\n');
+}
+
+function requirementLine(id: string): string {
+  let req: ReturnType<typeof findRequirement>;
+  try {
+    req = findRequirement(id);
+  } catch {
+    req = undefined; // a broken catalogue must not hide the finding
+  }
+  if (!req) return `${id} (not in the requirement catalogue)`;
+  const ambiguity = req.ambiguity ? ` [ambiguous: ${req.ambiguity}]` : '';
+  return `${req.id} (${req.section}): "${req.quote}"${ambiguity}`;
+}
+
+/** The replay line, or undefined when there is nothing to replay with. */
+export function formatReplay(options: Pick<FormatOptions, 'seed' | 'replay' | 'check'>): string | undefined {
+  if (options.seed === undefined && options.replay === undefined) return undefined;
+  const parts = ['npm run conformance --'];
+  if (options.seed !== undefined) parts.push(`--seed ${options.seed}`);
+  if (options.check) parts.push(`--grep ${JSON.stringify(options.check)}`);
+  let line = `Replay with: ${parts.join(' ')}`;
+  if (options.replay !== undefined) line += `  (fast-check path ${JSON.stringify(options.replay)})`;
+  return line;
+}
+
+/** Renders one finding for people (test output, Allure, conformance.md). */
+export function formatFinding(finding: Finding, options: FormatOptions = {}): string {
+  const mark = finding.severity === 'failure' ? '✗' : '⚠';
+  const lines: string[] = [`${mark} ${finding.title} [${finding.code}]`];
+  if (finding.severity === 'warning') lines.push('  (warning: the contract is ambiguous or only advisory here)');
+  if (finding.pointer !== undefined && finding.pointer !== '') lines.push(`  at ${finding.pointer}`);
+  lines.push(`  Expected: ${finding.expected}`);
+  lines.push(`  Received: ${finding.actual}`);
+  for (const id of finding.requirements) lines.push(indent(requirementLine(id)));
+  const curls = finding.exchanges.map((e) => e.curl).filter((c) => c);
+  if (curls.length) {
+    lines.push('Reproduce with:');
+    for (const c of curls) lines.push(indent(c));
+  }
+  const replay = formatReplay(options);
+  if (replay) lines.push(replay);
+  return (options.redactor ?? defaultRedactor).redactText(lines.join('\n'));
+}
+
+/** Renders several findings, failures first, separated by blank lines. */
+export function formatFindings(findings: readonly Finding[], options: FormatOptions = {}): string {
+  const ordered = [...findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'failure' ? -1 : 1));
+  return ordered.map((f) => formatFinding(f, options)).join('\n\n');
+}

@@ -1,0 +1,250 @@
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
+import { Contract } from '../harness/contract.js';
+import { loadSpec } from '../harness/spec.js';
+import type { Exchange } from '../harness/exchange.js';
+import { Redactor } from '../harness/redact.js';
+import { HttpClient } from '../harness/http.js';
+import { CheckRun } from '../harness/context.js';
+import { sendJson, startServer } from './harness-fixtures.js';
+import type { TestServer } from './harness-fixtures.js';
+
+const fixture = {
+  openapi: '3.1.0',
+  info: { title: 'fixture', version: '1.0.0' },
+  paths: {
+    '/api/v1/things': {
+      post: {
+        'x-requirement': ['GW-OP-THINGS'],
+        responses: {
+          '200': {
+            description: 'ok',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['success', 'data'],
+                  example: { success: true },
+                  properties: {
+                    success: { type: 'boolean', 'x-requirement': 'GW-SUCCESS' },
+                    data: { $ref: '#/components/schemas/Thing', 'x-requirement': 'GW-THING-REF' },
+                  },
+                },
+              },
+            },
+          },
+          '400': { $ref: '#/components/responses/Error' },
+        },
+      },
+    },
+    '/api/v1/things/{thingId}': {
+      get: {
+        responses: {
+          '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } },
+          '404': { $ref: '#/components/responses/Error' },
+        },
+      },
+    },
+    '/api/v1/things/search': {
+      get: { 'x-other': true, responses: { '2XX': { description: 'any', content: { 'application/json': { schema: {} } } } } },
+    },
+    '/api/v1/open': { delete: { responses: { '200': { description: 'not shown' } } } },
+  },
+  components: {
+    schemas: {
+      Thing: {
+        type: 'object',
+        'x-requirement': 'GW-THING',
+        required: ['id', 'status'],
+        properties: {
+          id: { type: 'string', 'x-requirement': 'GW-THING-ID' },
+          status: { type: 'string', enum: ['pending', 'paid'], 'x-requirement': 'GW-THING-STATUS' },
+          fees: { type: 'integer', minimum: 0 },
+          doc: { type: 'string', format: 'cpf-digits' },
+          createdAt: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+    responses: {
+      Error: {
+        description: 'error',
+        'x-requirement': 'GW-ERR',
+        content: { 'application/json': { schema: { type: 'object', required: ['message'], properties: { message: { type: 'string' } } } } },
+      },
+    },
+  },
+};
+
+let contract: Contract;
+let specPath: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'paygate-contract-'));
+  specPath = join(dir, 'fixture.openapi.yaml');
+  writeFileSync(specPath, stringify(fixture));
+  contract = await Contract.load({ apis: ['gateway'], specPaths: { gateway: specPath }, redactor: new Redactor() });
+});
+
+function exchange(method: string, path: string, status: number, body: unknown, contentType = 'application/json'): Exchange {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return {
+    seq: 1,
+    api: 'gateway',
+    request: { method, url: `http://127.0.0.1:1${path}`, path, headers: {} },
+    response: { status, headers: { 'content-type': contentType }, body: text, ...(json === undefined ? {} : { json }) },
+    startedAt: new Date(0).toISOString(),
+    durationMs: 1,
+    curl: `curl http://127.0.0.1:1${path}`,
+  };
+}
+
+describe('matchOperation', () => {
+  it('maps concrete paths to templates, literals before parameters', () => {
+    expect(contract.matchOperation('gateway', 'GET', '/api/v1/things/abc%20d')).toMatchObject({
+      operation: 'GET /api/v1/things/{thingId}',
+      pathParams: { thingId: 'abc d' },
+    });
+    expect(contract.matchOperation('gateway', 'GET', '/api/v1/things/search?x=1')?.operation).toBe('GET /api/v1/things/search');
+    expect(contract.matchOperation('gateway', 'get', '/prefix/api/v1/things/x')?.operation).toBe('GET /api/v1/things/{thingId}');
+    expect(contract.matchOperation('gateway', 'PUT', '/api/v1/things')).toBeUndefined();
+    expect(contract.matchOperation('gateway', 'GET', '/api/v1/nothing')).toBeUndefined();
+  });
+});
+
+describe('validateExchange', () => {
+  it('accepts a conforming response and leaves undocumented fields open', () => {
+    const ex = exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a', status: 'paid', fees: 0, extra: { any: 1 }, doc: '1', createdAt: '2026-01-01T00:00:00Z' }, more: 1 });
+    expect(contract.validateExchange(ex)).toEqual([]);
+  });
+
+  it('gives one finding per schema error, located, with the nearest x-requirement', () => {
+    const ex = exchange('POST', '/api/v1/things', 200, { success: 'yes', data: { id: 7, status: 'weird', fees: -1 } });
+    const findings = contract.validateExchange(ex);
+    const byPointer = Object.fromEntries(findings.map((f) => [f.pointer, f]));
+    expect(Object.keys(byPointer).sort()).toEqual(['/data/fees', '/data/id', '/data/status', '/success']);
+    expect(findings.every((f) => f.code === 'contract.schema' && f.severity === 'failure')).toBe(true);
+    expect(byPointer['/success']?.requirements).toEqual(['GW-SUCCESS']);
+    expect(byPointer['/data/id']?.requirements).toEqual(['GW-THING-ID']);
+    expect(byPointer['/data/status']?.requirements).toEqual(['GW-THING-STATUS']);
+    expect(byPointer['/data/status']?.expected).toContain('enum');
+    expect(byPointer['/data/status']?.actual).toBe('"weird"');
+    // no x-requirement on `fees`: the deepest one along the path (the Thing component)
+    expect(byPointer['/data/fees']?.requirements).toEqual(['GW-THING']);
+    expect(byPointer['/data/fees']?.exchanges[0]).toBe(ex);
+  });
+
+  it('names the missing property requirement on `required`', () => {
+    const findings = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a' } }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ pointer: '/data', requirements: ['GW-THING-STATUS'], actual: 'property "status" absent' });
+    const top = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true }));
+    expect(top[0]?.requirements).toEqual(['GW-THING-REF', 'GW-THING']);
+  });
+
+  it('validates $ref responses (error tables) and falls back to the operation requirement', () => {
+    const findings = contract.validateExchange(exchange('GET', '/api/v1/things/x', 404, { error: 'NOT_FOUND' }));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatchObject({ code: 'contract.schema', requirements: ['GW-ERR'] });
+  });
+
+  it('reports an undocumented status as a warning; 401 and 429 are always allowed', () => {
+    const w = contract.validateExchange(exchange('GET', '/api/v1/things/x', 409, { message: 'x' }));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatchObject({ code: 'contract.status-undocumented', severity: 'warning' });
+    expect(w[0]?.title).toContain('Errors table');
+    const other = contract.validateExchange(exchange('GET', '/api/v1/things/x', 418, {}));
+    expect(other[0]).toMatchObject({ code: 'contract.status-undocumented', severity: 'warning' });
+    expect(contract.validateExchange(exchange('GET', '/api/v1/things/x', 401, 'nope', 'text/plain'))).toEqual([]);
+    expect(contract.validateExchange(exchange('GET', '/api/v1/things/x', 429, ''))).toEqual([]);
+    // 2XX range key
+    expect(contract.validateExchange(exchange('GET', '/api/v1/things/search', 201, { any: 1 }))).toEqual([]);
+  });
+
+  it('reports 5xx as a failure', () => {
+    const f = contract.validateExchange(exchange('POST', '/api/v1/things', 503, 'down', 'text/plain'));
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ code: 'target.5xx', severity: 'failure', requirements: ['GW-OP-THINGS'] });
+  });
+
+  it('reports a non-JSON body where JSON is documented as a failure, a wrong Content-Type as a warning', () => {
+    const f = contract.validateExchange(exchange('GET', '/api/v1/things/x', 200, '<html>', 'text/html'));
+    expect(f).toHaveLength(1);
+    expect(f[0]).toMatchObject({ code: 'contract.not-json', severity: 'failure' });
+    const w = contract.validateExchange(exchange('GET', '/api/v1/things/x', 200, { id: 'a', status: 'paid' }, 'text/plain'));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatchObject({ code: 'contract.content-type', severity: 'warning' });
+    // a response documented without content accepts anything
+    expect(contract.validateExchange(exchange('DELETE', '/api/v1/open', 200, 'whatever', 'text/plain'))).toEqual([]);
+  });
+
+  it('ignores exchanges without a response or outside the spec', () => {
+    const ex = exchange('GET', '/api/v1/unknown', 200, {});
+    expect(contract.validateExchange(ex)).toEqual([]);
+    const { response: _r, ...noResponse } = exchange('GET', '/api/v1/things/x', 200, {});
+    expect(contract.validateExchange({ ...noResponse, error: 'timeout after 1 ms' })).toEqual([]);
+  });
+
+  it('compiles each validator once and every documented response', () => {
+    const a = contract.responseValidator('gateway', 'GET /api/v1/things/{thingId}', 200);
+    expect(a).toBeDefined();
+    expect(contract.responseValidator('gateway', 'GET /api/v1/things/{thingId}', 200)).toBe(a);
+    expect(contract.compileAll().length).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe('CheckRun validates every exchange its clients make', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer((_req, _body, res) => sendJson(res, 200, { success: true, data: { id: 1, status: 'paid' } }));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('records the schema failure and finish() throws an AssertionError', async () => {
+    const http = new HttpClient({ baseUrl: server.url, api: 'gateway', redactor: new Redactor() });
+    try {
+      const run = new CheckRun('things', ['GW-OP-THINGS'], { contract, seed: 42 });
+      await http.request({ api: 'gateway', method: 'POST', path: '/api/v1/things', json: {}, observers: [run] });
+      expect(run.exchanges).toHaveLength(1);
+      expect(run.failures.map((f) => f.pointer)).toEqual(['/data/id']);
+      let thrown: unknown;
+      try {
+        run.finish();
+      } catch (err) {
+        thrown = err;
+      }
+      expect(thrown).toBeInstanceOf(Error);
+      expect((thrown as Error).name).toBe('AssertionError');
+      expect((thrown as Error).message).toContain('Reproduce with:');
+      expect((thrown as Error).message).toContain('--seed 42');
+      expect(JSON.parse(JSON.stringify(run.summary()))).toMatchObject({ verdict: 'fail', requirements: ['GW-OP-THINGS', 'GW-THING-ID'] });
+    } finally {
+      await http.destroy();
+    }
+  });
+});
+
+const specsDir = fileURLToPath(new URL('../specs/', import.meta.url));
+for (const api of ['gateway', 'partner'] as const) {
+  const path = join(specsDir, `${api}.openapi.yaml`);
+  describe.runIf(existsSync(path))(`specs/${api}.openapi.yaml`, () => {
+    it('loads once and compiles every documented response schema', async () => {
+      expect(await loadSpec(api)).toBe(await loadSpec(api));
+      const c = await Contract.load({ apis: [api] });
+      const compiled = c.compileAll();
+      expect(compiled.length).toBeGreaterThan(0);
+      expect(c.operations(api).length).toBeGreaterThan(0);
+    });
+  });
+}
