@@ -1,0 +1,189 @@
+/**
+ * International card charges. Contract: "POST /api/v1/card", "Card charge", "Customer (card
+ * request)", "Card charge" and "Card receivable" states, and "What the service does" (approved
+ * sales open a receivable settling at D+7; they never become PIX balance).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
+import { invalidField } from './errors.js';
+import { MAX_AMOUNT_CENTS, minimumCardAmount } from './limits.js';
+import { isPlausibleEmail } from './pix-keys.js';
+import { readJsonObject } from './request-body.js';
+import { nowIso, scopeOf, type CardSale, type CardStatus } from './store.js';
+import { resolveTrackingParameters } from './tracking.js';
+import {
+  isJsonObject,
+  optionalHttpUrl,
+  optionalInteger,
+  optionalObject,
+  optionalString,
+  requireInteger,
+  requireObject,
+  requireString,
+  type JsonObject,
+} from './validation.js';
+
+/** "default D+7 calendar days" */
+const SETTLEMENT_DAYS = 7;
+const BILLING_ADDRESS_FIELDS = ['street', 'number', 'neighborhood', 'city', 'state', 'zipCode'] as const;
+
+/**
+ * Field names that would carry raw card data: "raw card number, CVV or expiry are never
+ * accepted". Compared lower-case with separators removed (card_number, exp-month…).
+ */
+const RAW_CARD_FIELDS = new Set([
+  'number', 'cardnumber', 'pan', 'primaryaccountnumber',
+  'cvv', 'cvv2', 'cvc', 'cvc2', 'cid', 'securitycode',
+  'expiry', 'expirydate', 'expiration', 'expirationdate', 'exp', 'expdate',
+  'expmonth', 'expyear', 'expirymonth', 'expiryyear', 'expirationmonth', 'expirationyear',
+]);
+
+/** The path of the first raw-card-data field anywhere inside `value`, if any. */
+function findRawCardField(value: unknown, path: string): string | undefined {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findRawCardField(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isJsonObject(value)) return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    if (RAW_CARD_FIELDS.has(key.toLowerCase().replace(/[^a-z0-9]/g, ''))) return `${path}.${key}`;
+    const found = findRawCardField(inner, `${path}.${key}`);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+
+interface ValidCard {
+  token: string;
+  brand: string;
+  last4: string;
+  holderName: string;
+  installments: number;
+}
+
+function validateCard(value: unknown, faults: ReadonlySet<string>): ValidCard {
+  const card = requireObject(value, 'card');
+  if (!faults.has('gw-card-raw-number-accepted')) {
+    const rawField = findRawCardField(card, 'card');
+    if (rawField) throw invalidField(rawField, 'raw card data is never accepted; send the card.token captured in the browser');
+  }
+  // "format ctoken_..." describes the processor's ids, yet "Sandbox: any token is approved": any
+  // non-empty token is taken (DECISIONS.md)
+  const token = requireString(card.token, 'card.token', { nonEmpty: true });
+  // "echoed, not validated; a placeholder is allowed": any string, even empty
+  const last4 = requireString(card.last4, 'card.last4');
+  const brand = requireString(card.brand, 'card.brand');
+  const holderName = requireString(card.holderName, 'card.holderName', { nonEmpty: true });
+  // "minimum 1; accepted but without effect; always a single payment"
+  optionalInteger(card.installments, 'card.installments', { min: 1 });
+  if (faults.has('gw-card-brand-last4-normalised')) {
+    return { token, brand: brand.trim().toLowerCase(), last4: last4.replace(/\D/g, '').slice(-4), holderName, installments: 1 };
+  }
+  return { token, brand, last4, holderName, installments: 1 };
+}
+
+/**
+ * Customer (card request). Returns whether the billing address is complete: without it "the
+ * charge is refused before reaching the issuer" (a refused sale, not a 400: DECISIONS.md).
+ */
+function validateCustomer(value: unknown): { billingAddressComplete: boolean } {
+  const customer = requireObject(value, 'customer');
+  requireString(customer.name, 'customer.name', { nonEmpty: true });
+  const documentType = requireString(customer.documentType, 'customer.documentType');
+  if (documentType !== 'cpf' && documentType !== 'cnpj') throw invalidField('customer.documentType', 'must be cpf or cnpj');
+  // "may be empty for international card": international payments do not require a valid document
+  requireString(customer.document, 'customer.document');
+  const email = requireString(customer.email, 'customer.email');
+  if (!isPlausibleEmail(email)) throw invalidField('customer.email', 'must be an e-mail address');
+  optionalString(customer.phone, 'customer.phone');
+  const address: JsonObject | undefined = optionalObject(customer.billingAddress, 'customer.billingAddress');
+  if (!address) return { billingAddressComplete: false };
+  let complete = true;
+  for (const field of BILLING_ADDRESS_FIELDS) {
+    const text = optionalString(address[field], `customer.billingAddress.${field}`);
+    if (text === undefined || text.trim() === '') complete = false;
+  }
+  return { billingAddressComplete: complete };
+}
+
+/** "currency | USD or EUR; missing or BRL gives 400" */
+function validateCurrency(value: unknown, faults: ReadonlySet<string>): 'USD' | 'EUR' {
+  const currency = requireString(value, 'currency');
+  if (currency === 'USD' || currency === 'EUR') return currency;
+  // fault: domestic currency slips through (treated as if it were USD)
+  if (currency === 'BRL' && faults.has('gw-card-brl-accepted')) return 'USD';
+  throw invalidField('currency', 'must be USD or EUR (BRL cards exist only in the hosted checkout)');
+}
+
+function decideStatus(card: ValidCard, billingAddressComplete: boolean, faults: ReadonlySet<string>): { status: CardStatus; refusalReason?: string } {
+  if (!billingAddressComplete) return { status: 'refused', refusalReason: 'billing_address_required' };
+  // sandbox: "a token containing decline is refused"
+  if (card.token.toLowerCase().includes('decline') && !faults.has('gw-card-decline-token-paid')) {
+    return { status: 'refused', refusalReason: 'card_declined' };
+  }
+  return { status: 'paid' };
+}
+
+export function cardSaleView(sale: CardSale): Record<string, unknown> {
+  return {
+    id: sale.id,
+    status: sale.status,
+    amountInCents: sale.amountInCents,
+    currency: sale.currency,
+    card: { brand: sale.card.brand, last4: sale.card.last4 },
+    installments: sale.card.installments,
+    ...(sale.refusalReason ? { refusalReason: sale.refusalReason } : {}),
+    createdAt: sale.createdAt,
+  };
+}
+
+async function createCardSale(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const { faults } = deps;
+  const body = await readJsonObject(call.req, faults);
+  const currency = validateCurrency(body.currency, faults);
+  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumCardAmount(faults), max: MAX_AMOUNT_CENTS });
+  const description = optionalString(body.description, 'description');
+  const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
+  const card = validateCard(body.card, faults);
+  const { billingAddressComplete } = validateCustomer(body.customer);
+  const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl);
+
+  const decision = decideStatus(card, billingAddressComplete, faults);
+  const now = new Date();
+  const sale: CardSale = {
+    id: randomUUID(),
+    accountId: call.principal.accountId,
+    environment: call.principal.environment,
+    status: decision.status,
+    amountInCents,
+    currency,
+    card: { brand: card.brand, last4: card.last4, holderName: card.holderName, installments: card.installments },
+    description,
+    postbackUrl,
+    trackingParameters,
+    refusalReason: decision.refusalReason,
+    createdAt: now.toISOString(),
+    updatedAt: nowIso(),
+  };
+  if (sale.status === 'paid') {
+    // "Each approved international card sale opens a receivable that settles after … D+7"
+    sale.receivable = {
+      status: 'pending_balance',
+      amountInCents,
+      settlesAt: new Date(now.getTime() + SETTLEMENT_DAYS * 86_400_000).toISOString(),
+    };
+    // fault: the sale is credited to the withdrawable PIX balance at once
+    if (faults.has('gw-card-sale-credits-pix-balance')) deps.store.balanceOf(scopeOf(sale)).pix += amountInCents;
+  }
+  deps.store.cardSales.set(sale.id, sale);
+  // "the sample success status code is 201"
+  return { status: 201, body: { success: true, message: sale.status === 'paid' ? 'Card charge approved' : 'Card charge refused', data: cardSaleView(sale) } };
+}
+
+export function cardRoutes(deps: GatewayDeps): GatewayRoute[] {
+  return [{ method: 'POST', pattern: '/api/v1/card', handle: (call) => createCardSale(deps, call) }];
+}

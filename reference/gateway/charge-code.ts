@@ -1,0 +1,44 @@
+/**
+ * The copy-and-paste code and QR image of a PIX charge. Contract, "PIX charge": `pix.emv` is the
+ * EMV payload (a dynamic BR Code for the charge's amount), `pix.qrCode` a base64 PNG image of it.
+ * Four faults break the code or the image in ways a payer's bank app would notice.
+ */
+import QRCode from 'qrcode';
+import { buildDynamicBrCode, crc16CcittFalse } from '../shared/brcode.js';
+
+const PAYLOAD_HOST = 'pix.sandbox.paygate.example';
+const MERCHANT_NAME = 'PAYGATE SANDBOX';
+const MERCHANT_CITY = 'SAO PAULO';
+
+export interface ChargeCode {
+  emv: string;
+  /** PNG, base64, no `data:` prefix */
+  qrCode: string;
+}
+
+/** Re-seals a BR Code body (everything up to and including "6304") with its CRC. */
+function withCrc(body: string): string {
+  return body + crc16CcittFalse(body);
+}
+
+export async function buildChargeCode(chargeId: string, amountCents: number, feesCents: number, faults: ReadonlySet<string>): Promise<ChargeCode> {
+  const location = `${PAYLOAD_HOST}/qr/v2/${chargeId.replace(/-/g, '')}`;
+  // fault: the code carries the net amount (after fees) instead of the charged amount
+  const codedAmount = faults.has('gw-emv-amount-mismatch') ? amountCents - feesCents : amountCents;
+  let emv = buildDynamicBrCode({ amountCents: codedAmount, location, merchantName: MERCHANT_NAME, merchantCity: MERCHANT_CITY });
+  if (faults.has('gw-emv-static-point-of-initiation')) {
+    // field 01 "11" (static, reusable) instead of "12" (dynamic, single payment)
+    emv = withCrc(emv.slice(0, -4).replace(/^000201010212/, '000201010211'));
+  }
+  if (faults.has('gw-emv-wrong-crc')) {
+    // CRC computed without the "6304" tag of field 63, a classic implementation slip
+    const body = emv.slice(0, -4);
+    const slipped = crc16CcittFalse(body.slice(0, -4));
+    const correct = emv.slice(-4);
+    emv = body + (slipped !== correct ? slipped : (parseInt(correct, 16) ^ 1).toString(16).toUpperCase().padStart(4, '0'));
+  }
+  // fault: the image encodes the payload URL rather than the copy-and-paste code
+  const imageText = faults.has('gw-qr-image-different-text') ? `https://${location}` : emv;
+  const png = await QRCode.toBuffer(imageText, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4 });
+  return { emv, qrCode: png.toString('base64') };
+}

@@ -1,0 +1,62 @@
+/**
+ * What every gateway route handler receives: shared state (`GatewayDeps`) and the call
+ * (`GatewayCall`). Handlers return the answer; app.ts writes it.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KeyedMutex } from '../shared/mutex.js';
+import type { GatewayStore, Owned, Principal } from './store.js';
+import type { WebhookDispatcher } from './webhook-delivery.js';
+
+export interface GatewayDeps {
+  store: GatewayStore;
+  faults: ReadonlySet<string>;
+  /** one lock per resource id / idempotency key: "Transitions are atomic" */
+  locks: KeyedMutex;
+  webhooks: WebhookDispatcher;
+  /** lower-case e-mail → account id of every company on the platform (split recipients) */
+  companies: ReadonlyMap<string, string>;
+}
+
+export interface GatewayCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: URL;
+  principal: Principal;
+  params: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+/** A route of the gateway; its shape fits `matchRoute` from reference/shared/http.ts. */
+export interface GatewayRoute {
+  method: string;
+  /** pattern like `/api/v1/pix/in/qrcode/:transactionId/pay` */
+  pattern: string;
+  handle: (call: GatewayCall) => Promise<Answer>;
+}
+
+/**
+ * A resource the caller may see: same account and same environment ("Sandbox data is isolated";
+ * "404 … belongs to another account"). Two isolation faults loosen exactly this test.
+ */
+export function isVisibleTo(resource: Owned, principal: Principal, faults: ReadonlySet<string>): boolean {
+  const sameAccount = resource.accountId === principal.accountId || faults.has('gw-isolation-other-account-sees-resource');
+  const sameEnvironment = resource.environment === principal.environment || faults.has('gw-isolation-production-sees-sandbox');
+  return sameAccount && sameEnvironment;
+}
+
+export function findVisible<K, T extends Owned>(map: ReadonlyMap<K, T>, id: K, principal: Principal, faults: ReadonlySet<string>): T | undefined {
+  const resource = map.get(id);
+  return resource && isVisibleTo(resource, principal, faults) ? resource : undefined;
+}
+
+/**
+ * An await point inside critical sections, standing for the ledger write of a real service. With
+ * the mutex it changes nothing; the race faults skip the mutex, and then requests really interleave.
+ */
+export function ledgerLatency(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1));
+}

@@ -1,0 +1,89 @@
+/**
+ * The gateway's switchable faults: each one a realistic deviation from gateway-api.md, observable
+ * through documented behaviour only, naming the requirement IDs (specs/requirements.gateway.yaml)
+ * it violates. The code path of each is found by searching its name under reference/gateway/.
+ */
+import type { FaultSpec } from '../faults.js';
+
+function fault(name: string, requirements: string[], intent: string, tier: FaultSpec['tier'] = 'quick'): FaultSpec {
+  return { name, api: 'gateway', requirements, tier, intent };
+}
+
+export const GATEWAY_FAULTS: FaultSpec[] = [
+  // Authentication
+  fault('gw-auth-expired-token-accepted', ['GW-AUTH-EXPIRY', 'GW-AUTH-401-INVALID-TOKEN'], 'tokens are accepted after expiresIn has passed', 'timer'),
+  fault('gw-auth-garbage-token-accepted', ['GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE'], 'only the presence of a Bearer token is checked; any string passes'),
+  fault('gw-auth-wrong-secret-accepted', ['GW-AUTH-401-INVALID'], 'a known client_id gets a token whatever the secret'),
+  fault('gw-auth-expires-in-seconds', ['GW-AUTH-EXPIRES-IN-MS'], 'expiresIn is given in seconds instead of milliseconds'),
+
+  // Limits, at both sides
+  fault('gw-pixin-amount-99-accepted', ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-400'], 'a PIX charge of 99 cents is created'),
+  fault('gw-pixin-amount-100-rejected', ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-200'], 'off-by-one: the minimum PIX charge of 100 cents is refused'),
+  fault('gw-description-141-accepted', ['GW-PIXIN-DESC-MAX', 'GW-PIXOUT-DESC-MAX'], 'a 141-character description is accepted on charges and transfers'),
+  fault('gw-description-140-rejected', ['GW-PIXIN-DESC-MAX', 'GW-PIXOUT-DESC-MAX'], 'off-by-one: a 140-character description is refused'),
+  fault('gw-pixin-split-sum-over-100-accepted', ['GW-PIXIN-SPLIT-SUM'], 'split percentages are rounded before summing, so 100.01 % passes'),
+  fault('gw-pixout-amount-zero-accepted', ['GW-PIXOUT-AMOUNT-MIN'], 'a PIX transfer of 0 cents is created'),
+  fault('gw-card-amount-99-accepted', ['GW-CARD-AMOUNT-MIN'], 'a card charge of 99 cents is processed'),
+
+  // Documents and PIX keys
+  fault('gw-pixin-cpf-check-digit-ignored', ['GW-PIXIN-DOC-VALID'], 'a CPF with wrong check digits is accepted on a PIX charge'),
+  fault('gw-pixin-alphanumeric-cnpj-rejected', ['GW-PIXIN-DOC-CNPJ-ALNUM'], 'a valid alphanumeric CNPJ is refused (numeric-only validator)'),
+  fault('gw-pixkey-phone-without-plus55-accepted', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'a phone key without the +55 prefix is accepted'),
+  fault('gw-pixkey-malformed-email-accepted', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'anything containing @ is accepted as an e-mail key'),
+
+  // BR Code and QR image
+  fault('gw-emv-wrong-crc', ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'], 'the CRC of field 63 is computed without its own "6304" tag'),
+  fault('gw-emv-amount-mismatch', ['GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-EMV'], 'field 54 carries the net amount (after fees), not the charged amount'),
+  fault('gw-emv-static-point-of-initiation', ['GW-PIXIN-DYNAMIC-QR'], 'point of initiation 11 (static, reusable) instead of 12'),
+  fault('gw-qr-image-different-text', ['GW-PIXIN-QRCODE-MATCHES-EMV'], 'the PNG encodes the payload URL, not pix.emv'),
+
+  // State transitions
+  fault('gw-pixin-second-pay-succeeds', ['GW-PIXIN-PAY-NOT-PENDING-400'], 'paying an already paid charge answers 200 again'),
+  fault('gw-pixout-second-complete-succeeds', ['GW-PIXOUT-COMPLETE-TWICE-400'], 'completing a completed transfer answers 200 again'),
+  fault('gw-pixout-complete-without-balance', ['GW-PIXOUT-COMPLETE-BALANCE'], 'a transfer completes although the sandbox balance does not cover it'),
+
+  // Races (the lock is skipped; the ledger write yields between check and act)
+  fault('gw-pixin-pay-race-double-credit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAID-CREDITS-BALANCE'], 'concurrent /pay calls all succeed and each credits the balance'),
+  fault('gw-pixout-complete-race-double-debit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400'], 'concurrent /complete calls all succeed and each debits the balance'),
+  fault('gw-idempotency-race-creates-two', ['GW-PIXOUT-IDEM-NO-DUPLICATE'], 'concurrent first uses of one idempotency key create several transfers'),
+
+  // Idempotency
+  fault('gw-idempotency-replay-creates-new-transfer', ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'], 'a replay with the same key and body creates a new transfer'),
+  fault('gw-idempotency-conflict-returns-200', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the same key with a different body replays the original 200'),
+  fault('gw-idempotency-conflict-returns-400', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'], 'the same key with a different body answers 400 instead of 409'),
+  fault('gw-idempotency-key-optional', ['GW-PIXOUT-IDEM-REQUIRED'], 'a transfer without x-idempotency-key is created'),
+
+  // Balance arithmetic and rendering
+  fault('gw-balance-credit-fees-twice', ['GW-PIXIN-PAID-CREDITS-BALANCE'], 'a paid charge credits amount minus twice the fees'),
+  fault('gw-balance-as-number', ['GW-BAL-STRINGS-2DP', 'GW-BAL-200-SHAPE'], 'balances are JSON numbers, not strings'),
+  fault('gw-balance-one-decimal', ['GW-BAL-STRINGS-2DP'], 'balances are strings with one decimal ("10.5")'),
+  fault('gw-card-sale-credits-pix-balance', ['GW-CARD-NO-PIX-BALANCE'], 'an approved card sale is credited to the PIX balance at once'),
+
+  // Card rules
+  fault('gw-card-brl-accepted', ['GW-CARD-CURRENCY-BRL-400', 'GW-CARD-CURRENCY'], 'a card charge in BRL is processed'),
+  fault('gw-card-raw-number-accepted', ['GW-CARD-RAW-DATA-REJECTED'], 'raw card number / CVV / expiry fields are ignored and the charge is approved'),
+  fault('gw-card-decline-token-paid', ['GW-CARD-SANDBOX-DECLINE'], 'a sandbox token containing "decline" is approved'),
+  fault('gw-card-brand-last4-normalised', ['GW-CARD-ECHO-BRAND-LAST4'], 'card.brand is lower-cased and card.last4 reduced to digits'),
+
+  // Webhook deliveries
+  fault('gw-webhook-signature-wrong-key', ['GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED'], 'callbacks are signed with a platform-wide key, not the signatureSecret'),
+  fault('gw-webhook-signature-over-pretty-json', ['GW-WH-SIGNATURE-HMAC'], 'the HMAC covers indented JSON while the body sent is compact'),
+  fault('gw-webhook-signature-uppercase-hex', ['GW-WH-SIGNATURE-LOWER-HEX'], 'v1 is upper-case hex'),
+  fault('gw-webhook-signed-timestamp-differs', ['GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-HMAC'], 't is in seconds but the signed text used milliseconds'),
+  fault('gw-webhook-unsubscribed-receives', ['GW-EVT-ONLY-SUBSCRIBED'], 'every active webhook of the account receives every event'),
+  fault('gw-webhook-deleted-still-receives', ['GW-WH-DELETE'], 'a deleted webhook keeps receiving events'),
+  fault('gw-webhook-postback-ignored', ['GW-EVT-POSTBACK'], 'postbackUrl is stored but never called'),
+  fault('gw-webhook-transfer-status-completed', ['GW-EVT-TRANSFER-COMPLETED-PAID', 'GW-EVT-TRANSFER-PAYLOAD'], 'transfer_completed carries status "completed" instead of "paid"'),
+  fault('gw-webhook-amount-in-reais', ['GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD', 'GW-MONEY-CENTS'], 'event amounts are reais (10.5) instead of integer cents'),
+  fault('gw-webhook-missing-user-agent', ['GW-WH-USER-AGENT'], 'callbacks carry no User-Agent header'),
+
+  // Isolation between environments and accounts
+  fault('gw-isolation-production-sees-sandbox', ['GW-ENV-ISOLATION'], 'a production token reads and lists sandbox resources of the same account'),
+  fault('gw-isolation-other-account-sees-resource', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "another account's token reads its resources"),
+  fault('gw-sandbox-simulation-in-production-allowed', ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], '/pay and /complete skip the sandbox-credentials check'),
+
+  // Error shapes and status codes
+  fault('gw-error-not-found-without-code', ['GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE', 'GW-ERR-CODES'], '404 answers {success:false,message} without error: NOT_FOUND'),
+  fault('gw-error-conflict-without-code', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], '409 answers {success:false,message} without error: IDEMPOTENCY_CONFLICT'),
+  fault('gw-error-malformed-json-500', ['GW-PIXIN-CREATE-400', 'GW-PIXOUT-CREATE-400', 'GW-ERR-400-MEANING'], 'a malformed JSON body crashes the handler with 500'),
+];

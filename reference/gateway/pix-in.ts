@@ -1,0 +1,224 @@
+/**
+ * PIX charges (cash-in). Contract: "POST /api/v1/pix/in/qrcode", "GET …/{transactionId}",
+ * "POST …/{transactionId}/pay (sandbox)", "PIX charge" states, "Customer (PIX IN request)",
+ * "Item", "Split", "Limits".
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import { buildChargeCode } from './charge-code.js';
+import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
+import { findVisible, ledgerLatency } from './context.js';
+import { completeCpf, isValidCnpj, isValidCpf } from './documents.js';
+import { failure, invalidField, notFound } from './errors.js';
+import { pixChargeFee } from './fees.js';
+import { MAX_AMOUNT_CENTS, MAX_SPLIT_PERCENT_SUM, maximumDescriptionLength, minimumChargeAmount } from './limits.js';
+import { discardBody, readJsonObject } from './request-body.js';
+import { newEndToEndId, nowIso, scopeOf, type PixCharge } from './store.js';
+import { resolveTrackingParameters } from './tracking.js';
+import {
+  optionalHttpUrl,
+  optionalObject,
+  optionalString,
+  requireBoolean,
+  requireInteger,
+  requireObject,
+  requireString,
+  type JsonObject,
+} from './validation.js';
+
+/** "document | digits only; must be valid for PIX", for the declared `documentType`. */
+function validateCustomerDocument(documentType: string, document: string, faults: ReadonlySet<string>): void {
+  // punctuation ("123.456.789-09") is refused: the text says digits only (DECISIONS.md)
+  if (!/^[0-9A-Z]+$/.test(document)) throw invalidField('customer.document', 'digits only, no punctuation or spaces');
+  if (documentType === 'cpf') {
+    const valid = faults.has('gw-pixin-cpf-check-digit-ignored') ? /^\d{11}$/.test(document) && !/^(\d)\1*$/.test(document) : isValidCpf(document);
+    if (!valid) throw invalidField('customer.document', 'not a valid CPF');
+  } else if (!isValidCnpj(document, { alphanumeric: !faults.has('gw-pixin-alphanumeric-cnpj-rejected') })) {
+    throw invalidField('customer.document', 'not a valid CNPJ');
+  }
+}
+
+function validateCustomer(value: unknown, faults: ReadonlySet<string>): JsonObject {
+  const customer = requireObject(value, 'customer');
+  const documentType = requireString(customer.documentType, 'customer.documentType');
+  if (documentType !== 'cpf' && documentType !== 'cnpj') throw invalidField('customer.documentType', 'must be cpf or cnpj');
+  const document = requireString(customer.document, 'customer.document');
+  validateCustomerDocument(documentType, document, faults);
+  const name = optionalString(customer.name, 'customer.name');
+  const email = optionalString(customer.email, 'customer.email');
+  const phone = optionalString(customer.phone, 'customer.phone');
+  const address = optionalObject(customer.billingAddress, 'customer.billingAddress');
+  if (address) {
+    for (const field of ['street', 'number', 'neighborhood', 'city', 'state', 'zipCode']) {
+      optionalString(address[field], `customer.billingAddress.${field}`);
+    }
+  }
+  return { documentType, document, name, email, phone, billingAddress: address };
+}
+
+function validateItems(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw invalidField('items', 'must be an array');
+  return value.map((entry: unknown, index) => {
+    const path = `items[${index}]`;
+    const item = requireObject(entry, path);
+    requireString(item.title, `${path}.title`);
+    requireBoolean(item.tangible, `${path}.tangible`);
+    requireInteger(item.quantity, `${path}.quantity`, { min: 1 });
+    requireInteger(item.amountInCents, `${path}.amountInCents`, { min: 0, max: MAX_AMOUNT_CENTS });
+    optionalObject(item.shippingAddress, `${path}.shippingAddress`);
+    return item;
+  });
+}
+
+/** Float sums of percentages like 33.33 + 33.33 + 33.34 may land a hair above 100. */
+const PERCENT_EPSILON = 1e-9;
+
+/** "email: e-mail of another company on the platform"; "sum over all entries must not exceed 100". */
+function validateSplits(value: unknown, ownAccountId: string, deps: GatewayDeps): { email: string; percentage: number }[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw invalidField('splits', 'must be an array');
+  const splits = value.map((entry: unknown, index) => {
+    const path = `splits[${index}]`;
+    const split = requireObject(entry, path);
+    const email = requireString(split.email, `${path}.email`);
+    const recipient = deps.companies.get(email.toLowerCase());
+    if (recipient === undefined) throw invalidField(`${path}.email`, 'is not a company on the platform');
+    if (recipient === ownAccountId) throw invalidField(`${path}.email`, 'must be another company, not the charging one');
+    const percentage = split.percentage;
+    if (percentage === undefined || percentage === null) throw invalidField(`${path}.percentage`, 'is required');
+    if (typeof percentage !== 'number' || !Number.isFinite(percentage)) throw invalidField(`${path}.percentage`, 'must be a number');
+    if (percentage <= 0) throw invalidField(`${path}.percentage`, 'must be greater than 0');
+    return { email: email.toLowerCase(), percentage };
+  });
+  const sum = splits.reduce((total, split) => total + split.percentage, 0);
+  // fault: the sum is rounded to an integer before the comparison, so 100.01 passes
+  const compared = deps.faults.has('gw-pixin-split-sum-over-100-accepted') ? Math.round(sum) : sum;
+  if (compared > MAX_SPLIT_PERCENT_SUM + PERCENT_EPSILON) throw invalidField('splits', 'percentages must sum to at most 100');
+  return splits;
+}
+
+/** The charge as creation and lookup show it. */
+function chargeView(charge: PixCharge): Record<string, unknown> {
+  return {
+    id: charge.id,
+    status: charge.status,
+    amountInCents: charge.amountInCents,
+    fees: charge.fees,
+    pix: { emv: charge.emv, qrCode: charge.qrCode, ...(charge.endToEndId ? { endToEndId: charge.endToEndId } : {}) },
+    ...(charge.description !== undefined ? { description: charge.description } : {}),
+    createdAt: charge.createdAt,
+    updatedAt: charge.updatedAt,
+    ...(charge.paidAt ? { paidAt: charge.paidAt } : {}),
+  };
+}
+
+async function createCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const { faults } = deps;
+  const body = await readJsonObject(call.req, faults);
+  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumChargeAmount(faults), max: MAX_AMOUNT_CENTS });
+  const customer = validateCustomer(body.customer, faults);
+  const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults) });
+  const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
+  const items = validateItems(body.items);
+  const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl);
+  const splits = validateSplits(body.splits, call.principal.accountId, deps);
+
+  const id = randomUUID();
+  const fees = pixChargeFee(amountInCents);
+  const code = await buildChargeCode(id, amountInCents, fees, faults);
+  const now = nowIso();
+  const charge: PixCharge = {
+    id,
+    accountId: call.principal.accountId,
+    environment: call.principal.environment,
+    amountInCents,
+    fees,
+    status: 'pending',
+    emv: code.emv,
+    qrCode: code.qrCode,
+    customer,
+    description,
+    postbackUrl,
+    items,
+    splits,
+    trackingParameters,
+    createdAt: now,
+    updatedAt: now,
+  };
+  deps.store.charges.set(id, charge);
+  deps.webhooks.emitTransaction('transaction_created', charge);
+  return { status: 200, body: { success: true, message: 'PIX charge created', data: chargeView(charge) } };
+}
+
+async function getCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, deps.faults);
+  if (!charge) throw notFound('transaction', deps.faults);
+  return { status: 200, body: { success: true, message: 'PIX charge found', data: chargeView(charge) } };
+}
+
+/** A simulated payer: the sandbox has no real bank on the other side. */
+function simulatedPayer(): { name: string; document: string } {
+  let base = '';
+  do base = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+  while (/^(\d)\1*$/.test(base));
+  return { name: 'PAGADOR SANDBOX', document: completeCpf(base) };
+}
+
+/**
+ * "A split distributes part of the net amount to the other companies and runs when the payment
+ * is confirmed": each recipient gets its percentage of the net (rounded down), the charging
+ * account the rest.
+ */
+function creditPaidCharge(deps: GatewayDeps, charge: PixCharge): void {
+  // fault: the fee is taken twice (once at charge, once again at settlement)
+  const net = charge.amountInCents - charge.fees * (deps.faults.has('gw-balance-credit-fees-twice') ? 2 : 1);
+  let distributed = 0;
+  for (const split of charge.splits) {
+    const recipient = deps.companies.get(split.email);
+    if (recipient === undefined) continue;
+    const share = Math.floor((net * split.percentage) / 100);
+    deps.store.balanceOf(scopeOf({ accountId: recipient, environment: charge.environment })).pix += share;
+    distributed += share;
+  }
+  deps.store.balanceOf(scopeOf(charge)).pix += net - distributed;
+}
+
+async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const { faults } = deps;
+  await discardBody(call.req);
+  // "Simulation routes (/pay, /complete) work only with sandbox credentials; … 403"
+  if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
+    throw failure(403, 'simulation routes require sandbox credentials');
+  }
+  const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
+  if (!charge) throw notFound('transaction', faults);
+
+  const transition = async (): Promise<Answer> => {
+    if (charge.status !== 'pending') {
+      if (charge.status === 'paid' && faults.has('gw-pixin-second-pay-succeeds')) {
+        return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id: charge.id, status: charge.status, endToEndId: charge.endToEndId } } };
+      }
+      throw failure(400, `transaction is ${charge.status}, no longer pending`);
+    }
+    await ledgerLatency();
+    const now = new Date();
+    charge.status = 'paid';
+    charge.endToEndId = newEndToEndId(now);
+    charge.payerInfo = simulatedPayer();
+    charge.paidAt = now.toISOString();
+    charge.updatedAt = charge.paidAt;
+    creditPaidCharge(deps, charge);
+    deps.webhooks.emitTransaction('transaction_paid', charge);
+    return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id: charge.id, status: charge.status, endToEndId: charge.endToEndId } } };
+  };
+  // fault: no lock, so concurrent confirmations all see `pending` and all credit
+  return faults.has('gw-pixin-pay-race-double-credit') ? transition() : deps.locks.run(`charge:${charge.id}`, transition);
+}
+
+export function pixInRoutes(deps: GatewayDeps): GatewayRoute[] {
+  return [
+    { method: 'POST', pattern: '/api/v1/pix/in/qrcode', handle: (call) => createCharge(deps, call) },
+    { method: 'GET', pattern: '/api/v1/pix/in/qrcode/:transactionId', handle: (call) => getCharge(deps, call) },
+    { method: 'POST', pattern: '/api/v1/pix/in/qrcode/:transactionId/pay', handle: (call) => payCharge(deps, call) },
+  ];
+}

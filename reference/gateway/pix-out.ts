@@ -1,0 +1,195 @@
+/**
+ * PIX transfers (cash-out). Contract: "POST /api/v1/pix/out/pixkey" (mandatory
+ * `x-idempotency-key`, replay and 409 `IDEMPOTENCY_CONFLICT`), "GET …/{transferId}",
+ * "POST …/{transferId}/complete (sandbox)", "PIX transfer" states.
+ */
+import { randomInt, randomUUID } from 'node:crypto';
+import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
+import { findVisible, ledgerLatency } from './context.js';
+import { completeCpf } from './documents.js';
+import { ApiError, failure, invalidField, notFound } from './errors.js';
+import { pixTransferFee } from './fees.js';
+import { MAX_AMOUNT_CENTS, maximumDescriptionLength, minimumTransferAmount } from './limits.js';
+import { classifyPixKey, type PixKeyKind } from './pix-keys.js';
+import { discardBody, readJsonObject } from './request-body.js';
+import { newEndToEndId, nowIso, scopeOf, type IdempotencyRecord, type PayerInfo, type PixTransfer } from './store.js';
+import { optionalHttpUrl, optionalString, requireInteger, requireString, type JsonObject } from './validation.js';
+
+const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** JSON with object keys sorted at every level: two bodies are "the same" when their values are. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function idempotencyKeyOf(call: GatewayCall, faults: ReadonlySet<string>): string {
+  const header = call.req.headers['x-idempotency-key'];
+  const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
+  if (key === '') {
+    // fault: a missing key is replaced by a fresh one, so retries without it duplicate transfers
+    if (faults.has('gw-idempotency-key-optional')) return randomUUID();
+    throw failure(400, 'x-idempotency-key: header is required');
+  }
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw failure(400, `x-idempotency-key: at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  return key;
+}
+
+/** The account behind the key, as the simulated DICT lookup returns it. */
+function simulatedCreditor(pixKey: string, kind: PixKeyKind): PayerInfo {
+  if (kind === 'cpf' || kind === 'cnpj') return { name: 'FAVORECIDO SANDBOX', document: pixKey };
+  let base = '';
+  do base = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+  while (/^(\d)\1*$/.test(base));
+  return { name: 'FAVORECIDO SANDBOX', document: completeCpf(base) };
+}
+
+function validateTransfer(body: JsonObject, faults: ReadonlySet<string>): { pixKey: string; kind: PixKeyKind; amount: number; description?: string; postbackUrl?: string } {
+  const pixKey = requireString(body.pixKey, 'pixKey');
+  const classified = classifyPixKey(pixKey, {
+    phoneWithoutCountryCode: faults.has('gw-pixkey-phone-without-plus55-accepted'),
+    looseEmail: faults.has('gw-pixkey-malformed-email-accepted'),
+  });
+  if ('error' in classified) throw invalidField('pixKey', classified.error);
+  // "amount | integer | yes | cents, minimum 1"
+  const amount = requireInteger(body.amount, 'amount', { min: minimumTransferAmount(faults), max: MAX_AMOUNT_CENTS });
+  const currency = optionalString(body.currency, 'currency');
+  if (currency !== undefined && currency !== 'BRL') throw invalidField('currency', 'only BRL is accepted');
+  const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults) });
+  const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
+  return { pixKey, kind: classified.kind, amount, description, postbackUrl };
+}
+
+/** 409 for a reused key with another body, or what one of the idempotency faults answers instead. */
+function conflictAnswer(existing: IdempotencyRecord, faults: ReadonlySet<string>): Answer {
+  const message = 'x-idempotency-key was already used with a different body';
+  if (faults.has('gw-idempotency-conflict-returns-200')) return { status: existing.status, body: existing.body };
+  if (faults.has('gw-idempotency-conflict-returns-400')) throw failure(400, message);
+  if (faults.has('gw-error-conflict-without-code')) throw failure(409, message);
+  throw new ApiError(409, { error: 'IDEMPOTENCY_CONFLICT', message });
+}
+
+function transferView(transfer: PixTransfer): Record<string, unknown> {
+  return {
+    id: transfer.id,
+    status: transfer.status,
+    amount: transfer.amount,
+    netAmount: transfer.netAmount,
+    fees: transfer.fees,
+    pixKey: transfer.pixKey,
+    currency: transfer.currency,
+    ...(transfer.description !== undefined ? { description: transfer.description } : {}),
+    // "endToEndId … on lookup; present once completed"
+    ...(transfer.endToEndId ? { endToEndId: transfer.endToEndId } : {}),
+    createdAt: transfer.createdAt,
+    updatedAt: transfer.updatedAt,
+    processedAt: transfer.processedAt,
+  };
+}
+
+async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const { faults, store } = deps;
+  const key = idempotencyKeyOf(call, faults);
+  const body = await readJsonObject(call.req, faults);
+  const fingerprint = canonicalJson(body);
+  const recordKey = `${scopeOf(call.principal)}:${key}`;
+
+  const createOnce = async (): Promise<Answer> => {
+    const existing = store.idempotency.get(recordKey);
+    if (existing && !faults.has('gw-idempotency-replay-creates-new-transfer')) {
+      // "Resending with the same key and body returns the original response"
+      if (existing.fingerprint === fingerprint) return { status: existing.status, body: existing.body };
+      return conflictAnswer(existing, faults);
+    }
+    const input = validateTransfer(body, faults);
+    await ledgerLatency();
+    const now = nowIso();
+    const fees = pixTransferFee(input.amount);
+    const transfer: PixTransfer = {
+      id: randomUUID(),
+      accountId: call.principal.accountId,
+      environment: call.principal.environment,
+      // sandbox transfers wait in banking_processing until /complete; production ones stay pending here
+      status: call.principal.environment === 'sandbox' ? 'banking_processing' : 'pending',
+      amount: input.amount,
+      netAmount: input.amount - fees,
+      fees,
+      pixKey: input.pixKey,
+      currency: 'BRL',
+      description: input.description,
+      postbackUrl: input.postbackUrl,
+      creditorAccount: simulatedCreditor(input.pixKey, input.kind),
+      createdAt: now,
+      updatedAt: now,
+      processedAt: now,
+    };
+    store.transfers.set(transfer.id, transfer);
+    const answer: Answer = {
+      status: 200,
+      body: {
+        success: true,
+        message: 'PIX transfer created',
+        data: { id: transfer.id, status: transfer.status, amount: transfer.amount, netAmount: transfer.netAmount, fees: transfer.fees, pixKey: transfer.pixKey },
+      },
+    };
+    store.idempotency.set(recordKey, { fingerprint, status: answer.status, body: answer.body });
+    deps.webhooks.emitTransfer('transfer_created', transfer);
+    return answer;
+  };
+  // fault: check-then-act without the lock; concurrent first uses of one key create several transfers
+  return faults.has('gw-idempotency-race-creates-two') ? createOnce() : deps.locks.run(`idempotency:${recordKey}`, createOnce);
+}
+
+async function getTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const transfer = findVisible(deps.store.transfers, call.params.transferId ?? '', call.principal, deps.faults);
+  if (!transfer) throw notFound('transfer', deps.faults);
+  return { status: 200, body: { success: true, message: 'PIX transfer found', data: transferView(transfer) } };
+}
+
+async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const { faults, store } = deps;
+  await discardBody(call.req);
+  if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
+    throw failure(403, 'simulation routes require sandbox credentials');
+  }
+  const transfer = findVisible(store.transfers, call.params.transferId ?? '', call.principal, faults);
+  if (!transfer) throw notFound('transfer', faults);
+
+  const completedAnswer = (): Answer => ({
+    status: 200,
+    body: { success: true, message: 'PIX transfer completed', data: { id: transfer.id, status: transfer.status, endToEndId: transfer.endToEndId } },
+  });
+  const transition = async (): Promise<Answer> => {
+    if (transfer.status === 'completed' && faults.has('gw-pixout-second-complete-succeeds')) return completedAnswer();
+    // "400 already completed or canceled"
+    if (transfer.status !== 'banking_processing') throw failure(400, `transfer is ${transfer.status}, cannot be completed`);
+    const balance = store.balanceOf(scopeOf(transfer));
+    // "sandbox balance covers the amount" (fees come out of the amount, so the amount is the debit)
+    if (balance.pix < transfer.amount && !faults.has('gw-pixout-complete-without-balance')) {
+      throw failure(400, 'insufficient sandbox balance to complete the transfer');
+    }
+    await ledgerLatency();
+    const now = new Date();
+    balance.pix -= transfer.amount;
+    transfer.status = 'completed';
+    transfer.endToEndId = newEndToEndId(now);
+    transfer.updatedAt = now.toISOString();
+    transfer.processedAt = transfer.updatedAt;
+    deps.webhooks.emitTransfer('transfer_completed', transfer);
+    return completedAnswer();
+  };
+  // fault: no lock, so concurrent completions all pass the checks and all debit
+  return faults.has('gw-pixout-complete-race-double-debit') ? transition() : deps.locks.run(`transfer:${transfer.id}`, transition);
+}
+
+export function pixOutRoutes(deps: GatewayDeps): GatewayRoute[] {
+  return [
+    { method: 'POST', pattern: '/api/v1/pix/out/pixkey', handle: (call) => createTransfer(deps, call) },
+    { method: 'GET', pattern: '/api/v1/pix/out/pixkey/:transferId', handle: (call) => getTransfer(deps, call) },
+    { method: 'POST', pattern: '/api/v1/pix/out/pixkey/:transferId/complete', handle: (call) => completeTransfer(deps, call) },
+  ];
+}

@@ -1,0 +1,211 @@
+/**
+ * Sends gateway events. Contract, "Events": HTTP POST with a JSON body "to every active webhook
+ * subscribed to the event and also to the postbackUrl given on the charge or transfer"; headers
+ * Content-Type, User-Agent `Gateway` and, when the webhook has a signatureSecret,
+ * `ServiceGateway-Signature: t=<epoch>,v1=<hmac>` where v1 is the lowercase hex HMAC-SHA256 over
+ * `<timestamp>.<JSON of the payload>`. Retry schedule and timeout are not shown: DECISIONS.md.
+ */
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { GatewayStore, PixCharge, PixTransfer } from './store.js';
+
+export type TransactionEvent = 'transaction_created' | 'transaction_paid';
+export type TransferEvent = 'transfer_created' | 'transfer_completed';
+
+/** Public event names a webhook may subscribe to (contract, "Events" table). */
+export const PUBLIC_EVENTS = [
+  'transaction_created',
+  'transaction_paid',
+  'transaction_refunded',
+  'transaction_updated',
+  'infraction',
+  'transfer_created',
+  'transfer_updated',
+  'transfer_completed',
+  'transfer_canceled',
+] as const;
+
+/** "exist for subscriptions but are hidden from the public event list": accepted on subscription. */
+export const HIDDEN_EVENTS = [
+  'subscription_created',
+  'subscription_charged',
+  'subscription_payment_failed',
+  'subscription_canceled',
+] as const;
+
+export interface DeliveryOptions {
+  timeoutMs: number;
+  /** gaps before each redelivery after a failed attempt (non-2xx or network error) */
+  retryDelaysMs: readonly number[];
+}
+
+export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { timeoutMs: 5_000, retryDelaysMs: [2_000, 10_000, 60_000] };
+
+interface DeliveryTarget {
+  url: string;
+  /** absent for postbackUrl deliveries: no webhook, no secret, no signature header */
+  signatureSecret?: string;
+}
+
+/** One delivery attempt's outcome, kept for the reference's own tests and debugging. */
+export interface DeliveryAttempt {
+  url: string;
+  event: string;
+  status: number | 'error';
+}
+
+function transactionPayload(event: TransactionEvent, charge: PixCharge, faults: ReadonlySet<string>): Record<string, unknown> {
+  return {
+    id: randomUUID(),
+    type: 'transaction',
+    event,
+    scope: 'user',
+    transaction: {
+      id: charge.id,
+      amount: faults.has('gw-webhook-amount-in-reais') ? charge.amountInCents / 100 : charge.amountInCents,
+      status: charge.status,
+      pix: {
+        endToEndId: charge.endToEndId ?? null,
+        payerInfo: { name: charge.payerInfo?.name ?? null, document: charge.payerInfo?.document ?? null },
+      },
+    },
+  };
+}
+
+function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: ReadonlySet<string>): Record<string, unknown> {
+  // "Event payload status for a completed transfer is `paid`"
+  const status = transfer.status === 'completed' && !faults.has('gw-webhook-transfer-status-completed') ? 'paid' : transfer.status;
+  return {
+    id: randomUUID(),
+    type: 'transfer',
+    event,
+    scope: 'user',
+    transfer: {
+      id: transfer.id,
+      amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : transfer.amount,
+      status,
+      pix: {
+        endToEndId: transfer.endToEndId ?? null,
+        creditorAccount: { name: transfer.creditorAccount.name, document: transfer.creditorAccount.document },
+      },
+    },
+  };
+}
+
+export class WebhookDispatcher {
+  /** what fault `gw-webhook-signature-wrong-key` signs with: one key for the whole platform */
+  private readonly platformKey = randomBytes(32).toString('hex');
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly inFlight = new Set<AbortController>();
+  private closed = false;
+  readonly attempts: DeliveryAttempt[] = [];
+
+  constructor(
+    private readonly store: GatewayStore,
+    private readonly faults: ReadonlySet<string>,
+    private readonly options: DeliveryOptions = DEFAULT_DELIVERY_OPTIONS,
+  ) {}
+
+  emitTransaction(event: TransactionEvent, charge: PixCharge): void {
+    this.emit(event, charge, charge.postbackUrl, transactionPayload(event, charge, this.faults));
+  }
+
+  emitTransfer(event: TransferEvent, transfer: PixTransfer): void {
+    this.emit(event, transfer, transfer.postbackUrl, transferPayload(event, transfer, this.faults));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    for (const controller of this.inFlight) controller.abort();
+    this.inFlight.clear();
+  }
+
+  private targetsFor(event: string, owner: { accountId: string; environment: string }, postbackUrl: string | undefined): DeliveryTarget[] {
+    const targets: DeliveryTarget[] = [];
+    for (const webhook of this.store.webhooks.values()) {
+      if (webhook.accountId !== owner.accountId || webhook.environment !== owner.environment) continue;
+      if (webhook.deleted && !this.faults.has('gw-webhook-deleted-still-receives')) continue;
+      if (!webhook.isActive && !webhook.deleted) continue;
+      if (!webhook.events.includes(event) && !this.faults.has('gw-webhook-unsubscribed-receives')) continue;
+      targets.push({ url: webhook.url, signatureSecret: webhook.signatureSecret });
+    }
+    if (postbackUrl !== undefined && !this.faults.has('gw-webhook-postback-ignored')) targets.push({ url: postbackUrl });
+    return targets;
+  }
+
+  private emit(event: string, owner: { accountId: string; environment: string }, postbackUrl: string | undefined, payload: Record<string, unknown>): void {
+    if (this.closed) return;
+    // the exact bytes sent; the signature covers this text (compact JSON)
+    const body = JSON.stringify(payload);
+    for (const target of this.targetsFor(event, owner, postbackUrl)) {
+      this.schedule(0, () => this.attempt(event, target, payload, body, 0));
+    }
+  }
+
+  private schedule(delayMs: number, work: () => Promise<void>): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      work().catch(() => undefined);
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
+  private async attempt(event: string, target: DeliveryTarget, payload: Record<string, unknown>, body: string, attemptIndex: number): Promise<void> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(body)),
+    };
+    if (!this.faults.has('gw-webhook-missing-user-agent')) headers['User-Agent'] = 'Gateway';
+    if (target.signatureSecret !== undefined) headers['ServiceGateway-Signature'] = this.signatureHeader(target.signatureSecret, payload, body);
+    const status = await this.post(target.url, headers, body);
+    this.attempts.push({ url: target.url, event, status });
+    const delivered = typeof status === 'number' && status >= 200 && status < 300;
+    const nextDelay = this.options.retryDelaysMs[attemptIndex];
+    if (!delivered && nextDelay !== undefined) {
+      this.schedule(nextDelay, () => this.attempt(event, target, payload, body, attemptIndex + 1));
+    }
+  }
+
+  /** `t=<epoch seconds>,v1=<lowercase hex HMAC-SHA256(secret, "<t>.<body>")>` */
+  private signatureHeader(secret: string, payload: Record<string, unknown>, body: string): string {
+    const now = Date.now();
+    const timestamp = Math.floor(now / 1000);
+    // fault: the header says seconds but the signed text used milliseconds
+    const signedTimestamp = this.faults.has('gw-webhook-signed-timestamp-differs') ? now : timestamp;
+    const key = this.faults.has('gw-webhook-signature-wrong-key') ? this.platformKey : secret;
+    const signedJson = this.faults.has('gw-webhook-signature-over-pretty-json') ? JSON.stringify(payload, null, 2) : body;
+    const hex = createHmac('sha256', key).update(`${signedTimestamp}.${signedJson}`, 'utf8').digest('hex');
+    return `t=${timestamp},v1=${this.faults.has('gw-webhook-signature-uppercase-hex') ? hex.toUpperCase() : hex}`;
+  }
+
+  private post(url: string, headers: Record<string, string>, body: string): Promise<number | 'error'> {
+    return new Promise((resolve) => {
+      const controller = new AbortController();
+      let timeout: NodeJS.Timeout | undefined;
+      const finish = (status: number | 'error'): void => {
+        clearTimeout(timeout);
+        this.inFlight.delete(controller);
+        resolve(status);
+      };
+      try {
+        const parsed = new URL(url);
+        const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
+        this.inFlight.add(controller);
+        const req = send(parsed, { method: 'POST', headers, signal: controller.signal }, (res) => {
+          res.resume();
+          res.on('end', () => finish(res.statusCode ?? 0));
+          res.on('error', () => finish('error'));
+        });
+        timeout = setTimeout(() => controller.abort(), this.options.timeoutMs);
+        req.on('error', () => finish('error'));
+        req.end(body);
+      } catch {
+        finish('error');
+      }
+    });
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Webhook registration. Contract: "GET /api/v1/webhook", "POST /api/v1/webhook", "DELETE
+ * /api/v1/webhook/{id}", "Webhook" resource. Webhooks belong to one account in one environment
+ * ("webhooks are registered separately using the sandbox token"). Delivery: webhook-delivery.ts.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
+import { isVisibleTo } from './context.js';
+import { invalidField, notFound } from './errors.js';
+import { readJsonObject } from './request-body.js';
+import { nowIso, type Webhook } from './store.js';
+import { requireHttpUrl } from './validation.js';
+import { HIDDEN_EVENTS, PUBLIC_EVENTS } from './webhook-delivery.js';
+
+const SUBSCRIBABLE_EVENTS: ReadonlySet<string> = new Set<string>([...PUBLIC_EVENTS, ...HIDDEN_EVENTS]);
+
+function webhookView(webhook: Webhook, withSecret: boolean): Record<string, unknown> {
+  return {
+    id: webhook.id,
+    url: webhook.url,
+    events: webhook.events,
+    isActive: webhook.isActive,
+    // "returned on creation"; lists leave it out (DECISIONS.md)
+    ...(withSecret ? { signatureSecret: webhook.signatureSecret } : {}),
+    createdAt: webhook.createdAt,
+  };
+}
+
+function validateEvents(value: unknown): string[] {
+  if (value === undefined || value === null) throw invalidField('events', 'is required');
+  if (!Array.isArray(value)) throw invalidField('events', 'must be an array of event names');
+  if (value.length === 0) throw invalidField('events', 'must name at least one event');
+  const events: string[] = [];
+  value.forEach((event: unknown, index) => {
+    if (typeof event !== 'string') throw invalidField(`events[${index}]`, 'must be a string');
+    if (!SUBSCRIBABLE_EVENTS.has(event)) throw invalidField(`events[${index}]`, `unknown event "${event}"`);
+    if (!events.includes(event)) events.push(event);
+  });
+  return events;
+}
+
+async function listWebhooks(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const visible = [...deps.store.webhooks.values()].filter((webhook) => !webhook.deleted && isVisibleTo(webhook, call.principal, deps.faults));
+  return { status: 200, body: { success: true, data: visible.map((webhook) => webhookView(webhook, false)) } };
+}
+
+async function createWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const body = await readJsonObject(call.req, deps.faults);
+  const url = requireHttpUrl(body.url, 'url');
+  const events = validateEvents(body.events);
+  const webhook: Webhook = {
+    id: deps.store.allocateWebhookId(),
+    accountId: call.principal.accountId,
+    environment: call.principal.environment,
+    url,
+    events,
+    isActive: true,
+    signatureSecret: `whsec_${randomBytes(24).toString('hex')}`,
+    createdAt: nowIso(),
+    deleted: false,
+  };
+  deps.store.webhooks.set(webhook.id, webhook);
+  return { status: 200, body: { success: true, message: 'Webhook created', data: webhookView(webhook, true) } };
+}
+
+async function deleteWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const idText = call.params.id ?? '';
+  const id = /^[1-9]\d{0,15}$/.test(idText) ? Number(idText) : Number.NaN;
+  const webhook = deps.store.webhooks.get(id);
+  if (!webhook || webhook.deleted || !isVisibleTo(webhook, call.principal, deps.faults)) throw notFound('webhook', deps.faults);
+  webhook.deleted = true;
+  webhook.isActive = false;
+  return { status: 200, body: { success: true, message: 'Webhook removed' } };
+}
+
+export function webhookRoutes(deps: GatewayDeps): GatewayRoute[] {
+  return [
+    { method: 'GET', pattern: '/api/v1/webhook', handle: (call) => listWebhooks(deps, call) },
+    { method: 'POST', pattern: '/api/v1/webhook', handle: (call) => createWebhook(deps, call) },
+    { method: 'DELETE', pattern: '/api/v1/webhook/:id', handle: (call) => deleteWebhook(deps, call) },
+  ];
+}

@@ -1,0 +1,66 @@
+/**
+ * `tsx reference/main.ts [--json]`: runs the reference sandbox (both APIs) until SIGINT/SIGTERM.
+ * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md); otherwise it
+ * prints addresses, credentials and the variables to export to test against it.
+ */
+import { startReference, type ReferenceInfo } from './server.js';
+
+function forPeople(info: ReferenceInfo): string {
+  const g = info.gateway;
+  const p = info.partner;
+  return [
+    'paygate-conformance reference sandbox',
+    '',
+    `gateway  ${g.baseUrl}   (POST /api/auth, /api/v1/...)`,
+    `  sandbox pair (account A):     ${g.clientId} / ${g.clientSecret}`,
+    `  production pair (account A):  ${g.liveClientId} / ${g.liveClientSecret}`,
+    `  sandbox pair (account B):     ${g.otherClientId} / ${g.otherClientSecret}`,
+    `  split recipient e-mail:       ${g.splitEmail}`,
+    `partner  ${p.baseUrl}`,
+    `  keys: ${p.apiKey} (test), ${p.liveApiKey} (live), ${p.otherApiKey} (other account)`,
+    `  webhook secret: ${p.webhookSecret}`,
+    '',
+    'To run the suite against it from another shell:',
+    `export GATEWAY_BASE_URL=${g.baseUrl}`,
+    `export GATEWAY_CLIENT_ID=${g.clientId}`,
+    `export GATEWAY_CLIENT_SECRET=${g.clientSecret}`,
+    `export GATEWAY_LIVE_CLIENT_ID=${g.liveClientId}`,
+    `export GATEWAY_LIVE_CLIENT_SECRET=${g.liveClientSecret}`,
+    `export GATEWAY_OTHER_CLIENT_ID=${g.otherClientId}`,
+    `export GATEWAY_OTHER_CLIENT_SECRET=${g.otherClientSecret}`,
+    `export GATEWAY_SPLIT_EMAIL=${g.splitEmail}`,
+    `export PARTNER_BASE_URL=${p.baseUrl}`,
+    `export PARTNER_API_KEY=${p.apiKey}`,
+    `export PARTNER_LIVE_API_KEY=${p.liveApiKey}`,
+    `export PARTNER_OTHER_API_KEY=${p.otherApiKey}`,
+    `export PARTNER_WEBHOOK_SECRET=${p.webhookSecret}`,
+    '# partner webhooks go to REFERENCE_PARTNER_WEBHOOK_URL (set it to ${CALLBACK_PUBLIC_URL}/partner when starting the reference)',
+    '',
+    'Ctrl-C stops it.',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const json = process.argv.slice(2).includes('--json');
+  const running = await startReference();
+  process.stdout.write(json ? `${JSON.stringify(running.info)}\n` : `${forPeople(running.info)}\n`);
+  let stopping = false;
+  const shutdown = (): void => {
+    if (stopping) return;
+    stopping = true;
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error('reference: error while stopping', error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

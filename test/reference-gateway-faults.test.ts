@@ -1,0 +1,363 @@
+// Every gateway fault switches on a deviation that documented behaviour shows, and the correct
+// reference does not show it. One probe per fault (reference/gateway/faults.ts): `observe` returns
+// true when the deviation is seen.
+import { isValidPixPayload } from '@brazilian-utils/brazilian-utils';
+import { createHmac, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GATEWAY_FAULTS } from '../reference/gateway/faults.js';
+import {
+  call, cardBody, chargeBody, decodeQrPng, eventually, login, pick, pickString, startGateway, startReceiver, tokensOf, transferBody,
+  type ReceivedCallback, type RunningGateway,
+} from './reference-gateway-client.js';
+
+type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+
+interface ProbeContext {
+  gateway: RunningGateway;
+  base: string;
+  tokens: { sandbox: string; production: string; other: string };
+  receiver: Receiver;
+}
+
+interface Probe {
+  fault: string;
+  observe(ctx: ProbeContext): Promise<boolean>;
+  tokenTtlMs?: number;
+}
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.close());
+
+const transferHeaders = (): Record<string, string> => ({ 'x-idempotency-key': randomUUID() });
+
+async function createCharge(ctx: ProbeContext, overrides: Record<string, unknown> = {}, token = ctx.tokens.sandbox): Promise<{ status: number; id: string; body: Record<string, unknown> }> {
+  const reply = await call(ctx.base, 'POST', '/api/v1/pix/in/qrcode', { token, body: chargeBody(overrides) });
+  return { status: reply.status, id: String(pick(reply.body, 'data.id')), body: reply.body };
+}
+
+async function chargeStatus(ctx: ProbeContext, overrides: Record<string, unknown>): Promise<number> {
+  return (await createCharge(ctx, overrides)).status;
+}
+
+async function transferStatus(ctx: ProbeContext, overrides: Record<string, unknown>): Promise<number> {
+  return (await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody(overrides), headers: transferHeaders() })).status;
+}
+
+async function balanceCents(ctx: ProbeContext): Promise<number> {
+  const reply = await call(ctx.base, 'GET', '/api/v1/balance', { token: ctx.tokens.sandbox });
+  return Math.round(Number(pick(reply.body, 'data.pix.balance')) * 100);
+}
+
+async function paidCharge(ctx: ProbeContext, amountInCents: number): Promise<void> {
+  const charge = await createCharge(ctx, { amountInCents });
+  await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${charge.id}/pay`, { token: ctx.tokens.sandbox });
+}
+
+async function newTransfer(ctx: ProbeContext, amount: number, postbackUrl?: string): Promise<string> {
+  const reply = await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody({ amount, postbackUrl }), headers: transferHeaders() });
+  return pickString(reply.body, 'data.id');
+}
+
+function concurrently<T>(count: number, work: () => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, work));
+}
+
+/** Registers a webhook at a fresh receiver path; returns the path and its secret. */
+async function hook(ctx: ProbeContext, events: string[]): Promise<{ path: string; secret: string; id: number }> {
+  const path = `/${randomUUID()}`;
+  const reply = await call(ctx.base, 'POST', '/api/v1/webhook', { token: ctx.tokens.sandbox, body: { url: `${receiver.url}${path}`, events } });
+  return { path, secret: pickString(reply.body, 'data.signatureSecret'), id: Number(pick(reply.body, 'data.id')) };
+}
+
+async function deliveriesAt(path: string, count = 1, timeoutMs = 2_000): Promise<ReceivedCallback[]> {
+  return receiver.waitFor(count, (c) => c.path === path, timeoutMs);
+}
+
+/** A paid charge's transaction_paid as delivered to a subscribed webhook. */
+async function paidDelivery(ctx: ProbeContext): Promise<{ delivery: ReceivedCallback; secret: string }> {
+  const { path, secret } = await hook(ctx, ['transaction_paid']);
+  await paidCharge(ctx, 1_000);
+  const [delivery] = await deliveriesAt(path);
+  return { delivery: delivery as ReceivedCallback, secret };
+}
+
+function signatureVerifies(delivery: ReceivedCallback, secret: string): boolean {
+  const match = /^t=(\d+),v1=([0-9a-fA-F]+)$/.exec(String(delivery.headers['servicegateway-signature']));
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(`${match[1]}.${delivery.body}`).digest('hex');
+  return expected === match[2];
+}
+
+async function arrivesWithin(path: string, timeoutMs: number): Promise<boolean> {
+  try {
+    await deliveriesAt(path, 1, timeoutMs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function emvField(emv: string, wanted: string): string | undefined {
+  for (let at = 0; at < emv.length;) {
+    const id = emv.slice(at, at + 2);
+    const length = Number(emv.slice(at + 2, at + 4));
+    if (id === wanted) return emv.slice(at + 4, at + 4 + length);
+    at += 4 + length;
+  }
+  return undefined;
+}
+
+const PROBES: Probe[] = [
+  {
+    fault: 'gw-auth-expired-token-accepted',
+    tokenTtlMs: 1,
+    async observe(ctx) {
+      const c = ctx.gateway.app.credentials;
+      const token = await login(ctx.base, c.clientId, c.clientSecret);
+      const issued = Date.now();
+      await eventually(() => Date.now() > issued + 5, 1_000);
+      return (await call(ctx.base, 'GET', '/api/v1/balance', { token })).status === 200;
+    },
+  },
+  { fault: 'gw-auth-garbage-token-accepted', observe: async (ctx) => (await call(ctx.base, 'GET', '/api/v1/balance', { token: 'garbage' })).status === 200 },
+  {
+    fault: 'gw-auth-wrong-secret-accepted',
+    observe: async (ctx) => (await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: `Basic ${Buffer.from(`${ctx.gateway.app.credentials.clientId}:nope`).toString('base64')}` } })).status === 200,
+  },
+  {
+    fault: 'gw-auth-expires-in-seconds',
+    async observe(ctx) {
+      const c = ctx.gateway.app.credentials;
+      const reply = await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` } });
+      return reply.body.expiresIn !== 60_000;
+    },
+  },
+  { fault: 'gw-pixin-amount-99-accepted', observe: async (ctx) => (await chargeStatus(ctx, { amountInCents: 99 })) === 200 },
+  { fault: 'gw-pixin-amount-100-rejected', observe: async (ctx) => (await chargeStatus(ctx, { amountInCents: 100 })) === 400 },
+  { fault: 'gw-description-141-accepted', observe: async (ctx) => (await transferStatus(ctx, { description: 'd'.repeat(141) })) === 200 },
+  { fault: 'gw-description-140-rejected', observe: async (ctx) => (await chargeStatus(ctx, { description: 'd'.repeat(140) })) === 400 },
+  {
+    fault: 'gw-pixin-split-sum-over-100-accepted',
+    observe: async (ctx) => (await chargeStatus(ctx, { splits: [{ email: ctx.gateway.app.credentials.splitEmail, percentage: 100.01 }] })) === 200,
+  },
+  { fault: 'gw-pixout-amount-zero-accepted', observe: async (ctx) => (await transferStatus(ctx, { amount: 0 })) === 200 },
+  { fault: 'gw-card-amount-99-accepted', observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({ amountInCents: 99 }) })).status === 201 },
+  { fault: 'gw-pixin-cpf-check-digit-ignored', observe: async (ctx) => (await chargeStatus(ctx, { customer: { documentType: 'cpf', document: '52998224726' } })) === 200 },
+  { fault: 'gw-pixin-alphanumeric-cnpj-rejected', observe: async (ctx) => (await chargeStatus(ctx, { customer: { documentType: 'cnpj', document: '12ABC34501DE35' } })) === 400 },
+  { fault: 'gw-pixkey-phone-without-plus55-accepted', observe: async (ctx) => (await transferStatus(ctx, { pixKey: '1133334444' })) === 200 },
+  { fault: 'gw-pixkey-malformed-email-accepted', observe: async (ctx) => (await transferStatus(ctx, { pixKey: 'a@b' })) === 200 },
+  { fault: 'gw-emv-wrong-crc', observe: async (ctx) => !isValidPixPayload(pickString((await createCharge(ctx)).body, 'data.pix.emv')) },
+  { fault: 'gw-emv-amount-mismatch', observe: async (ctx) => emvField(pickString((await createCharge(ctx, { amountInCents: 10_000 })).body, 'data.pix.emv'), '54') !== '100.00' },
+  { fault: 'gw-emv-static-point-of-initiation', observe: async (ctx) => emvField(pickString((await createCharge(ctx)).body, 'data.pix.emv'), '01') !== '12' },
+  {
+    fault: 'gw-qr-image-different-text',
+    async observe(ctx) {
+      const { body } = await createCharge(ctx);
+      return decodeQrPng(pickString(body, 'data.pix.qrCode')) !== pickString(body, 'data.pix.emv');
+    },
+  },
+  {
+    fault: 'gw-pixin-second-pay-succeeds',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx);
+      await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox });
+      return (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox })).status === 200;
+    },
+  },
+  {
+    fault: 'gw-pixout-second-complete-succeeds',
+    async observe(ctx) {
+      await paidCharge(ctx, 10_000);
+      const id = await newTransfer(ctx, 100);
+      await call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox });
+      return (await call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox })).status === 200;
+    },
+  },
+  {
+    fault: 'gw-pixout-complete-without-balance',
+    async observe(ctx) {
+      const id = await newTransfer(ctx, 1_000);
+      return (await call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox })).status === 200;
+    },
+  },
+  {
+    fault: 'gw-pixin-pay-race-double-credit',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx);
+      const replies = await concurrently(20, () => call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox }));
+      return replies.filter((r) => r.status === 200).length > 1;
+    },
+  },
+  {
+    fault: 'gw-pixout-complete-race-double-debit',
+    async observe(ctx) {
+      await paidCharge(ctx, 100_000);
+      const before = await balanceCents(ctx);
+      const id = await newTransfer(ctx, 100);
+      await concurrently(20, () => call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox }));
+      return before - (await balanceCents(ctx)) > 100;
+    },
+  },
+  {
+    fault: 'gw-idempotency-race-creates-two',
+    async observe(ctx) {
+      const headers = transferHeaders();
+      const replies = await concurrently(20, () => call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody(), headers }));
+      return new Set(replies.map((r) => pick(r.body, 'data.id'))).size > 1;
+    },
+  },
+  {
+    fault: 'gw-idempotency-replay-creates-new-transfer',
+    async observe(ctx) {
+      const headers = transferHeaders();
+      const first = await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody(), headers });
+      const second = await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody(), headers });
+      return pick(first.body, 'data.id') !== pick(second.body, 'data.id');
+    },
+  },
+  ...(['gw-idempotency-conflict-returns-200', 'gw-idempotency-conflict-returns-400', 'gw-error-conflict-without-code'] as const).map((fault): Probe => ({
+    fault,
+    async observe(ctx) {
+      const headers = transferHeaders();
+      await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody(), headers });
+      const conflict = await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody({ amount: 999 }), headers });
+      return conflict.status !== 409 || conflict.body.error !== 'IDEMPOTENCY_CONFLICT';
+    },
+  })),
+  { fault: 'gw-idempotency-key-optional', observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody() })).status === 200 },
+  {
+    fault: 'gw-balance-credit-fees-twice',
+    async observe(ctx) {
+      const { id, body } = await createCharge(ctx, { amountInCents: 10_000 });
+      await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox });
+      return (await balanceCents(ctx)) !== 10_000 - Number(pick(body, 'data.fees'));
+    },
+  },
+  { fault: 'gw-balance-as-number', observe: async (ctx) => typeof pick((await call(ctx.base, 'GET', '/api/v1/balance', { token: ctx.tokens.sandbox })).body, 'data.pix.balance') !== 'string' },
+  { fault: 'gw-balance-one-decimal', observe: async (ctx) => !/^\d+\.\d\d$/.test(String(pick((await call(ctx.base, 'GET', '/api/v1/balance', { token: ctx.tokens.sandbox })).body, 'data.reserve.balance'))) },
+  {
+    fault: 'gw-card-sale-credits-pix-balance',
+    async observe(ctx) {
+      await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody() });
+      return (await balanceCents(ctx)) !== 0;
+    },
+  },
+  { fault: 'gw-card-brl-accepted', observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({ currency: 'BRL' }) })).status === 201 },
+  { fault: 'gw-card-raw-number-accepted', observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({}, { number: '4111111111111111', cvv: '123' }) })).status === 201 },
+  {
+    fault: 'gw-card-decline-token-paid',
+    observe: async (ctx) => pick((await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({}, { token: 'ctoken_decline' }) })).body, 'data.status') === 'paid',
+  },
+  {
+    fault: 'gw-card-brand-last4-normalised',
+    async observe(ctx) {
+      const reply = await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({}, { brand: 'Visa', last4: '**42' }) });
+      return pick(reply.body, 'data.card.brand') !== 'Visa' || pick(reply.body, 'data.card.last4') !== '**42';
+    },
+  },
+  ...(['gw-webhook-signature-wrong-key', 'gw-webhook-signature-over-pretty-json', 'gw-webhook-signed-timestamp-differs'] as const).map((fault): Probe => ({
+    fault,
+    async observe(ctx) {
+      const { delivery, secret } = await paidDelivery(ctx);
+      return !signatureVerifies(delivery, secret);
+    },
+  })),
+  {
+    fault: 'gw-webhook-signature-uppercase-hex',
+    observe: async (ctx) => /[A-F]/.test(String((await paidDelivery(ctx)).delivery.headers['servicegateway-signature']).split('v1=')[1] ?? ''),
+  },
+  {
+    fault: 'gw-webhook-unsubscribed-receives',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transfer_completed']);
+      await paidCharge(ctx, 1_000);
+      return arrivesWithin(path, 300);
+    },
+  },
+  {
+    fault: 'gw-webhook-deleted-still-receives',
+    async observe(ctx) {
+      const { path, id } = await hook(ctx, ['transaction_created']);
+      await call(ctx.base, 'DELETE', `/api/v1/webhook/${id}`, { token: ctx.tokens.sandbox });
+      await createCharge(ctx);
+      return arrivesWithin(path, 300);
+    },
+  },
+  {
+    fault: 'gw-webhook-postback-ignored',
+    async observe(ctx) {
+      const path = `/${randomUUID()}`;
+      await createCharge(ctx, { postbackUrl: `${receiver.url}${path}` });
+      return !(await arrivesWithin(path, 300));
+    },
+  },
+  {
+    fault: 'gw-webhook-transfer-status-completed',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transfer_completed']);
+      await paidCharge(ctx, 10_000);
+      const id = await newTransfer(ctx, 100);
+      await call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox });
+      const [delivery] = await deliveriesAt(path);
+      return pick(JSON.parse(delivery?.body ?? '{}'), 'transfer.status') !== 'paid';
+    },
+  },
+  {
+    fault: 'gw-webhook-amount-in-reais',
+    observe: async (ctx) => pick(JSON.parse((await paidDelivery(ctx)).delivery.body), 'transaction.amount') !== 1_000,
+  },
+  { fault: 'gw-webhook-missing-user-agent', observe: async (ctx) => (await paidDelivery(ctx)).delivery.headers['user-agent'] !== 'Gateway' },
+  {
+    fault: 'gw-isolation-production-sees-sandbox',
+    observe: async (ctx) => (await call(ctx.base, 'GET', `/api/v1/pix/in/qrcode/${(await createCharge(ctx)).id}`, { token: ctx.tokens.production })).status === 200,
+  },
+  {
+    fault: 'gw-isolation-other-account-sees-resource',
+    observe: async (ctx) => (await call(ctx.base, 'GET', `/api/v1/transactions/${(await createCharge(ctx)).id}`, { token: ctx.tokens.other })).status === 200,
+  },
+  {
+    fault: 'gw-sandbox-simulation-in-production-allowed',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx, {}, ctx.tokens.production);
+      return (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.production })).status !== 403;
+    },
+  },
+  { fault: 'gw-error-not-found-without-code', observe: async (ctx) => (await call(ctx.base, 'GET', '/api/v1/pix/out/pixkey/nope', { token: ctx.tokens.sandbox })).body.error !== 'NOT_FOUND' },
+  {
+    fault: 'gw-error-malformed-json-500',
+    observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/pix/in/qrcode', { token: ctx.tokens.sandbox, rawBody: '{"amountInCents"', headers: { 'content-type': 'application/json' } })).status >= 500,
+  },
+];
+
+async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {
+  const gateway = await startGateway(faults, { tokenTtlMs: probe.tokenTtlMs });
+  try {
+    const tokens = probe.tokenTtlMs === undefined ? await tokensOf(gateway) : { sandbox: '', production: '', other: '' };
+    return await probe.observe({ gateway, base: gateway.baseUrl, tokens, receiver });
+  } finally {
+    await gateway.close();
+  }
+}
+
+describe('gateway faults', () => {
+  it('has one probe per catalogued fault, and at least 32 faults', () => {
+    expect(GATEWAY_FAULTS.length).toBeGreaterThanOrEqual(32);
+    expect(new Set(PROBES.map((p) => p.fault))).toEqual(new Set(GATEWAY_FAULTS.map((f) => f.name)));
+  });
+
+  it('every fault names requirement ids and a kebab-case gw- name', () => {
+    for (const fault of GATEWAY_FAULTS) {
+      expect(fault.name).toMatch(/^gw-[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(fault.requirements.length).toBeGreaterThan(0);
+      for (const id of fault.requirements) expect(id).toMatch(/^GW-[A-Z0-9]+(-[A-Z0-9]+)+$/);
+    }
+  });
+
+  it.each(PROBES.map((p) => [p.fault, p] as const))('%s: shows with the fault on, not without', async (_name, probe) => {
+    expect(await runProbe(probe, [probe.fault])).toBe(true);
+    expect(await runProbe(probe, [])).toBe(false);
+  });
+});
