@@ -1,0 +1,334 @@
+/**
+ * Command-line flags of `npm run conformance` / `paygate-conformance`, their validation, the help
+ * text (every flag and every environment variable of the interface), the certify safety rule, and
+ * the environment handed to test workers.
+ */
+import { isIP } from 'node:net';
+
+export type Profile = 'quick' | 'full' | 'certify';
+export type ApiSelection = 'gateway' | 'partner' | 'both';
+
+export interface CliOptions {
+  profile: Profile;
+  api: ApiSelection;
+  /** undefined: the CLI picks a random seed and prints it */
+  seed?: number;
+  runs?: number;
+  grep?: string;
+  /** total request rate for the whole run; certify defaults to 5 */
+  maxRps?: number;
+  strict: boolean;
+  allowInsecure: boolean;
+  replay?: string;
+  shard?: { index: number; count: number };
+  workers?: number;
+  dryRun: boolean;
+  help: boolean;
+  version: boolean;
+}
+
+/** A bad command line: the CLI prints the message and exits 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export const CERTIFY_DEFAULT_MAX_RPS = 5;
+/** fast-check seeds are 32-bit signed integers */
+const SEED_MIN = -(2 ** 31);
+const SEED_MAX = 2 ** 31 - 1;
+
+interface FlagSpec {
+  flag: string;
+  value?: string;
+  help: string;
+}
+
+export const FLAGS: readonly FlagSpec[] = [
+  { flag: '--profile', value: 'quick|full|certify', help: 'quick (default): the CI gate, no timer waits. full: plus timer checks (token/charge expiry, webhook redelivery backoff) and more property runs. certify: full, plus production-credential checks that move no money, a request-rate cap and a certificate in conformance.md' },
+  { flag: '--api', value: 'gateway|partner|both', help: 'which API to test (default both); the other is reported as not run' },
+  { flag: '--seed', value: 'N', help: 'fast-check seed (32-bit integer). Default: random, printed at start so a run can be replayed' },
+  { flag: '--runs', value: 'N', help: 'override the number of fast-check runs per property' },
+  { flag: '--grep', value: 'TEXT', help: 'run only checks whose test name contains TEXT (literal text, not a pattern)' },
+  { flag: '--max-rps', value: 'N', help: `cap on requests per second for the whole run (certify default ${CERTIFY_DEFAULT_MAX_RPS}; no cap otherwise)` },
+  { flag: '--strict', help: 'warnings (points the contract leaves ambiguous or advisory) fail the run' },
+  { flag: '--allow-insecure', help: 'certify only: allow a plain-HTTP base URL that is not a loopback address' },
+  { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
+  { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merge with `tsx harness/report/merge.ts`' },
+  { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
+  { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
+  { flag: '--version', help: 'print the tool version' },
+  { flag: '--help', help: 'this text (also -h)' },
+];
+
+export interface EnvSpec {
+  name: string;
+  help: string;
+}
+
+/** The target configuration variables of INTERFACE.md. */
+export const TARGET_ENV: readonly EnvSpec[] = [
+  { name: 'GATEWAY_BASE_URL', help: 'gateway {base_url}; routes are /api/auth and /api/v1/...' },
+  { name: 'GATEWAY_CLIENT_ID', help: 'sandbox credential pair (required to test the gateway), with GATEWAY_CLIENT_SECRET' },
+  { name: 'GATEWAY_CLIENT_SECRET', help: 'see GATEWAY_CLIENT_ID' },
+  { name: 'GATEWAY_LIVE_CLIENT_ID', help: 'production pair, optional (with GATEWAY_LIVE_CLIENT_SECRET): only checks that move no money' },
+  { name: 'GATEWAY_LIVE_CLIENT_SECRET', help: 'see GATEWAY_LIVE_CLIENT_ID' },
+  { name: 'GATEWAY_OTHER_CLIENT_ID', help: "a second account's sandbox pair, optional (with GATEWAY_OTHER_CLIENT_SECRET): cross-account isolation" },
+  { name: 'GATEWAY_OTHER_CLIENT_SECRET', help: 'see GATEWAY_OTHER_CLIENT_ID' },
+  { name: 'GATEWAY_SPLIT_EMAIL', help: 'e-mail of another company on the platform, optional: valid split checks' },
+  { name: 'PARTNER_BASE_URL', help: 'partner {partner_base_url}, ending in /v1' },
+  { name: 'PARTNER_API_KEY', help: 'an ak_test_ key (required to test the partner API)' },
+  { name: 'PARTNER_LIVE_API_KEY', help: 'an ak_live_ key, optional' },
+  { name: 'PARTNER_OTHER_API_KEY', help: "another account's ak_test_ key, optional" },
+  { name: 'PARTNER_WEBHOOK_SECRET', help: 'secret of the partner webhook registered at ${CALLBACK_PUBLIC_URL}/partner, optional: enables partner webhook checks' },
+  { name: 'CALLBACK_HOST', help: "where the suite's webhook receiver listens (default 127.0.0.1), with CALLBACK_PORT" },
+  { name: 'CALLBACK_PORT', help: 'receiver port (default 4799; with the embedded reference, unset means any free port)' },
+  { name: 'CALLBACK_PUBLIC_URL', help: 'the address at which the target reaches the receiver (default http://CALLBACK_HOST:CALLBACK_PORT)' },
+];
+
+/** Other variables the CLI reads. */
+export const OTHER_ENV: readonly EnvSpec[] = [
+  { name: 'CI', help: 'when set (or stdout is not a terminal), progress is printed as plain periodic lines' },
+  { name: 'PAYGATE_REPORTS_DIR', help: 'where every report goes (default reports)' },
+  { name: 'PAYGATE_JUNIT_FILE', help: 'JUnit file path (default <reports>/junit.xml; the vitest --outputFile flag does not override the config)' },
+  { name: 'PAYGATE_TEST_TIMEOUT_MS', help: 'per-check timeout (default 2 min in quick, 45 min in full/certify where checks wait for contract timers)' },
+  { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },
+];
+
+/** Variables the CLI sets for the test workers (documented so suites can read them). */
+export const WORKER_ENV: readonly EnvSpec[] = [
+  { name: 'PAYGATE_PROFILE', help: 'quick | full | certify' },
+  { name: 'PAYGATE_SEED', help: 'the run seed' },
+  { name: 'PAYGATE_RUNS', help: 'fast-check numRuns override (unset: the profile default)' },
+  { name: 'PAYGATE_MAX_RPS', help: "this worker's share of the rate cap (total / workers); unset: no cap" },
+  { name: 'PAYGATE_MAX_RPS_TOTAL', help: 'the whole run\'s rate cap (--max-rps)' },
+  { name: 'PAYGATE_WORKERS', help: 'number of worker processes when set by --workers or a rate cap' },
+  { name: 'PAYGATE_API', help: 'gateway | partner | both' },
+  { name: 'PAYGATE_STRICT', help: '1 when warnings fail' },
+  { name: 'PAYGATE_REPLAY', help: 'fast-check replay path (with PAYGATE_SEED)' },
+  { name: 'PAYGATE_SHARD', help: 'i/n when sharded' },
+  { name: 'PAYGATE_CLI', help: '1 when run by the CLI (the config then uses the compact progress reporter)' },
+];
+
+export function helpText(): string {
+  const lines: string[] = [
+    'paygate-conformance — contract conformance suite and fuzzer for the gateway and partner PIX cash-in APIs',
+    '',
+    'Usage: npm run conformance -- [flags]    or    npx paygate-conformance [flags]',
+    '',
+    'With no target configured, the embedded reference sandbox is started and both APIs are tested.',
+    'Exit code: 0 no check failed (warnings and not-run checks do not count unless --strict);',
+    '           1 a check failed; 2 bad flags or configuration; 3 the suite itself broke (harness error).',
+    '',
+    'Flags (also --flag=value):',
+  ];
+  for (const f of FLAGS) lines.push(`  ${`${f.flag}${f.value !== undefined ? ` ${f.value}` : ''}`.padEnd(30)} ${f.help}`);
+  lines.push('', 'Target configuration (environment variables):');
+  for (const e of TARGET_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
+  lines.push(
+    '',
+    '  If neither GATEWAY_BASE_URL nor PARTNER_BASE_URL is set, the embedded reference is the target. If only one',
+    '  is set, only that API is tested. A missing optional variable turns its checks into "not run", never failures.',
+    '',
+    'Other environment variables:',
+  );
+  for (const e of OTHER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
+  lines.push('', 'Set by the CLI for test workers:');
+  for (const e of WORKER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
+  lines.push(
+    '',
+    'Outputs (reports/): allure-results/, junit.xml, conformance.json, conformance.md;',
+    '`npm run report` builds reports/allure-report/index.html (offline).',
+  );
+  return lines.join('\n');
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} expects an integer, got "${text}"`);
+  const value = Number(text);
+  if (value < min || value > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${text}`);
+  return value;
+}
+
+function oneOf<T extends string>(flag: string, text: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(text)) return text as T;
+  throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${text}"`);
+}
+
+const WITH_VALUE = new Set(FLAGS.filter((f) => f.value !== undefined).map((f) => f.flag));
+const BOOLEAN = new Set(FLAGS.filter((f) => f.value === undefined).map((f) => f.flag));
+
+/** Parses and validates the flags. Throws UsageError with a message fit for the user. */
+export function parseArgs(argv: readonly string[]): CliOptions {
+  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, dryRun: false, help: false, version: false };
+  const seen = new Set<string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') continue; // npm passes it through sometimes
+    if (arg === '-h') {
+      options.help = true;
+      continue;
+    }
+    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}" (flags start with --; see --help)`);
+    const eq = arg.indexOf('=');
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (!WITH_VALUE.has(flag) && !BOOLEAN.has(flag)) throw new UsageError(`unknown flag ${flag} (see --help)`);
+    if (seen.has(flag)) throw new UsageError(`${flag} given twice`);
+    seen.add(flag);
+    if (BOOLEAN.has(flag)) {
+      if (value !== undefined) throw new UsageError(`${flag} takes no value`);
+    } else if (value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`${flag} needs a value`);
+      value = next;
+      i += 1;
+    }
+    const v = value ?? '';
+    switch (flag) {
+      case '--profile':
+        options.profile = oneOf(flag, v, ['quick', 'full', 'certify'] as const);
+        break;
+      case '--api':
+        options.api = oneOf(flag, v, ['gateway', 'partner', 'both'] as const);
+        break;
+      case '--seed':
+        options.seed = integer(flag, v, SEED_MIN, SEED_MAX);
+        break;
+      case '--runs':
+        options.runs = integer(flag, v, 1, 1_000_000);
+        break;
+      case '--grep':
+        if (v.trim() === '') throw new UsageError('--grep needs a non-empty text');
+        options.grep = v;
+        break;
+      case '--max-rps': {
+        const rps = Number(v);
+        if (v.trim() === '' || !Number.isFinite(rps) || rps <= 0) throw new UsageError(`--max-rps expects a positive number, got "${v}"`);
+        options.maxRps = rps;
+        break;
+      }
+      case '--replay':
+        if (v.trim() === '') throw new UsageError('--replay needs a fast-check path (e.g. "3:1:0")');
+        options.replay = v;
+        break;
+      case '--shard': {
+        const m = /^(\d+)\/(\d+)$/.exec(v);
+        const index = Number(m?.[1]);
+        const count = Number(m?.[2]);
+        if (m === null || count < 1 || index < 1 || index > count) throw new UsageError(`--shard expects i/n with 1 <= i <= n, got "${v}"`);
+        options.shard = { index, count };
+        break;
+      }
+      case '--workers':
+        options.workers = integer(flag, v, 1, 64);
+        break;
+      case '--strict':
+        options.strict = true;
+        break;
+      case '--allow-insecure':
+        options.allowInsecure = true;
+        break;
+      case '--dry-run':
+        options.dryRun = true;
+        break;
+      case '--help':
+        options.help = true;
+        break;
+      case '--version':
+        options.version = true;
+        break;
+    }
+  }
+  if (options.replay !== undefined && options.seed === undefined) {
+    throw new UsageError('--replay needs the --seed of the failing run (both are printed with the failure)');
+  }
+  return options;
+}
+
+/** True for `localhost`, 127.0.0.0/8 and ::1 (and IPv4-mapped loopback). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  if (isIP(host) === 6) return host === '::1' || /^::ffff:127\./.test(host) || host === '0:0:0:0:0:0:0:1';
+  return false;
+}
+
+export const BASE_URL_VARS = ['GATEWAY_BASE_URL', 'PARTNER_BASE_URL'] as const;
+
+/**
+ * Configuration problems that stop the run before it starts: malformed base URLs (any profile) and,
+ * in certify, a plain-HTTP base URL that is not loopback unless --allow-insecure.
+ */
+export function checkTargetSafety(options: Pick<CliOptions, 'profile' | 'allowInsecure'>, env: NodeJS.ProcessEnv): string[] {
+  const problems: string[] = [];
+  for (const name of BASE_URL_VARS) {
+    const value = env[name];
+    if (value === undefined || value === '') continue;
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      problems.push(`${name} is not a valid URL: "${value}"`);
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      problems.push(`${name} must be an http(s) URL, got "${value}"`);
+      continue;
+    }
+    if (options.profile === 'certify' && url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !options.allowInsecure) {
+      problems.push(
+        `${name} is plain HTTP (${value}): certify sends credentials and only accepts HTTPS or a loopback address; pass --allow-insecure to override`,
+      );
+    }
+  }
+  return problems;
+}
+
+/** Seed when none was given: random 31-bit, printed by the CLI. */
+export function randomSeed(): number {
+  return Math.floor(Math.random() * SEED_MAX);
+}
+
+/** The effective total rate cap: --max-rps, else the certify default, else none. */
+export function effectiveMaxRps(options: Pick<CliOptions, 'profile' | 'maxRps'>): number | undefined {
+  return options.maxRps ?? (options.profile === 'certify' ? CERTIFY_DEFAULT_MAX_RPS : undefined);
+}
+
+/** Worker processes: --workers, else 2 under a rate cap (so timer waits still overlap), else vitest's default. */
+export function effectiveWorkers(options: Pick<CliOptions, 'profile' | 'maxRps' | 'workers'>): number | undefined {
+  return options.workers ?? (effectiveMaxRps(options) !== undefined ? 2 : undefined);
+}
+
+/** The PAYGATE_* environment for the test workers. */
+export function workerEnv(options: CliOptions, seed: number): Record<string, string> {
+  const env: Record<string, string> = {
+    PAYGATE_CLI: '1',
+    PAYGATE_PROFILE: options.profile,
+    PAYGATE_SEED: String(seed),
+    PAYGATE_API: options.api,
+    PAYGATE_STRICT: options.strict ? '1' : '0',
+  };
+  if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
+  if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;
+  if (options.shard !== undefined) env['PAYGATE_SHARD'] = `${options.shard.index}/${options.shard.count}`;
+  const rps = effectiveMaxRps(options);
+  const workers = effectiveWorkers(options);
+  if (workers !== undefined) env['PAYGATE_WORKERS'] = String(workers);
+  if (rps !== undefined) {
+    // the limiter is per process: each worker gets its share so the run never exceeds the cap
+    env['PAYGATE_MAX_RPS_TOTAL'] = String(rps);
+    env['PAYGATE_MAX_RPS'] = String(Math.round((rps / (workers ?? 1)) * 1000) / 1000);
+  }
+  return env;
+}
+
+/** --grep text as a literal pattern for vitest's testNamePattern. */
+export function grepPattern(text: string): RegExp {
+  return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+}
+
+/** Test file filters for --api. */
+export function apiFilters(api: ApiSelection): string[] {
+  return api === 'both' ? [] : [`suites/${api}/`];
+}

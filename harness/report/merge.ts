@@ -1,0 +1,103 @@
+/**
+ * Merges sharded verdict fragments (reports/verdict-fragments/shard-*.json, one per
+ * `--shard i/n` run) into one reports/conformance.json and conformance.md.
+ *
+ *   tsx harness/report/merge.ts [--dir reports] [fragment.json …]
+ *
+ * Exit code as for a whole run: 0 pass, 1 a check failed (or warned under --strict), 3 harness
+ * errors only, 2 bad input. Allure results merge by copying every shard's allure-results files into
+ * one directory (file names are UUIDs); see reports/README.md.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Requirement } from '../requirements.js';
+import { buildConformance, exitCodeFor } from './verdict.js';
+import type { ConformanceReport, RunInfo } from './verdict.js';
+import { loadCatalogue, writeConformance } from './verdict-reporter.js';
+import type { VerdictFragment } from './verdict-reporter.js';
+
+function isFragment(value: unknown): value is VerdictFragment {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'paygate-verdict-fragment';
+}
+
+export function readFragments(paths: readonly string[]): VerdictFragment[] {
+  return paths.map((path) => {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (!isFragment(value)) throw new Error(`merge: ${path} is not a verdict fragment`);
+    return value;
+  });
+}
+
+export function fragmentFiles(dir: string): string[] {
+  const fragmentsDir = join(dir, 'verdict-fragments');
+  if (!existsSync(fragmentsDir)) return [];
+  return readdirSync(fragmentsDir)
+    .filter((name) => /^shard-\d+\.json$/.test(name))
+    .sort((a, b) => Number(/\d+/.exec(a)?.[0]) - Number(/\d+/.exec(b)?.[0]))
+    .map((name) => join(fragmentsDir, name));
+}
+
+/** One run from several shards: earliest start, latest end, the union of checks. */
+export function mergeFragments(fragments: readonly VerdictFragment[], catalogue: readonly Requirement[]): { report: ConformanceReport; problems: string[] } {
+  const first = fragments[0];
+  if (first === undefined) throw new Error('merge: no fragments');
+  const problems: string[] = [];
+  const count = first.shard.count;
+  const indexes = new Set(fragments.map((f) => f.shard.index));
+  for (let i = 1; i <= count; i += 1) if (!indexes.has(i)) problems.push(`shard ${i}/${count} is missing`);
+  if (indexes.size !== fragments.length) problems.push('the same shard appears more than once');
+  if (fragments.some((f) => f.shard.count !== count)) problems.push('fragments disagree on the shard count');
+  if (fragments.some((f) => f.run.seed !== first.run.seed)) problems.push('fragments ran with different seeds');
+  if (fragments.some((f) => f.run.profile !== first.run.profile)) problems.push('fragments ran with different profiles');
+  const start = Math.min(...fragments.map((f) => Date.parse(f.run.startedAt)));
+  const end = Math.max(...fragments.map((f) => Date.parse(f.run.startedAt) + f.run.durationMs));
+  const run: RunInfo = {
+    ...first.run,
+    startedAt: new Date(start).toISOString(),
+    durationMs: end - start,
+    strict: fragments.some((f) => f.run.strict),
+    targets: Object.assign({}, ...fragments.map((f) => f.run.targets)) as RunInfo['targets'],
+  };
+  delete run.shard;
+  const checks = fragments.flatMap((f) => f.checks);
+  return { report: buildConformance(run, checks, catalogue), problems };
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let dir = 'reports';
+  const files: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--dir') dir = argv[++i] ?? dir;
+    else if (arg === '--help' || arg === '-h') {
+      console.log('usage: tsx harness/report/merge.ts [--dir reports] [fragment.json …]\nMerges reports/verdict-fragments/shard-*.json into reports/conformance.{json,md}.');
+      return 0;
+    } else files.push(arg);
+  }
+  dir = resolve(dir);
+  const paths = files.length > 0 ? files : fragmentFiles(dir);
+  if (paths.length === 0) {
+    console.error(`merge: no fragments in ${join(dir, 'verdict-fragments')}`);
+    return 2;
+  }
+  const { catalogue, problem } = await loadCatalogue();
+  if (problem !== undefined) console.warn(`merge: requirement catalogue unavailable: ${problem}`);
+  const { report, problems } = mergeFragments(readFragments(paths), catalogue);
+  for (const p of problems) console.warn(`merge: warning: ${p}`);
+  const written = writeConformance(dir, report);
+  const s = report.summary;
+  console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.errors} harness errors, ${s.requests} requests`);
+  console.log(`${written.json}\n${written.md}`);
+  return exitCodeFor(report);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,195 @@
+/**
+ * Vitest reporter (main process) that turns every test's CheckMeta and state into
+ * reports/conformance.json and reports/conformance.md. With `--shard i/n` it writes only a fragment
+ * (reports/verdict-fragments/shard-i.json); `tsx harness/report/merge.ts` merges fragments.
+ *
+ * Options and run information come from the environment the CLI sets (PAYGATE_PROFILE, PAYGATE_SEED,
+ * PAYGATE_STRICT, PAYGATE_API) and from the target variables the global setup exports.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { SerializedError } from 'vitest';
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
+import type { Requirement } from '../requirements.js';
+import type { CheckApi } from './meta.js';
+import { buildConformance, checkRecordFrom, renderMarkdown, APIS } from './verdict.js';
+import type { CheckRecord, ConformanceReport, Profile, RunInfo, TestOutcome } from './verdict.js';
+
+export interface VerdictReporterOptions {
+  /** where conformance.{json,md} go (default `<root>/reports`, or PAYGATE_REPORTS_DIR) */
+  outputDir?: string;
+}
+
+/** A shard's contribution, merged by harness/report/merge.ts. */
+export interface VerdictFragment {
+  kind: 'paygate-verdict-fragment';
+  shard: { index: number; count: number };
+  run: RunInfo;
+  checks: CheckRecord[];
+}
+
+const PROFILES: readonly Profile[] = ['quick', 'full', 'certify'];
+
+export function toolVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && /^(1|true|yes|on)$/i.test(value);
+}
+
+/** Run information from the environment (what the CLI and the global setup export). */
+export function runInfoFromEnv(env: NodeJS.ProcessEnv, startedAt: Date, durationMs: number, shard?: string): RunInfo {
+  const profileText = env['PAYGATE_PROFILE'] ?? 'quick';
+  const profile = (PROFILES as readonly string[]).includes(profileText) ? (profileText as Profile) : 'quick';
+  const seedText = env['PAYGATE_SEED'];
+  const seed = seedText !== undefined && /^-?\d+$/.test(seedText) ? Number(seedText) : null;
+  const selected = env['PAYGATE_API'] ?? 'both';
+  const targets: RunInfo['targets'] = {};
+  const notTested: RunInfo['notTested'] = {};
+  const urlVar: Record<CheckApi, string> = { gateway: 'GATEWAY_BASE_URL', partner: 'PARTNER_BASE_URL' };
+  for (const api of APIS) {
+    const url = env[urlVar[api]];
+    if (url !== undefined && url !== '') targets[api] = url;
+    if (selected !== 'both' && selected !== api) notTested[api] = `--api ${selected}`;
+    else if (url === undefined || url === '') notTested[api] = `${urlVar[api]} not set`;
+  }
+  return {
+    version: toolVersion(),
+    profile,
+    seed,
+    startedAt: startedAt.toISOString(),
+    durationMs,
+    targets,
+    strict: truthy(env['PAYGATE_STRICT']),
+    embedded: truthy(env['PAYGATE_EMBEDDED']),
+    notTested,
+    ...(shard !== undefined && { shard }),
+  };
+}
+
+/** The test outcome vitest reports for one test case. */
+export function outcomeOf(testCase: TestCase): TestOutcome {
+  const result = testCase.result();
+  const meta = testCase.meta().paygateCheck;
+  const diagnostic = testCase.diagnostic();
+  return {
+    name: testCase.fullName,
+    title: testCase.name,
+    file: testCase.module.relativeModuleId,
+    state: result.state,
+    ...(meta !== undefined && { meta }),
+    ...(result.errors !== undefined && {
+      errors: result.errors.map((e) => {
+        const code: unknown = (e as unknown as { code?: unknown }).code;
+        return { name: e.name, message: e.message, ...(typeof code === 'string' && { code }) };
+      }),
+    }),
+    ...(result.state === 'skipped' && result.note !== undefined && { note: result.note }),
+    durationMs: diagnostic?.duration ?? 0,
+  };
+}
+
+/** Loads the requirement catalogue; an unreadable catalogue leaves the verdict list to what checks name. */
+export async function loadCatalogue(): Promise<{ catalogue: readonly Requirement[]; problem?: string }> {
+  try {
+    const { loadRequirements } = await import('../requirements.js');
+    return { catalogue: loadRequirements() };
+  } catch (error) {
+    return { catalogue: [], problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function writeConformance(dir: string, report: ConformanceReport): { json: string; md: string } {
+  mkdirSync(dir, { recursive: true });
+  const json = join(dir, 'conformance.json');
+  const md = join(dir, 'conformance.md');
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(md, renderMarkdown(report));
+  return { json, md };
+}
+
+export function fragmentPath(dir: string, index: number): string {
+  return join(dir, 'verdict-fragments', `shard-${index}.json`);
+}
+
+export default class VerdictReporter implements Reporter {
+  private outputDir: string;
+  private startedAt = new Date();
+  private shard: { index: number; count: number } | undefined;
+
+  constructor(options: VerdictReporterOptions = {}) {
+    this.outputDir = options.outputDir ?? process.env['PAYGATE_REPORTS_DIR'] ?? 'reports';
+  }
+
+  onInit(vitest: Vitest): void {
+    this.outputDir = resolve(vitest.config.root, this.outputDir);
+    const shard = vitest.config.shard;
+    this.shard = shard !== undefined && shard !== null ? { index: shard.index, count: shard.count } : undefined;
+    this.startedAt = new Date();
+  }
+
+  onTestRunStart(): void {
+    this.startedAt = new Date();
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Promise<void> {
+    const checks: CheckRecord[] = [];
+    for (const module of testModules) {
+      let any = false;
+      for (const testCase of module.children.allTests()) {
+        any = true;
+        checks.push(checkRecordFrom(outcomeOf(testCase)));
+      }
+      const moduleErrors = module.errors();
+      if (moduleErrors.length > 0 && !any) {
+        // the file did not load or a suite hook broke before any test: a harness error, not a finding
+        checks.push({
+          check: module.relativeModuleId,
+          name: module.relativeModuleId,
+          file: module.relativeModuleId,
+          requirements: [],
+          state: 'error',
+          failures: [],
+          warnings: [],
+          error: moduleErrors.map((e) => e.message).join('; '),
+          requests: 0,
+          durationMs: 0,
+        });
+      }
+    }
+    unhandledErrors.forEach((error, index) => {
+      checks.push({
+        check: `unhandled error #${index + 1}`,
+        name: `unhandled error #${index + 1}`,
+        file: '',
+        requirements: [],
+        state: 'error',
+        failures: [],
+        warnings: [],
+        error: `${error.name ?? 'Error'}: ${error.message}`,
+        requests: 0,
+        durationMs: 0,
+      });
+    });
+
+    const durationMs = Date.now() - this.startedAt.getTime();
+    const shardText = this.shard !== undefined ? `${this.shard.index}/${this.shard.count}` : undefined;
+    const run = runInfoFromEnv(process.env, this.startedAt, durationMs, shardText);
+    if (this.shard !== undefined) {
+      const fragment: VerdictFragment = { kind: 'paygate-verdict-fragment', shard: this.shard, run, checks };
+      const path = fragmentPath(this.outputDir, this.shard.index);
+      mkdirSync(join(this.outputDir, 'verdict-fragments'), { recursive: true });
+      writeFileSync(path, `${JSON.stringify(fragment, null, 2)}\n`);
+      return;
+    }
+    const { catalogue, problem } = await loadCatalogue();
+    if (problem !== undefined) console.warn(`[paygate] requirement catalogue unavailable, verdicts cover named IDs only: ${problem}`);
+    writeConformance(this.outputDir, buildConformance(run, checks, catalogue));
+  }
+}

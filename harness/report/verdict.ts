@@ -1,0 +1,548 @@
+/**
+ * The verdict of a run: reports/conformance.json (shape fixed by INTERFACE.md, plus extras) and
+ * reports/conformance.md (the same for people; a certificate in the certify profile).
+ *
+ * Pure: the verdict reporter (and the shard merger) gather check records and call these.
+ *
+ * Requirement verdict rule:
+ * - `unobservable` when the catalogue says so (with its reason);
+ * - `fail` if any check naming it failed; else `warn` if any only warned; else `pass` if at least
+ *   one passing check names it;
+ * - `not-run` otherwise, with the reason: the checks' own not-run reasons, the API not tested, a
+ *   timer requirement outside full/certify, a harness error, or "no check covers it" (a checkable
+ *   requirement no check names: also listed under coverage.notCovered).
+ */
+import type { Requirement } from '../requirements.js';
+import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
+
+export type Profile = 'quick' | 'full' | 'certify';
+export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error';
+export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'unobservable';
+export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
+
+/** One check (one vitest test) as the report sees it. */
+export interface CheckRecord {
+  /** CheckMeta.checkId, or `file > test name` when the test set no meta */
+  check: string;
+  /** the vitest full name (`describe > test`) */
+  name: string;
+  /** the test's own name (what a replay's --grep matches) */
+  title?: string;
+  file: string;
+  api?: CheckApi;
+  area?: string;
+  requirements: string[];
+  severity?: CheckSeverity;
+  state: CheckState;
+  failures: FindingSummary[];
+  warnings: FindingSummary[];
+  notRun?: string;
+  /** the error message when the test failed without findings, or the harness error */
+  error?: string;
+  requests: number;
+  replay?: string;
+  durationMs: number;
+  exercised?: Exercised[];
+}
+
+export interface RunInfo {
+  version: string;
+  profile: Profile;
+  seed: number | null;
+  startedAt: string;
+  durationMs: number;
+  targets: { gateway?: string; partner?: string };
+  strict: boolean;
+  embedded: boolean;
+  /** APIs not tested in this run, with why (`--api gateway`, `PARTNER_BASE_URL not set`) */
+  notTested: Partial<Record<CheckApi, string>>;
+  shard?: string;
+}
+
+export interface Counts {
+  passed: number;
+  failed: number;
+  warnings: number;
+  notRun: number;
+  requests: number;
+  /** harness errors: the suite broke, not the target (never a conformance failure) */
+  errors: number;
+  checks: number;
+}
+
+export interface RequirementVerdict {
+  id: string;
+  verdict: Verdict;
+  checks: string[];
+  api?: CheckApi;
+  section?: string;
+  kind?: Requirement['kind'];
+  /** why not-run / unobservable */
+  reason?: string;
+  ambiguity?: string;
+}
+
+export interface FindingEntry {
+  check: string;
+  requirements: string[];
+  message: string;
+  replay: string;
+  curl: string[];
+  api?: CheckApi;
+  code?: string;
+  title?: string;
+  expected?: string;
+  actual?: string;
+  pointer?: string;
+}
+
+export interface ConformanceReport {
+  tool: 'paygate-conformance';
+  version: string;
+  profile: Profile;
+  seed: number | null;
+  startedAt: string;
+  durationMs: number;
+  targets: { gateway?: string; partner?: string };
+  summary: Counts;
+  requirements: RequirementVerdict[];
+  failures: FindingEntry[];
+  // extras
+  outcome: 'pass' | 'fail';
+  strict: boolean;
+  embedded: boolean;
+  shard?: string;
+  summaryByApi: Record<CheckApi, Counts>;
+  warnings: FindingEntry[];
+  errors: { check: string; message: string; replay: string }[];
+  notRun: { check: string; api?: CheckApi; reason: string }[];
+  unobservable: { id: string; api: CheckApi; section: string; reason: string }[];
+  notTested: Partial<Record<CheckApi, string>>;
+  coverage: {
+    /** catalogue requirements that a check can decide (kind checkable or timer) */
+    checkable: number;
+    /** of those, how many got pass / fail / warn */
+    checked: number;
+    /** checkable requirements no check names */
+    notCovered: string[];
+    /** IDs named by checks but absent from the catalogue (a typo or a stale ID) */
+    unknownRequirements: string[];
+    operations: { api?: CheckApi; operation: string; statuses: number[] }[];
+  };
+  checks: CheckRecord[];
+}
+
+/** What the reporter knows about one finished test. */
+export interface TestOutcome {
+  /** full name */
+  name: string;
+  /** the test's own name */
+  title?: string;
+  file: string;
+  state: 'passed' | 'failed' | 'skipped' | 'pending';
+  meta?: CheckMeta;
+  errors?: readonly { name?: string; message?: string; code?: string }[];
+  /** the skip note (`ctx.skip(note)`) */
+  note?: string;
+  durationMs: number;
+}
+
+function isHarnessError(error: { name?: string; message?: string }): boolean {
+  return error.name === 'HarnessError' || /^HarnessError\b/.test(error.message ?? '');
+}
+
+/** Turns a finished test and its CheckMeta into a check record. */
+export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
+  const meta = outcome.meta;
+  const failures = meta?.failures ?? [];
+  const warnings = meta?.warnings ?? [];
+  const firstError = outcome.errors?.[0];
+  let state: CheckState;
+  let error: string | undefined;
+  // harness/context.ts NotRunError: a HarnessError with code `not-run` (missing optional credential…)
+  const notRunError = firstError?.code === 'not-run' && failures.length === 0 ? firstError.message : undefined;
+  if (notRunError !== undefined) state = 'not-run';
+  else if (meta?.notRun !== undefined && failures.length === 0 && outcome.state !== 'failed') state = 'not-run';
+  else if (outcome.state === 'skipped' || outcome.state === 'pending') state = 'not-run';
+  else if (outcome.state === 'failed') {
+    if (firstError !== undefined && isHarnessError(firstError) && failures.length === 0) {
+      state = 'error';
+      error = firstError.message ?? 'harness error';
+    } else {
+      state = 'failed';
+      if (failures.length === 0) error = firstError?.message ?? 'the test failed';
+    }
+  } else if (failures.length > 0) state = 'failed';
+  else if (warnings.length > 0) state = 'warned';
+  else state = 'passed';
+  const notRun = state === 'not-run' ? (notRunError ?? meta?.notRun ?? outcome.note ?? 'skipped') : undefined;
+  return {
+    check: meta?.checkId ?? `${outcome.file} > ${outcome.name}`,
+    name: outcome.name,
+    ...(outcome.title !== undefined && { title: outcome.title }),
+    file: outcome.file,
+    ...(meta !== undefined && { api: meta.api, area: meta.area, severity: meta.severity }),
+    requirements: [...(meta?.requirements ?? [])],
+    state,
+    failures,
+    warnings,
+    ...(notRun !== undefined && { notRun }),
+    ...(error !== undefined && { error }),
+    requests: meta?.requests ?? 0,
+    ...(meta?.replay !== undefined && { replay: meta.replay }),
+    durationMs: Math.round(outcome.durationMs),
+    ...(meta?.exercised !== undefined && { exercised: meta.exercised }),
+  };
+}
+
+/** The command that re-runs one check (used when the check gave no replay line of its own). */
+export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'name' | 'title' | 'replay'>): string {
+  if (check.replay !== undefined) return check.replay;
+  const seed = run.seed === null ? '' : ` --seed ${run.seed}`;
+  return `npm run conformance -- --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
+}
+
+/** POSIX single-quoted shell word. */
+export function shellQuote(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+function emptyCounts(): Counts {
+  return { passed: 0, failed: 0, warnings: 0, notRun: 0, requests: 0, errors: 0, checks: 0 };
+}
+
+function addTo(counts: Counts, check: CheckRecord): void {
+  counts.checks += 1;
+  counts.requests += check.requests;
+  if (check.state === 'passed') counts.passed += 1;
+  else if (check.state === 'failed') counts.failed += 1;
+  else if (check.state === 'warned') counts.warnings += 1;
+  else if (check.state === 'not-run') counts.notRun += 1;
+  else counts.errors += 1;
+}
+
+function findingEntry(run: RunInfo, check: CheckRecord, finding: FindingSummary): FindingEntry {
+  return {
+    check: check.check,
+    requirements: finding.requirements.length > 0 ? finding.requirements : check.requirements,
+    message: `${finding.title}: expected ${finding.expected}; received ${finding.actual}`,
+    replay: defaultReplay(run, check),
+    curl: finding.curl,
+    ...(check.api !== undefined && { api: check.api }),
+    code: finding.code,
+    title: finding.title,
+    expected: finding.expected,
+    actual: finding.actual,
+    ...(finding.pointer !== undefined && { pointer: finding.pointer }),
+  };
+}
+
+function verdictFor(
+  requirement: Requirement | undefined,
+  id: string,
+  checks: readonly CheckRecord[],
+  run: RunInfo,
+): Pick<RequirementVerdict, 'verdict' | 'reason'> {
+  if (requirement?.kind === 'unobservable') return { verdict: 'unobservable', reason: requirement.reason ?? 'unobservable' };
+  if (checks.some((c) => c.state === 'failed')) return { verdict: 'fail' };
+  if (checks.some((c) => c.state === 'warned')) return { verdict: 'warn' };
+  if (checks.some((c) => c.state === 'passed')) return { verdict: 'pass' };
+  const api = requirement?.api ?? (id.startsWith('PT-') ? 'partner' : 'gateway');
+  const untested = run.notTested[api];
+  if (checks.length > 0) {
+    const reasons = new Set<string>();
+    for (const c of checks) {
+      if (c.state === 'error') reasons.add(`harness error in ${c.check}`);
+      else reasons.add(c.notRun ?? 'not run');
+    }
+    return { verdict: 'not-run', reason: [...reasons].join('; ') };
+  }
+  if (untested !== undefined) return { verdict: 'not-run', reason: `API not tested (${untested})` };
+  if (requirement?.kind === 'timer' && run.profile === 'quick') {
+    return { verdict: 'not-run', reason: 'waits for a contract timer: runs in the full and certify profiles' };
+  }
+  return { verdict: 'not-run', reason: 'no check covers it' };
+}
+
+/** Builds conformance.json from the run, every check record and the requirement catalogue. */
+export function buildConformance(
+  run: RunInfo,
+  checks: readonly CheckRecord[],
+  catalogue: readonly Requirement[],
+): ConformanceReport {
+  const summary = emptyCounts();
+  const summaryByApi: Record<CheckApi, Counts> = { gateway: emptyCounts(), partner: emptyCounts() };
+  for (const check of checks) {
+    addTo(summary, check);
+    if (check.api !== undefined) addTo(summaryByApi[check.api], check);
+  }
+
+  const byRequirement = new Map<string, CheckRecord[]>();
+  for (const check of checks) {
+    for (const id of new Set(check.requirements)) {
+      const list = byRequirement.get(id) ?? [];
+      list.push(check);
+      byRequirement.set(id, list);
+    }
+  }
+  const known = new Set(catalogue.map((r) => r.id));
+  const requirements: RequirementVerdict[] = [];
+  const notCovered: string[] = [];
+  let checkable = 0;
+  let checked = 0;
+  for (const requirement of catalogue) {
+    const named = byRequirement.get(requirement.id) ?? [];
+    const { verdict, reason } = verdictFor(requirement, requirement.id, named, run);
+    if (requirement.kind !== 'unobservable') {
+      checkable += 1;
+      if (verdict === 'pass' || verdict === 'fail' || verdict === 'warn') checked += 1;
+      if (named.length === 0) notCovered.push(requirement.id);
+    }
+    requirements.push({
+      id: requirement.id,
+      verdict,
+      checks: named.map((c) => c.check),
+      api: requirement.api,
+      section: requirement.section,
+      kind: requirement.kind,
+      ...(reason !== undefined && { reason }),
+      ...(requirement.ambiguity !== undefined && { ambiguity: requirement.ambiguity }),
+    });
+  }
+  const unknownRequirements = [...byRequirement.keys()].filter((id) => !known.has(id)).sort();
+  for (const id of unknownRequirements) {
+    const named = byRequirement.get(id) ?? [];
+    const { verdict, reason } = verdictFor(undefined, id, named, run);
+    requirements.push({
+      id,
+      verdict,
+      checks: named.map((c) => c.check),
+      api: id.startsWith('PT-') ? 'partner' : 'gateway',
+      ...(reason !== undefined && { reason }),
+    });
+  }
+
+  const failures: FindingEntry[] = [];
+  const warnings: FindingEntry[] = [];
+  const errors: ConformanceReport['errors'] = [];
+  const notRun: ConformanceReport['notRun'] = [];
+  for (const check of checks) {
+    if (check.state === 'failed') {
+      for (const finding of check.failures) failures.push(findingEntry(run, check, finding));
+      if (check.failures.length === 0 && check.warnings.length > 0) {
+        // --strict: the check failed on its warnings
+        for (const finding of check.warnings) {
+          const entry = findingEntry(run, check, finding);
+          failures.push({ ...entry, message: `[strict] ${entry.message}` });
+        }
+      } else if (check.failures.length === 0) {
+        failures.push({
+          check: check.check,
+          requirements: check.requirements,
+          message: check.error ?? 'the test failed',
+          replay: defaultReplay(run, check),
+          curl: [],
+          ...(check.api !== undefined && { api: check.api }),
+        });
+      }
+    }
+    if (check.state === 'warned' || (check.state === 'failed' && check.failures.length > 0)) {
+      for (const finding of check.warnings) warnings.push(findingEntry(run, check, finding));
+    }
+    if (check.state === 'error') {
+      errors.push({ check: check.check, message: check.error ?? 'harness error', replay: defaultReplay(run, check) });
+    }
+    if (check.state === 'not-run') {
+      notRun.push({ check: check.check, ...(check.api !== undefined && { api: check.api }), reason: check.notRun ?? 'not run' });
+    }
+  }
+
+  const operations = new Map<string, { api?: CheckApi; operation: string; statuses: Set<number> }>();
+  for (const check of checks) {
+    for (const item of check.exercised ?? []) {
+      const key = `${check.api ?? ''} ${item.operation}`;
+      const entry = operations.get(key) ?? { ...(check.api !== undefined && { api: check.api }), operation: item.operation, statuses: new Set<number>() };
+      entry.statuses.add(item.status);
+      operations.set(key, entry);
+    }
+  }
+
+  const outcome = summary.failed > 0 || summary.errors > 0 || (run.strict && summary.warnings > 0) ? 'fail' : 'pass';
+  return {
+    tool: 'paygate-conformance',
+    version: run.version,
+    profile: run.profile,
+    seed: run.seed,
+    startedAt: run.startedAt,
+    durationMs: Math.round(run.durationMs),
+    targets: run.targets,
+    summary,
+    requirements,
+    failures,
+    outcome,
+    strict: run.strict,
+    embedded: run.embedded,
+    ...(run.shard !== undefined && { shard: run.shard }),
+    summaryByApi,
+    warnings,
+    errors,
+    notRun,
+    unobservable: catalogue
+      .filter((r) => r.kind === 'unobservable')
+      .map((r) => ({ id: r.id, api: r.api, section: r.section, reason: r.reason ?? '' })),
+    notTested: run.notTested,
+    coverage: {
+      checkable,
+      checked,
+      notCovered,
+      unknownRequirements,
+      operations: [...operations.values()]
+        .map((o) => ({ ...(o.api !== undefined && { api: o.api }), operation: o.operation, statuses: [...o.statuses].sort((a, b) => a - b) }))
+        .sort((a, b) => `${a.api ?? ''} ${a.operation}`.localeCompare(`${b.api ?? ''} ${b.operation}`)),
+    },
+    checks: [...checks],
+  };
+}
+
+/**
+ * The process exit code a report implies: 0 pass; 1 a check failed (or, with --strict, warned);
+ * 3 harness errors only (the suite broke: no conformance verdict). Not-run never fails.
+ */
+export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'>): number {
+  if (report.summary.failed > 0 || (report.strict && report.summary.warnings > 0)) return 1;
+  if (report.summary.errors > 0) return 3;
+  return 0;
+}
+
+// ---------------------------------------------------------------- markdown
+
+function cell(text: string | number | undefined): string {
+  return String(text ?? '').replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+function fence(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(longest + 1);
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+const VERDICT_MARK: Record<Verdict, string> = {
+  pass: '✅ pass',
+  fail: '❌ fail',
+  warn: '⚠️ warn',
+  'not-run': '⏭️ not-run',
+  unobservable: '👁️‍🗨️ unobservable',
+};
+
+function countsRow(label: string, c: Counts): string {
+  return `| ${label} | ${c.passed} | ${c.failed} | ${c.warnings} | ${c.notRun} | ${c.errors} | ${c.requests} |`;
+}
+
+function findingSection(title: string, entries: readonly FindingEntry[]): string[] {
+  if (entries.length === 0) return [];
+  const out = [`## ${title} (${entries.length})`, ''];
+  entries.forEach((entry, index) => {
+    out.push(`### ${index + 1}. ${cell(entry.check)}${entry.code !== undefined ? ` — \`${entry.code}\`` : ''}`, '');
+    if (entry.requirements.length > 0) {
+      out.push(`Requirements: ${entry.requirements.map((id) => `[${id}](#${id})`).join(', ')}`, '');
+    }
+    if (entry.expected !== undefined) {
+      if (entry.title !== undefined) out.push(`**${cell(entry.title)}**`, '');
+      out.push(`- **Expected:** ${cell(entry.expected)}`, `- **Received:** ${cell(entry.actual)}`);
+      if (entry.pointer !== undefined) out.push(`- **At:** \`${entry.pointer}\``);
+      out.push('');
+    } else {
+      out.push(fence(entry.message), '');
+    }
+    out.push('Replay:', '', fence(entry.replay, 'sh'), '');
+    if (entry.curl.length > 0) out.push('Reproduce with:', '', fence(entry.curl.join('\n\n'), 'sh'), '');
+  });
+  return out;
+}
+
+/** conformance.md: verdicts, coverage, unobservable statements, failures with reproduction. */
+export function renderMarkdown(report: ConformanceReport): string {
+  const out: string[] = [];
+  const certify = report.profile === 'certify';
+  const result = report.outcome === 'pass' ? 'PASS' : 'FAIL';
+  out.push(certify ? '# Certificate of conformance — paygate-conformance' : '# Conformance report — paygate-conformance', '');
+  if (certify) {
+    out.push(`## Result: **${result}**`, '');
+    out.push(
+      report.outcome === 'pass'
+        ? 'No check failed against the target below' + (report.summary.warnings > 0 ? `; ${report.summary.warnings} check(s) reported warnings on points the contract leaves ambiguous (listed below).` : '.')
+        : `The target does not conform: ${report.summary.failed} check(s) failed` +
+            (report.summary.errors > 0 ? `, ${report.summary.errors} could not be evaluated (harness errors)` : '') +
+            (report.strict && report.summary.warnings > 0 ? `, ${report.summary.warnings} warned (--strict makes warnings fail)` : '') +
+            '.',
+      '',
+    );
+  } else {
+    out.push(`Outcome: **${result}**`, '');
+  }
+  out.push('| | |', '|---|---|');
+  out.push(`| Tool | ${report.tool} ${report.version} |`);
+  out.push(`| Date | ${report.startedAt} |`);
+  out.push(`| Profile | ${report.profile}${report.strict ? ' (strict: warnings fail)' : ''} |`);
+  out.push(`| Seed | ${report.seed ?? 'n/a'} |`);
+  for (const api of APIS) {
+    const url = report.targets[api];
+    const untested = report.notTested[api];
+    out.push(`| Target (${api}) | ${url !== undefined ? `\`${cell(url)}\`` : ''}${untested !== undefined ? ` not tested: ${cell(untested)}` : ''}${report.embedded ? ' (embedded reference)' : ''} |`);
+  }
+  out.push(`| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`);
+  if (report.shard !== undefined) out.push(`| Shard | ${report.shard} |`);
+  out.push('');
+
+  out.push('## Summary', '', '| | passed | failed | warnings | not run | harness errors | requests |', '|---|---:|---:|---:|---:|---:|---:|');
+  for (const api of APIS) out.push(countsRow(api, report.summaryByApi[api]));
+  out.push(countsRow('**total**', report.summary), '');
+
+  const cov = report.coverage;
+  out.push('## Coverage', '');
+  out.push(`- Checkable requirements decided (pass/fail/warn): **${cov.checked} / ${cov.checkable}**`);
+  out.push(`- Unobservable statements: ${report.unobservable.length}`);
+  if (cov.notCovered.length > 0) out.push(`- Not covered by any check (${cov.notCovered.length}): ${cov.notCovered.map((id) => `[${id}](#${id})`).join(', ')}`);
+  if (cov.unknownRequirements.length > 0) out.push(`- IDs named by checks but missing from the catalogue: ${cov.unknownRequirements.join(', ')}`);
+  out.push('');
+  if (cov.operations.length > 0) {
+    out.push('| API | operation | statuses seen |', '|---|---|---|');
+    for (const op of cov.operations) out.push(`| ${op.api ?? ''} | \`${cell(op.operation)}\` | ${op.statuses.map((s) => (s === 0 ? 'no response' : String(s))).join(', ')} |`);
+    out.push('');
+  }
+
+  out.push(...findingSection('Failures', report.failures));
+  out.push(...findingSection('Warnings (ambiguous or advisory points: do not fail the run unless --strict)', report.warnings));
+  if (report.errors.length > 0) {
+    out.push(`## Harness errors (${report.errors.length})`, '', 'The suite itself failed here; these are not findings about the target.', '');
+    for (const e of report.errors) out.push(`- **${cell(e.check)}**: ${cell(e.message)} — replay: \`${cell(e.replay)}\``);
+    out.push('');
+  }
+
+  for (const api of APIS) {
+    const rows = report.requirements.filter((r) => r.api === api);
+    if (rows.length === 0) continue;
+    out.push(`## Requirements — ${api} (${rows.length})`, '', '| requirement | section | verdict | checks | notes |', '|---|---|---|---|---|');
+    for (const r of rows) {
+      const notes = [r.reason, r.ambiguity !== undefined ? `ambiguous: ${r.ambiguity}` : undefined].filter((x) => x !== undefined).join('; ');
+      out.push(`| <a id="${r.id}"></a>\`${r.id}\` | ${cell(r.section)} | ${VERDICT_MARK[r.verdict]} | ${cell(r.checks.join(', '))} | ${cell(notes)} |`);
+    }
+    out.push('');
+  }
+
+  if (report.unobservable.length > 0) {
+    out.push('## Unobservable statements', '', 'The contract states these, but no documented surface shows them: no check can decide them.', '');
+    out.push('| requirement | section | why |', '|---|---|---|');
+    for (const u of report.unobservable) out.push(`| \`${u.id}\` | ${cell(u.section)} | ${cell(u.reason)} |`);
+    out.push('');
+  }
+  if (report.notRun.length > 0) {
+    out.push(`## Checks not run (${report.notRun.length})`, '', '| check | API | reason |', '|---|---|---|');
+    for (const n of report.notRun) out.push(`| ${cell(n.check)} | ${n.api ?? ''} | ${cell(n.reason)} |`);
+    out.push('');
+  }
+  if (certify) {
+    out.push('---', '', `Issued by ${report.tool} ${report.version} on ${report.startedAt}, profile ${report.profile}, seed ${report.seed ?? 'n/a'}. Result: **${result}**.`, '');
+  }
+  return out.join('\n');
+}

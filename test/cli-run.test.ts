@@ -1,0 +1,133 @@
+// End to end through the real CLI, vitest.conformance.config.ts, the global setup (receiver +
+// configured target), allure-vitest, junit and the verdict reporter, with fixture "suites"
+// (PAYGATE_INCLUDE) written under reports/ (git-ignored) so they resolve the project's packages.
+// The target URL is a dead loopback port: fixtures make no requests. About 3-5 s.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ConformanceReport } from '../harness/report/verdict.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const WORK = join(ROOT, 'reports', `selftest-cli-${process.pid}`);
+const OUT = join(WORK, 'out');
+
+const FIXTURE = `
+import { expect, inject, test } from 'vitest';
+import { setCheckMeta } from '../../harness/report/meta.js';
+import type { CheckMeta } from '../../harness/report/meta.js';
+import { annotateCheck, attachExchange, finishCheckReport } from '../../harness/report/allure.js';
+
+const base = (checkId: string, requirements: string[]): CheckMeta => ({ checkId, api: 'gateway', area: 'PIX cash-in', requirements, severity: 'critical', failures: [], warnings: [], requests: 1 });
+const exchange = { seq: 1, api: 'gateway' as const, operation: 'POST /api/v1/pix/in/qrcode', request: { method: 'POST', url: 'http://127.0.0.1:9/api/v1/pix/in/qrcode', headers: { authorization: '<redacted:bearer>' }, body: '{"amountInCents":99}' }, response: { status: 201, headers: {}, body: '{}', json: {} }, startedAt: new Date().toISOString(), durationMs: 3, curl: 'curl -X POST http://127.0.0.1:9/api/v1/pix/in/qrcode' };
+
+test('fixture passes', async (ctx) => {
+  const meta = base('fixture.pass', ['GW-FIX-A']);
+  await annotateCheck(meta, { parameters: { size: 3 } });
+  await attachExchange(exchange);
+  expect(inject('paygateTarget').gateway?.baseUrl).toBe('http://127.0.0.1:9');
+  expect(process.env['PAYGATE_RECEIVER_URL']).toMatch(/^http:\\/\\/127\\.0\\.0\\.1:\\d+$/);
+  expect(process.env['PAYGATE_SEED']).toBe('5');
+  setCheckMeta({ ...meta, exercised: [{ operation: 'POST /api/v1/pix/in/qrcode', status: 201 }] }, ctx);
+});
+
+test('fixture fails', async (ctx) => {
+  const meta = base('fixture.fail', ['GW-FIX-A']);
+  await annotateCheck(meta);
+  setCheckMeta({ ...meta, failures: [{ code: 'status.unexpected', title: 'amount below minimum accepted', requirements: ['GW-FIX-A'], expected: '400', actual: '201', curl: [exchange.curl] }] }, ctx);
+  const error = new Error('fixture.fail: 1 finding(s) break the contract');
+  error.name = 'AssertionError';
+  throw error;
+});
+
+test('fixture warns', async (ctx) => {
+  await finishCheckReport({ ...base('fixture.warn', ['GW-FIX-B']), warnings: [{ code: 'doc.punct', title: 'punctuation rejected', requirements: ['GW-FIX-B'], expected: 'accepted', actual: '400', curl: [] }] }, ctx);
+});
+
+test('fixture not run', (ctx) => {
+  setCheckMeta({ ...base('fixture.notrun', ['GW-FIX-C']), notRun: 'GATEWAY_SPLIT_EMAIL not set' }, ctx);
+  ctx.skip('GATEWAY_SPLIT_EMAIL not set');
+});
+
+test('fixture meta without context', () => {
+  setCheckMeta(base('fixture.noctx', ['GW-FIX-D']));
+});
+`;
+
+function runCli(args: string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_)/.test(k)) env[k] = v;
+  Object.assign(env, {
+    GATEWAY_BASE_URL: 'http://127.0.0.1:9',
+    GATEWAY_CLIENT_ID: 'fixture-id',
+    GATEWAY_CLIENT_SECRET: 'fixture-secret',
+    CALLBACK_PORT: '0',
+    CI: 'true',
+    PAYGATE_INCLUDE: `${relative(ROOT, WORK)}/*.test.ts`,
+    PAYGATE_REPORTS_DIR: OUT,
+  });
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+}
+
+describe('a CLI run', () => {
+  let result: ReturnType<typeof runCli>;
+  let report: ConformanceReport;
+
+  beforeAll(() => {
+    mkdirSync(WORK, { recursive: true });
+    writeFileSync(join(WORK, 'fixture.test.ts'), FIXTURE);
+    result = runCli(['--seed', '5']);
+    report = JSON.parse(readFileSync(join(OUT, 'conformance.json'), 'utf8')) as ConformanceReport;
+  }, 60_000);
+  afterAll(() => rmSync(WORK, { recursive: true, force: true }));
+
+  test('exits 1 because a check failed, and prints progress and the summary', () => {
+    expect(result.status, result.stderr).toBe(1);
+    expect(result.stdout).toContain('seed 5');
+    expect(result.stdout).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
+    expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+5/);
+    expect(result.stdout).toContain("replay: npm run conformance -- --profile quick --seed 5 --grep 'fixture fails'");
+    expect(result.stdout).toContain('result: FAIL');
+  });
+
+  test('writes conformance.json from the tests\' meta', () => {
+    expect(report.summary).toMatchObject({ passed: 2, failed: 1, warnings: 1, notRun: 1, requests: 5, errors: 0 });
+    expect(report.seed).toBe(5);
+    expect(report.targets).toEqual({ gateway: 'http://127.0.0.1:9' });
+    expect(report.notTested).toEqual({ partner: 'PARTNER_BASE_URL not set' });
+    expect(report.notRun).toEqual([{ check: 'fixture.notrun', api: 'gateway', reason: 'GATEWAY_SPLIT_EMAIL not set' }]);
+    expect(report.requirements.find((r) => r.id === 'GW-FIX-A')).toMatchObject({ verdict: 'fail', checks: ['fixture.pass', 'fixture.fail'] });
+    expect(report.coverage.operations).toEqual([{ api: 'gateway', operation: 'POST /api/v1/pix/in/qrcode', statuses: [201] }]);
+    expect(readFileSync(join(OUT, 'conformance.md'), 'utf8')).toContain('amount below minimum accepted');
+  });
+
+  test('writes junit.xml at the configured path and allure results with labels and steps', () => {
+    const junit = readFileSync(join(OUT, 'junit.xml'), 'utf8');
+    expect(junit).toContain('fixture fails');
+    expect(junit).toContain('punctuation rejected'); // the warning, on system-err
+    const results = readdirSync(join(OUT, 'allure-results')).filter((n) => n.endsWith('-result.json'));
+    expect(results).toHaveLength(5);
+    const parsed = results.map((n) => JSON.parse(readFileSync(join(OUT, 'allure-results', n), 'utf8')) as { name: string; labels: { name: string; value: string }[]; links: { type?: string }[]; steps: { name: string }[] });
+    const passing = parsed.find((r) => r.name === 'fixture passes');
+    expect(passing?.labels).toEqual(expect.arrayContaining([{ name: 'epic', value: 'gateway' }, { name: 'feature', value: 'PIX cash-in' }, { name: 'story', value: 'GW-FIX-A' }, { name: 'severity', value: 'critical' }]));
+    expect(passing?.links[0]?.type).toBe('requirement');
+    expect(passing?.steps[0]?.name).toBe('#1 POST /api/v1/pix/in/qrcode → 201 (3 ms)');
+    const warned = parsed.find((r) => r.name === 'fixture warns');
+    expect(warned?.labels).toEqual(expect.arrayContaining([{ name: 'tag', value: 'warning' }]));
+    // matchers are not steps (reportMatchers: false)
+    expect(JSON.stringify(parsed)).not.toContain('toBe');
+  });
+
+  test('--strict turns the warning into a failure of the run; a run with no check exits 3', () => {
+    const strict = runCli(['--seed', '5', '--strict', '--grep', 'fixture warns']);
+    expect(strict.status, strict.stdout + strict.stderr).toBe(1);
+    expect(strict.stdout).toContain('--strict: they fail the run');
+    const partner = runCli(['--api', 'partner']);
+    expect(partner.status, partner.stdout + partner.stderr).toBe(3);
+    expect(partner.stderr).toContain('no check ran');
+    expect(existsSync(join(OUT, 'conformance.json'))).toBe(true);
+  }, 60_000);
+});

@@ -1,0 +1,91 @@
+// Sharded runs: each shard's fragment merges into one conformance report.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { afterAll, describe, expect, test } from 'vitest';
+import type { Requirement } from '../harness/requirements.js';
+import { fragmentFiles, mergeFragments, readFragments } from '../harness/report/merge.js';
+import type { VerdictFragment } from '../harness/report/verdict-reporter.js';
+import type { CheckRecord, RunInfo } from '../harness/report/verdict.js';
+
+const catalogue: Requirement[] = [
+  { id: 'GW-A', api: 'gateway', section: 's', quote: 'q', kind: 'checkable' },
+  { id: 'PT-B', api: 'partner', section: 's', quote: 'q', kind: 'checkable' },
+];
+
+const runInfo = (startedAt: string, durationMs: number): RunInfo => ({
+  version: '0.1.0',
+  profile: 'quick',
+  seed: 9,
+  startedAt,
+  durationMs,
+  targets: { gateway: 'http://127.0.0.1:1', partner: 'http://127.0.0.1:2/v1' },
+  strict: false,
+  embedded: true,
+  notTested: {},
+});
+
+const check = (id: string, requirement: string, state: CheckRecord['state'], requests: number): CheckRecord => ({
+  check: id,
+  name: id,
+  file: 'suites/x.test.ts',
+  api: requirement.startsWith('PT') ? 'partner' : 'gateway',
+  requirements: [requirement],
+  state,
+  failures: state === 'failed' ? [{ code: 'c', title: 't', requirements: [requirement], expected: 'e', actual: 'a', curl: [] }] : [],
+  warnings: [],
+  requests,
+  durationMs: 1,
+});
+
+const fragments: VerdictFragment[] = [
+  { kind: 'paygate-verdict-fragment', shard: { index: 1, count: 2 }, run: runInfo('2026-11-23T10:00:00.000Z', 1000), checks: [check('g1', 'GW-A', 'passed', 2)] },
+  { kind: 'paygate-verdict-fragment', shard: { index: 2, count: 2 }, run: runInfo('2026-11-23T10:00:00.500Z', 2000), checks: [check('p1', 'PT-B', 'failed', 3), check('g2', 'GW-A', 'passed', 1)] },
+];
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+describe('mergeFragments', () => {
+  test('unions checks and spans the run', () => {
+    const { report, problems } = mergeFragments(fragments, catalogue);
+    expect(problems).toEqual([]);
+    expect(report.summary).toMatchObject({ passed: 2, failed: 1, requests: 6, checks: 3 });
+    expect(report.startedAt).toBe('2026-11-23T10:00:00.000Z');
+    expect(report.durationMs).toBe(2500);
+    expect(report.shard).toBeUndefined();
+    expect(report.requirements).toEqual([
+      expect.objectContaining({ id: 'GW-A', verdict: 'pass', checks: ['g1', 'g2'] }),
+      expect.objectContaining({ id: 'PT-B', verdict: 'fail', checks: ['p1'] }),
+    ]);
+  });
+
+  test('reports a missing shard and mismatched seeds', () => {
+    const second = fragments[1];
+    if (second === undefined) throw new Error('fixture');
+    expect(mergeFragments([second], catalogue).problems).toEqual(['shard 1/2 is missing']);
+    const reseeded = { ...second, run: { ...second.run, seed: 10 } };
+    expect(mergeFragments([fragments[0] ?? second, reseeded], catalogue).problems).toEqual(['fragments ran with different seeds']);
+  });
+
+  test('the merge command writes conformance.json/md from reports/verdict-fragments and exits 1 on a failure', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-merge-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'verdict-fragments'));
+    fragments.forEach((f) => writeFileSync(join(dir, 'verdict-fragments', `shard-${f.shard.index}.json`), JSON.stringify(f)));
+    expect(fragmentFiles(dir)).toHaveLength(2);
+    expect(readFragments(fragmentFiles(dir))).toHaveLength(2);
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+    const result = spawnSync(process.execPath, [tsx, 'harness/report/merge.ts', '--dir', dir], { encoding: 'utf8' });
+    expect(result.stdout).toContain('merged 2 fragment(s)');
+    expect(result.status).toBe(1);
+    const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { checks: number }; tool: string };
+    expect(json.tool).toBe('paygate-conformance');
+    expect(json.summary.checks).toBe(3);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('Conformance report');
+  });
+});

@@ -1,0 +1,55 @@
+// The conformance run (suites/ against a target). Run it through the CLI (`npm run conformance`),
+// which sets the PAYGATE_* variables read here; `npx vitest run --config vitest.conformance.config.ts`
+// also works (quick profile, vitest's default reporter).
+import { defineConfig } from 'vitest/config';
+import { allure2Categories } from './harness/report/categories.js';
+
+const env = process.env;
+const profile = env['PAYGATE_PROFILE'] ?? 'quick';
+const timed = profile === 'full' || profile === 'certify';
+const minutes = 60_000;
+// quick waits for no contract timer; full/certify wait for token and charge expiry and for
+// webhook redelivery backoff (5 s doubling up to a 5-minute cap), so a test may take many minutes
+const testTimeout = Number(env['PAYGATE_TEST_TIMEOUT_MS'] ?? (timed ? 45 * minutes : 2 * minutes));
+const workers = env['PAYGATE_WORKERS'] !== undefined ? Number(env['PAYGATE_WORKERS']) : undefined;
+const reportsDir = env['PAYGATE_REPORTS_DIR'] ?? 'reports';
+// the CLI flag --outputFile.junit does not override the config: the path is only set here
+const junitFile = env['PAYGATE_JUNIT_FILE'] ?? `${reportsDir}/junit.xml`;
+
+export default defineConfig({
+  test: {
+    // PAYGATE_INCLUDE: the project's own end-to-end test of this plumbing runs fixture suites
+    include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : ['suites/**/*.test.ts'],
+    globalSetup: ['./harness/global-setup.ts'],
+    setupFiles: ['allure-vitest/setup'],
+    // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
+    // receiver lives in the global-setup process and workers reach it over HTTP
+    pool: 'forks',
+    ...(workers !== undefined && Number.isInteger(workers) && workers > 0 && { maxWorkers: workers }),
+    testTimeout,
+    hookTimeout: Math.max(testTimeout, 2 * minutes),
+    teardownTimeout: 30_000,
+    passWithNoTests: true,
+    reporters: [
+      env['PAYGATE_CLI'] === '1' ? './harness/cli/progress.ts' : 'default',
+      'junit',
+      [
+        'allure-vitest/reporter',
+        {
+          resultsDir: `${reportsDir}/allure-results`,
+          // every `expect` as a step would bury the HTTP exchanges (thousands per property)
+          reportMatchers: false,
+          categories: allure2Categories(),
+          environmentInfo: {
+            profile,
+            seed: env['PAYGATE_SEED'] ?? 'random',
+            api: env['PAYGATE_API'] ?? 'both',
+            strict: env['PAYGATE_STRICT'] === '1' ? 'yes' : 'no',
+          },
+        },
+      ],
+      './harness/report/verdict-reporter.ts',
+    ],
+    outputFile: { junit: junitFile },
+  },
+});
