@@ -219,7 +219,9 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     try {
       await body(tools);
     } catch (error) {
-      if (error instanceof NotRunError) notRun = error.message;
+      // a check that found failures before it had to stop still fails: its findings are never dropped
+      if (error instanceof NotRunError && run.failures.length === 0) notRun = error.message;
+      else if (error instanceof NotRunError) run.note(`stopped early: ${error.message}`);
       else throw error;
     } finally {
       const found = splitFindings(run.findings);
@@ -277,7 +279,8 @@ async function runProperty<T>(
     return true;
   });
   const parameters: fc.Parameters<[T]> = { seed: settings.seed, numRuns };
-  if (settings.replay) parameters.path = settings.replay;
+  // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/model.ts)
+  if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
   const details = await fc.check(property, parameters);
   run.record(dedupeFindings(warnings));
   if (!details.failed) return;
@@ -285,7 +288,10 @@ async function runProperty<T>(
     // the predicate threw something that is not a finding: a harness or suite bug, reported as broken
     throw details.errorInstance instanceof Error ? details.errorInstance : new HarnessError('property.error', String(details.errorInstance));
   }
-  run.setReplay({ seed: details.seed, ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}) });
+  // model-based runs: fc.commands prints its replayPath in the counterexample; replay needs it too (STACK.md)
+  const commandsReplay = details.counterexamplePath ? /\/\*replayPath="([^"]*)"\*\//.exec(fc.stringify(details.counterexample))?.[1] : undefined;
+  const path = details.counterexamplePath && commandsReplay ? `${details.counterexamplePath}~${commandsReplay}` : details.counterexamplePath;
+  run.setReplay({ seed: details.seed, ...(path ? { path } : {}) });
   run.note(`${name}: shrunk counterexample after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s): ${fc.stringify(details.counterexample)}`);
   if (lastFailing) run.record(dedupeFindings(lastFailing.findings.filter((f) => f.severity === 'failure' || settings.strict)));
 }

@@ -151,7 +151,7 @@ const PROBES: Probe[] = [
   { fault: 'gw-pixkey-malformed-email-accepted', observe: async (ctx) => (await transferStatus(ctx, { pixKey: 'a@b' })) === 200 },
   { fault: 'gw-emv-wrong-crc', observe: async (ctx) => !isValidPixPayload(pickString((await createCharge(ctx)).body, 'data.pix.emv')) },
   { fault: 'gw-emv-amount-mismatch', observe: async (ctx) => emvField(pickString((await createCharge(ctx, { amountInCents: 10_000 })).body, 'data.pix.emv'), '54') !== '100.00' },
-  { fault: 'gw-emv-static-point-of-initiation', observe: async (ctx) => emvField(pickString((await createCharge(ctx)).body, 'data.pix.emv'), '01') !== '12' },
+  { fault: 'gw-emv-static-brcode', observe: async (ctx) => { const emv = pickString((await createCharge(ctx)).body, 'data.pix.emv'); return emvField(emv, '01') === '11' && !/br\.gov\.bcb\.pix25\d\d/i.test(emv); } },
   {
     fault: 'gw-qr-image-different-text',
     async observe(ctx) {

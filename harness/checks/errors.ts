@@ -50,7 +50,8 @@ export function verifyGatewayErrorShape(json: unknown, options: GatewayErrorShap
   const bad = (actual: string): Finding =>
     makeFinding(ctx, { code: 'error.shape', title: `${subject} has neither documented gateway error shape`, severity: 'failure', expected: expectedShape, actual });
   if (!isRecord(json)) return bad(json === undefined ? 'a body that is not JSON' : `${kindOf(json)} ${show(json)}`);
-  const hasMessage = typeof json.message === 'string';
+  // the shape names `message` without a type; a string, or a list of strings (one per field), is a message (GW-ERR-SHAPES)
+  const hasMessage = typeof json.message === 'string' || (Array.isArray(json.message) && json.message.length > 0 && json.message.every((m) => typeof m === 'string'));
   const successFalse = json.success === false && hasMessage;
   const errorCode = typeof json.error === 'string' && hasMessage;
   const ok = options.shape === 'success-false' ? successFalse : options.shape === 'error-code' ? errorCode : successFalse || errorCode;

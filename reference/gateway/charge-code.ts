@@ -26,9 +26,18 @@ export async function buildChargeCode(chargeId: string, amountCents: number, fee
   // fault: the code carries the net amount (after fees) instead of the charged amount
   const codedAmount = faults.has('gw-emv-amount-mismatch') ? amountCents - feesCents : amountCents;
   let emv = buildDynamicBrCode({ amountCents: codedAmount, location, merchantName: MERCHANT_NAME, merchantCity: MERCHANT_CITY });
-  if (faults.has('gw-emv-static-point-of-initiation')) {
-    // field 01 "11" (static, reusable) instead of "12" (dynamic, single payment)
-    emv = withCrc(emv.slice(0, -4).replace(/^000201010212/, '000201010211'));
+  if (faults.has('gw-emv-static-brcode')) {
+    // a static BR Code: the merchant's PIX key in 26.01 and point of initiation 11, no payload URL (26.25)
+    emv = withCrc(
+      emv
+        .slice(0, -4)
+        .replace(/^000201010212/, '000201010211')
+        .replace(/26\d\d0014br\.gov\.bcb\.pix25\d\d[^]*?(?=52040000)/, (): string => {
+          const key = '0136123e4567-e89b-12d3-a456-426614174000';
+          const account = `0014br.gov.bcb.pix${key}`;
+          return `26${String(account.length).padStart(2, '0')}${account}`;
+        }),
+    );
   }
   if (faults.has('gw-emv-wrong-crc')) {
     // CRC computed without the "6304" tag of field 63, a classic implementation slip

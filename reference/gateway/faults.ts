@@ -34,7 +34,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   // BR Code and QR image
   fault('gw-emv-wrong-crc', ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'], 'the CRC of field 63 is computed without its own "6304" tag'),
   fault('gw-emv-amount-mismatch', ['GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-EMV'], 'field 54 carries the net amount (after fees), not the charged amount'),
-  fault('gw-emv-static-point-of-initiation', ['GW-PIXIN-DYNAMIC-QR'], 'point of initiation 11 (static, reusable) instead of 12'),
+  fault('gw-emv-static-brcode', ['GW-PIXIN-DYNAMIC-QR'], 'a static BR Code (merchant PIX key, point of initiation 11, no payload URL) instead of a dynamic one'),
   fault('gw-qr-image-different-text', ['GW-PIXIN-QRCODE-MATCHES-EMV'], 'the PNG encodes the payload URL, not pix.emv'),
 
   // State transitions
