@@ -1,0 +1,283 @@
+/**
+ * Gateway authentication (gateway-api.md "Authentication", "POST /api/auth", "Endpoints", "Errors").
+ *
+ * - "Header `Authorization: Basic <base64(client_id:client_secret)>`."
+ * - "200: `success` boolean, `token` string (JWT), `tokenType` string (Bearer), `expiresIn` integer
+ *   in milliseconds." "401 invalid credentials; 429 rate limited."
+ * - "All routes except `POST /api/auth` require `Authorization: Bearer <ACCESS_TOKEN>`."
+ * - "401 | token missing, invalid or expired"
+ * - "The token lifetime is given by `expiresIn` (sample 60000 ms); after expiry a route answers 401
+ *   and the client calls `POST /api/auth` again."
+ */
+import { randomUUID } from 'node:crypto';
+import { check } from '../../harness/check.js';
+import type { RunTools } from '../../harness/check.js';
+import { basicAuthorization } from '../../harness/auth.js';
+import type { GatewayAuthMode, GatewaySendOptions } from '../../harness/clients/gateway.js';
+import { expectStatus } from '../../harness/checks/status.js';
+import { makeFinding, show } from '../../harness/checks/context.js';
+import type { Finding } from '../../harness/findings.js';
+import { cardChargeBody, isRecord, pixChargeBody, uniqueTag } from './support.js';
+
+const AREA = 'Authentication';
+
+/** The Basic credential the target knows (the sandbox pair), or a notRun when it is missing. */
+function sandboxPair(t: { target: { gateway?: { sandbox: { clientId: string; clientSecret: string } } }; notRun(c: string, r: string): never }): { clientId: string; clientSecret: string } {
+  const pair = t.target.gateway?.sandbox;
+  if (!pair) t.notRun('gateway', 'gateway sandbox pair not configured');
+  return pair;
+}
+
+/** Uses `token` on GET /api/v1/balance (a route that moves nothing). */
+async function useToken(it: RunTools, token: string) {
+  return it.gateway().send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: { authorization: `Bearer ${token}` } });
+}
+
+check(
+  'POST /api/auth with the sandbox pair answers 200 with a Bearer token that opens the other routes',
+  {
+    id: 'gateway.auth.exchange-shape',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-AUTH-BASIC', 'GW-AUTH-200-SHAPE', 'GW-AUTH-TOKEN-JWT', 'GW-AUTH-TOKEN-TYPE-BEARER', 'GW-AUTH-EXPIRES-IN-MS', 'GW-AUTH-BEARER-EVERY-ROUTE'],
+    severity: 'critical',
+  },
+  async (t) => {
+    // "Header Authorization: Basic <base64(client_id:client_secret)>" → "200: success, token, tokenType, expiresIn"
+    const r = await t.gateway().auth();
+    t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-AUTH-BASIC', 'GW-AUTH-200-SHAPE'] }));
+    if (r.status !== 200 || !isRecord(r.json)) return;
+    const body = r.json;
+    const ctx = { requirements: ['GW-AUTH-200-SHAPE'], exchanges: [r.exchange] };
+    // the schema checks the types; these are the values a client relies on
+    if (body.success !== true) {
+      t.run.record(makeFinding(ctx, { code: 'auth.success-false', title: 'a successful exchange says success other than true', severity: 'warning', expected: 'success: true on a 200', actual: `success: ${show(body.success)}` }));
+    }
+    // "`expiresIn` integer in milliseconds (sample 60000)": a value under one second reads as seconds
+    const expiresIn = body.expiresIn;
+    if (typeof expiresIn === 'number' && Number.isInteger(expiresIn) && expiresIn < 1000) {
+      t.run.record(
+        makeFinding(
+          { requirements: ['GW-AUTH-EXPIRES-IN-MS'], exchanges: [r.exchange] },
+          {
+            code: 'auth.expires-in-unit',
+            title: 'expiresIn looks like seconds, not milliseconds',
+            // the contract fixes no minimum lifetime, so a tiny value is suspicious, not proven wrong
+            severity: 'warning',
+            expected: 'a lifetime in milliseconds (sample 60000)',
+            actual: `expiresIn: ${expiresIn} (under one second)`,
+          },
+        ),
+      );
+    }
+    if (typeof body.token !== 'string' || body.token === '') return;
+    // the JWT's own exp/iat (claims not shown by the contract): an observation only
+    const payload = body.token.split('.')[1];
+    if (payload) {
+      try {
+        const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+        if (isRecord(claims) && typeof claims.exp === 'number' && typeof claims.iat === 'number') {
+          t.run.note(`JWT exp − iat = ${claims.exp - claims.iat} s; expiresIn = ${show(expiresIn)} ms`);
+        }
+      } catch {
+        t.run.note('the token payload segment is not base64url JSON (claims are not shown by the contract)');
+      }
+    }
+    // "then send Authorization: Bearer <ACCESS_TOKEN> on every other route"
+    const use = await useToken(t, body.token);
+    t.run.record(expectStatus(use.exchange, 200, { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'] }));
+  },
+);
+
+check(
+  'POST /api/auth with a wrong secret or an unknown client id answers 401 and no token',
+  {
+    id: 'gateway.auth.invalid-credentials',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-AUTH-401-INVALID', 'GW-AUTH-BASIC'],
+    severity: 'critical',
+  },
+  async (t) => {
+    // "401 invalid credentials" (a fixed status)
+    const pair = sandboxPair(t);
+    const gw = t.gateway();
+    const cases = [
+      { label: 'wrong secret', pair: { clientId: pair.clientId, clientSecret: `${pair.clientSecret}x` } },
+      { label: 'another wrong secret', pair: { clientId: pair.clientId, clientSecret: `wrong-${randomUUID()}` } },
+      { label: 'unknown client id', pair: { clientId: `unknown-${randomUUID()}`, clientSecret: pair.clientSecret } },
+      { label: 'empty secret', pair: { clientId: pair.clientId, clientSecret: '' } },
+    ];
+    for (const c of cases) {
+      const r = await gw.auth(c.pair);
+      t.run.record(expectStatus(r.exchange, 401, { requirements: ['GW-AUTH-401-INVALID'] }));
+      if (isRecord(r.json) && typeof r.json.token === 'string' && r.json.token !== '') {
+        t.run.record(makeFinding({ requirements: ['GW-AUTH-401-INVALID'], exchanges: [r.exchange] }, { code: 'auth.token-for-invalid-credentials', title: `POST /api/auth issued a token for a ${c.label}`, severity: 'failure', expected: 'no token (401 invalid credentials)', actual: `HTTP ${r.status} with a token` }));
+      }
+    }
+  },
+);
+
+check(
+  'POST /api/auth with a missing or malformed Basic header is refused (401)',
+  {
+    id: 'gateway.auth.malformed-basic',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-AUTH-BASIC', 'GW-AUTH-401-INVALID'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const pair = sandboxPair(t);
+    const gw = t.gateway();
+    const basic = basicAuthorization(pair.clientId, pair.clientSecret);
+    const cases: { label: string; authorization: string | null }[] = [
+      { label: 'no Authorization header', authorization: null },
+      { label: 'Basic without credentials', authorization: 'Basic' },
+      { label: 'Basic with text that is not base64', authorization: 'Basic !!!not-base64!!!' },
+      { label: 'Basic without a colon', authorization: `Basic ${Buffer.from(`${pair.clientId}${pair.clientSecret}`).toString('base64')}` },
+      { label: 'Bearer scheme carrying the Basic credential', authorization: basic.replace(/^Basic/, 'Bearer') },
+      { label: 'unencoded id:secret', authorization: `Basic ${pair.clientId}:${pair.clientSecret}` },
+    ];
+    for (const c of cases) {
+      const r = c.authorization === null ? await gw.auth(null) : await gw.auth(null, { authorization: c.authorization });
+      // the credentials are missing or unreadable: "401 invalid credentials". A 400 for an
+      // unparseable header is a reading the text does not exclude, so another 4xx only warns.
+      const finding = expectStatus(r.exchange, 401, { requirements: ['GW-AUTH-401-INVALID'] });
+      if (finding && r.status >= 400 && r.status <= 499) {
+        t.run.record({ ...finding, severity: 'warning' });
+        t.run.note(`${c.label}: HTTP ${r.status}`);
+      } else {
+        t.run.record(finding);
+      }
+    }
+  },
+);
+
+interface RouteCase {
+  label: string;
+  options: GatewaySendOptions;
+}
+
+/** Every documented route except POST /api/auth, with a valid body so only the credential is wrong. */
+function protectedRoutes(callbackUrl: (path: string) => string): RouteCase[] {
+  const id = randomUUID();
+  const transfer = { pixKey: `${uniqueTag('k')}@example.com`, amount: 100, description: uniqueTag('auth') };
+  return [
+    { label: 'create PIX charge', options: { method: 'POST', path: '/api/v1/pix/in/qrcode', operation: 'POST /api/v1/pix/in/qrcode', json: pixChargeBody() } },
+    { label: 'get PIX charge', options: { method: 'GET', path: `/api/v1/pix/in/qrcode/${id}`, operation: 'GET /api/v1/pix/in/qrcode/{transactionId}' } },
+    { label: 'pay PIX charge', options: { method: 'POST', path: `/api/v1/pix/in/qrcode/${id}/pay`, operation: 'POST /api/v1/pix/in/qrcode/{transactionId}/pay' } },
+    { label: 'create PIX transfer', options: { method: 'POST', path: '/api/v1/pix/out/pixkey', operation: 'POST /api/v1/pix/out/pixkey', json: transfer, headers: { 'x-idempotency-key': randomUUID() }, moneyMoving: true } },
+    { label: 'get PIX transfer', options: { method: 'GET', path: `/api/v1/pix/out/pixkey/${id}`, operation: 'GET /api/v1/pix/out/pixkey/{transferId}' } },
+    { label: 'complete PIX transfer', options: { method: 'POST', path: `/api/v1/pix/out/pixkey/${id}/complete`, operation: 'POST /api/v1/pix/out/pixkey/{transferId}/complete' } },
+    { label: 'create card charge', options: { method: 'POST', path: '/api/v1/card', operation: 'POST /api/v1/card', json: cardChargeBody(), moneyMoving: true } },
+    { label: 'get transaction', options: { method: 'GET', path: `/api/v1/transactions/${id}`, operation: 'GET /api/v1/transactions/{transactionId}' } },
+    { label: 'get balance', options: { method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance' } },
+    { label: 'list webhooks', options: { method: 'GET', path: '/api/v1/webhook', operation: 'GET /api/v1/webhook' } },
+    { label: 'create webhook', options: { method: 'POST', path: '/api/v1/webhook', operation: 'POST /api/v1/webhook', json: { url: callbackUrl(`/gw/${uniqueTag('auth-wh')}`), events: ['transaction_created'] } } },
+    { label: 'delete webhook', options: { method: 'DELETE', path: `/api/v1/webhook/${Math.floor(Math.random() * 1e9) + 1e9}`, operation: 'DELETE /api/v1/webhook/{id}' } },
+  ];
+}
+
+/** A real token with one character of its signature changed (a JWT whose signature no longer verifies). */
+function tamper(token: string): string {
+  const parts = token.split('.');
+  const target = parts.length === 3 && (parts[2] ?? '').length > 2 ? 2 : -1;
+  const flip = (s: string, at: number): string => {
+    const ch = s[at] ?? 'A';
+    return `${s.slice(0, at)}${ch === 'A' ? 'B' : 'A'}${s.slice(at + 1)}`;
+  };
+  // change the FIRST character of the signature: its bits are all significant in base64url
+  if (target === 2) return [parts[0], parts[1], flip(parts[2] ?? '', 0)].join('.');
+  return flip(token, Math.floor(token.length / 2));
+}
+
+check(
+  'every /api/v1 route answers 401 without a token, with a garbage token and with a tampered token',
+  {
+    id: 'gateway.auth.routes-require-bearer',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-AUTH-401-MISSING', 'GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE', 'GW-ANY-401-429'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const fresh = await gw.auth();
+    const realToken = isRecord(fresh.json) && typeof fresh.json.token === 'string' ? fresh.json.token : undefined;
+    const modes: { label: string; auth: GatewayAuthMode; requirement: string }[] = [
+      // "All routes except POST /api/auth require Authorization: Bearer <ACCESS_TOKEN>"; "401 | token missing, invalid or expired"
+      { label: 'no Authorization header', auth: 'none', requirement: 'GW-AUTH-401-MISSING' },
+      { label: 'garbage Bearer token', auth: { authorization: `Bearer garbage-${randomUUID()}` }, requirement: 'GW-AUTH-401-INVALID-TOKEN' },
+      { label: 'empty Bearer', auth: { authorization: 'Bearer ' }, requirement: 'GW-AUTH-401-MISSING' },
+      {
+        label: 'unsigned JWT (alg none)',
+        auth: { authorization: `Bearer ${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${Buffer.from(`{"sub":"x","exp":${Math.floor(Date.now() / 1000) + 3600}}`).toString('base64url')}.` },
+        requirement: 'GW-AUTH-401-INVALID-TOKEN',
+      },
+    ];
+    if (realToken) modes.push({ label: 'real token with a tampered signature', auth: { authorization: `Bearer ${tamper(realToken)}` }, requirement: 'GW-AUTH-401-INVALID-TOKEN' });
+    else t.run.note('no token from POST /api/auth: the tampered-token case was not sent');
+    const findings: Finding[] = [];
+    for (const mode of modes) {
+      for (const route of protectedRoutes(t.callbackUrl)) {
+        const r = await gw.send({ ...route.options, auth: mode.auth });
+        const f = expectStatus(r.exchange, 401, { requirements: [mode.requirement, 'GW-AUTH-BEARER-EVERY-ROUTE'] });
+        if (f) findings.push({ ...f, title: `${route.label} with ${mode.label}: ${f.title}` });
+      }
+    }
+    t.run.record(findings);
+  },
+);
+
+check(
+  'after expiresIn the token is refused with 401 and a new POST /api/auth gives a working token',
+  {
+    id: 'gateway.auth.token-expiry',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-AUTH-EXPIRY', 'GW-AUTH-REAUTH', 'GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-EXPIRES-IN-MS'],
+    severity: 'critical',
+    tier: 'timer',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const first = await gw.auth();
+    t.run.record(expectStatus(first.exchange, 200, { requirements: ['GW-AUTH-200-SHAPE'] }));
+    const body = isRecord(first.json) ? first.json : {};
+    const token = typeof body.token === 'string' ? body.token : undefined;
+    const expiresIn = typeof body.expiresIn === 'number' && Number.isFinite(body.expiresIn) ? body.expiresIn : undefined;
+    if (!token || expiresIn === undefined || expiresIn <= 0) return t.notRun('gateway', `no usable token/expiresIn from POST /api/auth (expiresIn ${show(body.expiresIn)})`);
+    // the wait is derived from what the target says; a lifetime beyond the check's budget is not waited for
+    if (expiresIn > 10 * 60_000) return t.notRun('timer', `expiresIn is ${expiresIn} ms: longer than this check waits (10 minutes)`);
+    const issuedAt = Date.now();
+    const before = await useToken(t, token);
+    t.run.record(expectStatus(before.exchange, 200, { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'] }));
+
+    // "after expiry a route answers 401". Clock skew: accepted just after expiresIn only warns;
+    // still accepted 5 s after it fails (the catalogue's "well after it").
+    const sleepUntil = async (at: number) => {
+      const wait = at - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    };
+    await sleepUntil(issuedAt + expiresIn + 1000);
+    const soon = await useToken(t, token);
+    if (soon.status !== 401) {
+      await sleepUntil(issuedAt + expiresIn + 5000);
+      const late = await useToken(t, token);
+      if (late.status === 401) {
+        t.run.record(makeFinding({ requirements: ['GW-AUTH-EXPIRY'], exchanges: [soon.exchange, late.exchange] }, { code: 'auth.expiry-skew', title: 'the token was still accepted 1 s after expiresIn (refused after 5 s)', severity: 'warning', expected: 'HTTP 401 once expiresIn has passed', actual: `HTTP ${soon.status} 1 s after expiry, 401 5 s after` }));
+      } else {
+        t.run.record(expectStatus(late.exchange, 401, { requirements: ['GW-AUTH-EXPIRY', 'GW-AUTH-401-INVALID-TOKEN'] }));
+      }
+    }
+    // "the client calls POST /api/auth again"
+    const again = await gw.auth();
+    t.run.record(expectStatus(again.exchange, 200, { requirements: ['GW-AUTH-REAUTH'] }));
+    const newToken = isRecord(again.json) && typeof again.json.token === 'string' ? again.json.token : undefined;
+    if (newToken) {
+      const use = await useToken(t, newToken);
+      t.run.record(expectStatus(use.exchange, 200, { requirements: ['GW-AUTH-REAUTH'] }));
+    }
+  },
+);

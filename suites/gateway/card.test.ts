@@ -1,0 +1,414 @@
+/**
+ * International card charges: gateway-api.md "POST /api/v1/card", "Card charge (response data)",
+ * "Customer (card request)", "Card charge" states, "What the service does" (approved card sales
+ * do not become withdrawable balance immediately), "GET /api/v1/transactions/{transactionId}".
+ *
+ * Every request goes out with the sandbox pair (the HTTP layer refuses card charges with
+ * production credentials). Every response is validated against the OpenAPI spec as well.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import type { RunTools } from '../../harness/check.js';
+import type { ApiResponse } from '../../harness/clients/gateway.js';
+import { expectStatus } from '../../harness/checks/status.js';
+import { makeFinding, show } from '../../harness/checks/context.js';
+import type { Finding } from '../../harness/findings.js';
+import { boundaryAmounts, declineCardToken, invalidCardCustomer, invalidInstallments, rawCardInjection } from '../../generators/index.js';
+import { balanceAround, cardChargeBody, effectsAgree, cardChargeRequest, dataOf, expectInvalidBodyRejected, isRecord } from './support.js';
+
+const AREA = 'Card';
+
+function is2xx(r: ApiResponse): boolean {
+  return r.status >= 200 && r.status <= 299;
+}
+
+/**
+ * "the sample success status code is 201": 201 and 200 pass; another 2xx is a warning
+ * (GW-CARD-SUCCESS-STATUS ambiguity); a non-2xx is a failure.
+ */
+function expectCardCreated(it: RunTools, r: ApiResponse, requirements: string[]): boolean {
+  const f = expectStatus(r.exchange, [200, 201], { requirements });
+  if (f && is2xx(r)) {
+    it.run.record({ ...f, severity: 'warning', requirements: ['GW-CARD-SUCCESS-STATUS'] });
+    return true;
+  }
+  it.run.record(f);
+  return !f;
+}
+
+function cardStatus(r: ApiResponse): unknown {
+  return dataOf(r.json)?.status;
+}
+
+/** A finding about `data.status` of a card charge. */
+function statusFinding(r: ApiResponse, requirements: string[], severity: 'failure' | 'warning', expected: string, title: string): Finding {
+  return makeFinding({ requirements, exchanges: [r.exchange], pointer: '/data/status' }, { code: 'card.status', title, severity, expected, actual: `HTTP ${r.status}, data.status = ${show(cardStatus(r))}` });
+}
+
+/**
+ * "never accepted" / "refused before reaching the issuer": the request must not produce a paid
+ * (or pending, i.e. processing) charge. Any 4xx passes; a 2xx charge with status `refused` passes
+ * (with a note); `paid`/`pending` fail. 5xx fails via expectStatus.
+ */
+function expectNeverCharged(it: RunTools, r: ApiResponse, requirements: string[], label: string): void {
+  if (r.status >= 400 && r.status <= 499) {
+    it.run.record(expectStatus(r.exchange, '4xx', { requirements }));
+    return;
+  }
+  if (is2xx(r)) {
+    const status = cardStatus(r);
+    if (status === 'refused') {
+      it.run.note(`${label}: HTTP ${r.status} with a refused charge`);
+      return;
+    }
+    it.run.record(statusFinding(r, requirements, 'failure', 'a 4xx, or a charge with status "refused"', `${label} produced a ${String(status)} charge`));
+    return;
+  }
+  it.run.record(expectStatus(r.exchange, '4xx', { requirements }));
+}
+
+check(
+  'a card charge with any token in USD or EUR is approved (paid) and echoes card.brand and card.last4 exactly',
+  {
+    id: 'gateway.card.approve',
+    api: 'gateway',
+    area: AREA,
+    requirements: [
+      'GW-CARD-SANDBOX-APPROVE',
+      'GW-CARD-ECHO-BRAND-LAST4',
+      'GW-CARD-PLACEHOLDER-ALLOWED',
+      'GW-CARD-CURRENCY',
+      'GW-CARD-RESP-SHAPE',
+      'GW-CARD-RESP-STATUS-ENUM',
+      'GW-CARD-SUCCESS-STATUS',
+      'GW-CARD-SYNC',
+      'GW-CARD-DOC-OPTIONAL',
+      'GW-CARD-INSTALLMENTS-ACCEPTED',
+      'GW-CARD-TRACKING-OPTIONAL',
+      'GW-CARD-AMOUNT-MIN',
+    ],
+    severity: 'critical',
+  },
+  async (t) => {
+    const judge = async (it: RunTools, body: ReturnType<typeof cardChargeBody>): Promise<void> => {
+      const r = await it.gateway().createCardCharge(body);
+      if (!expectCardCreated(it, r, ['GW-CARD-SANDBOX-APPROVE', 'GW-CARD-RESP-SHAPE'])) return;
+      const status = cardStatus(r);
+      // "(creation, sandbox) | any card.token without the text decline | paid | synchronous response"
+      if (status === 'pending') it.run.record(statusFinding(r, ['GW-CARD-SYNC'], 'warning', 'data.status = "paid" (usually synchronous)', 'an approvable sandbox card charge is pending'));
+      else if (status !== 'paid') it.run.record(statusFinding(r, ['GW-CARD-SANDBOX-APPROVE'], 'failure', 'data.status = "paid"', 'a sandbox token without "decline" was not approved'));
+      // "card.brand and card.last4 (echoed exactly as sent, never validated or extracted)"
+      const echoed = dataOf(r.json)?.card;
+      const brand = isRecord(echoed) ? echoed.brand : undefined;
+      const last4 = isRecord(echoed) ? echoed.last4 : undefined;
+      if (brand !== body.card.brand || last4 !== body.card.last4) {
+        it.run.record(
+          makeFinding(
+            { requirements: ['GW-CARD-ECHO-BRAND-LAST4', 'GW-CARD-PLACEHOLDER-ALLOWED'], exchanges: [r.exchange], pointer: '/data/card' },
+            { code: 'card.echo', title: 'card.brand / card.last4 are not echoed exactly as sent', severity: 'failure', expected: `brand ${show(body.card.brand)}, last4 ${show(body.card.last4)}`, actual: `brand ${show(brand)}, last4 ${show(last4)}` },
+          ),
+        );
+      }
+    };
+    // a fixed body: USD, empty document ("may be empty for international card"), placeholders
+    await judge(t, cardChargeBody({ card: { token: `ctoken_${randomUUID().replace(/-/g, '')}`, last4: 'xxxx', brand: 'Placeholder Brand', holderName: 'JANE ROE', installments: 1 } }));
+    await judge(t, cardChargeBody({ currency: 'EUR', amountInCents: 100 }));
+    await t.property('generated approvable charges', cardChargeRequest({ card: { outcome: 'approved' } }), (body, it) => judge(it, body), { numRuns: 6 });
+  },
+);
+
+check(
+  'a sandbox token containing "decline" is refused synchronously',
+  {
+    id: 'gateway.card.decline',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-SANDBOX-DECLINE', 'GW-CARD-SYNC', 'GW-CARD-RESP-STATUS-ENUM'],
+    severity: 'critical',
+  },
+  async (t) => {
+    await t.property('declining tokens', declineCardToken(), async (token, it) => {
+      const body = cardChargeBody();
+      const r = await it.gateway().createCardCharge({ ...body, card: { ...body.card, token } });
+      // "(creation, sandbox) | card.token contains decline | refused | synchronous response"
+      if (!expectCardCreated(it, r, ['GW-CARD-SANDBOX-DECLINE'])) return;
+      const status = cardStatus(r);
+      if (status === 'pending') it.run.record(statusFinding(r, ['GW-CARD-SYNC'], 'warning', 'data.status = "refused" (usually synchronous)', 'a declining sandbox token left the charge pending'));
+      else if (status !== 'refused') it.run.record(statusFinding(r, ['GW-CARD-SANDBOX-DECLINE'], 'failure', 'data.status = "refused"', `a sandbox token containing "decline" (${token}) was not refused`));
+    }, { numRuns: 4 });
+  },
+);
+
+check(
+  'currency: BRL or missing answers 400; another currency is refused',
+  {
+    id: 'gateway.card.currency',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-CURRENCY-BRL-400', 'GW-CARD-CURRENCY', 'GW-ERR-400-MEANING'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // "currency | string | yes | USD or EUR; missing or BRL gives 400" — a fixed status
+    const brl = await gw.createCardCharge({ ...cardChargeBody(), currency: 'BRL' });
+    t.run.record(expectStatus(brl.exchange, 400, { requirements: ['GW-CARD-CURRENCY-BRL-400'] }));
+    const { currency: _omitted, ...withoutCurrency } = cardChargeBody();
+    const missing = await gw.createCardCharge(withoutCurrency);
+    t.run.record(expectStatus(missing.exchange, 400, { requirements: ['GW-CARD-CURRENCY-BRL-400'] }));
+    // "USD or EUR": any other currency is an invalid body (400/422)
+    for (const currency of ['GBP', 'JPY', '', 840]) {
+      const r = await gw.createCardCharge({ ...cardChargeBody(), currency });
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-CARD-CURRENCY'] });
+      t.run.record(f ? { ...f, title: `currency ${show(currency)}: ${f.title}` } : undefined);
+    }
+    // letter case of the code is not stated: an observation
+    const lower = await gw.createCardCharge({ ...cardChargeBody(), currency: 'usd' });
+    t.run.record(expectStatus(lower.exchange, ['2xx', '4xx'], { requirements: ['GW-CARD-CURRENCY'] }));
+    t.run.note(`currency "usd" (lower case): HTTP ${lower.status}`);
+  },
+);
+
+check(
+  'amountInCents: 100 is approved, 99 and non-integers are refused',
+  {
+    id: 'gateway.card.amount-boundaries',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-AMOUNT-MIN', 'GW-CARD-AMOUNT-INT', 'GW-MONEY-CENTS'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // "amountInCents | integer | yes | minimum 100"; maximum amounts: not shown
+    for (const a of boundaryAmounts(100)) {
+      const r = await gw.createCardCharge({ ...cardChargeBody(), amountInCents: a.value });
+      if (a.validity === 'valid') {
+        if (expectCardCreated(t, r, ['GW-CARD-AMOUNT-MIN']) && cardStatus(r) !== 'paid' && cardStatus(r) !== 'pending') {
+          t.run.record(statusFinding(r, ['GW-CARD-AMOUNT-MIN', 'GW-CARD-SANDBOX-APPROVE'], 'failure', 'data.status = "paid"', `an approvable charge of ${show(a.value)} cents was not approved`));
+        }
+      } else if (a.validity === 'invalid') {
+        const reqs = a.label === 'min-1' || a.label === 'zero' || a.label === 'negative' ? ['GW-CARD-AMOUNT-MIN'] : ['GW-CARD-AMOUNT-INT'];
+        const f = expectInvalidBodyRejected(r.exchange, { requirements: reqs });
+        t.run.record(f ? { ...f, title: `amountInCents ${a.label} (${show(a.value)}): ${f.title}` } : undefined);
+      } else {
+        t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-CARD-AMOUNT-MIN'] }));
+        t.run.note(`amountInCents ${a.label}: HTTP ${r.status}`);
+      }
+    }
+  },
+);
+
+check(
+  'raw card number, CVV or expiry never produce a paid charge',
+  {
+    id: 'gateway.card.raw-data-never-accepted',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-RAW-DATA-REJECTED', 'GW-CARD-TOKEN-REQUIRED'],
+    severity: 'critical',
+  },
+  async (t) => {
+    // "raw card number, CVV or expiry are never accepted" (field names not shown: common variants)
+    const body = cardChargeBody();
+    const always = await t.gateway().createCardCharge({ ...body, card: { ...body.card, number: '4111111111111111', cvv: '123', expiry: '12/30' } });
+    expectNeverCharged(t, always, ['GW-CARD-RAW-DATA-REJECTED'], 'a card with number, cvv and expiry next to the token');
+    await t.property('raw card data', rawCardInjection(), async (raw, it) => {
+      const r = await it.gateway().createCardCharge({ ...cardChargeBody(), card: raw.card });
+      expectNeverCharged(it, r, ['GW-CARD-RAW-DATA-REJECTED'], `${raw.kind} (token ${raw.tokenPresent ? 'present' : 'absent'})`);
+    }, { numRuns: 6 });
+  },
+);
+
+check(
+  'installments below 1 are refused; valid installments are accepted',
+  {
+    id: 'gateway.card.installments',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-INSTALLMENTS-MIN', 'GW-CARD-INSTALLMENTS-ACCEPTED'],
+    severity: 'minor',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // "card.installments | integer | no | minimum 1; accepted but without effect"
+    const [bad] = fc.sample(invalidInstallments(), { numRuns: 1, seed: t.settings.seed });
+    for (const installments of [0, bad ?? -1]) {
+      const body = cardChargeBody();
+      const r = await gw.createCardCharge({ ...body, card: { ...body.card, installments } });
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-CARD-INSTALLMENTS-MIN'] });
+      t.run.record(f ? { ...f, title: `installments ${installments}: ${f.title}` } : undefined);
+    }
+    for (const installments of [1, 12]) {
+      const body = cardChargeBody();
+      const r = await gw.createCardCharge({ ...body, card: { ...body.card, installments } });
+      if (expectCardCreated(t, r, ['GW-CARD-INSTALLMENTS-ACCEPTED']) && cardStatus(r) !== 'paid' && cardStatus(r) !== 'pending') {
+        t.run.record(statusFinding(r, ['GW-CARD-INSTALLMENTS-ACCEPTED'], 'failure', 'data.status = "paid"', `installments ${installments} was not accepted`));
+      }
+    }
+  },
+);
+
+check(
+  'a card customer without a (complete) billing address or a required field is never charged',
+  {
+    id: 'gateway.card.customer-required',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-BILLING-REQUIRED', 'GW-CARD-CUSTOMER-OBJECT', 'GW-CARD-CUSTOMER-REQUIRED', 'GW-CARD-DOCTYPE-ENUM', 'GW-CARD-LAST4-REQUIRED', 'GW-CARD-BRAND-REQUIRED', 'GW-CARD-HOLDER-REQUIRED', 'GW-CARD-TOKEN-REQUIRED'],
+    severity: 'normal',
+  },
+  async (t) => {
+    // "billingAddress required; without it the charge is refused before reaching the issuer":
+    // a 4xx or a refused charge (catalogue ambiguity), never paid
+    const { billingAddress: _b, ...noAddress } = cardChargeBody().customer;
+    const fixed = await t.gateway().createCardCharge({ ...cardChargeBody(), customer: noAddress });
+    expectNeverCharged(t, fixed, ['GW-CARD-BILLING-REQUIRED', 'GW-CARD-CUSTOMER-OBJECT'], 'a customer without billingAddress');
+    await t.property('invalid card customers', invalidCardCustomer(), async (c, it) => {
+      const r = await it.gateway().createCardCharge({ ...cardChargeBody(), customer: c.customer });
+      if (c.kind === 'missing-billingAddress' || c.kind === 'incomplete-billingAddress') {
+        expectNeverCharged(it, r, ['GW-CARD-BILLING-REQUIRED'], `${c.kind} (${c.field})`);
+        return;
+      }
+      // a required field missing is an invalid body ("400 | invalid body"): never paid; a refused charge only warns
+      const requirement = c.kind === 'missing-documentType' ? 'GW-CARD-DOCTYPE-ENUM' : 'GW-CARD-CUSTOMER-REQUIRED';
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: [requirement] });
+      if (f && is2xx(r) && cardStatus(r) === 'refused') it.run.record({ ...f, severity: 'warning', title: `${c.kind}: answered with a refused charge instead of an error` });
+      else it.run.record(f ? { ...f, title: `${c.kind}: ${f.title}` } : undefined);
+    }, { numRuns: 6 });
+    // "card.token / last4 / brand / holderName | string | yes"
+    for (const field of ['token', 'last4', 'brand', 'holderName'] as const) {
+      const body = cardChargeBody();
+      const cardObject: Record<string, unknown> = { ...body.card };
+      delete cardObject[field];
+      const r = await t.gateway().createCardCharge({ ...body, card: cardObject });
+      const requirement = { token: 'GW-CARD-TOKEN-REQUIRED', last4: 'GW-CARD-LAST4-REQUIRED', brand: 'GW-CARD-BRAND-REQUIRED', holderName: 'GW-CARD-HOLDER-REQUIRED' }[field];
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: [requirement] });
+      if (f && is2xx(r) && cardStatus(r) === 'refused') t.run.record({ ...f, severity: 'warning', title: `card.${field} missing: answered with a refused charge instead of an error` });
+      else t.run.record(f ? { ...f, title: `card.${field} missing: ${f.title}` } : undefined);
+    }
+  },
+);
+
+check(
+  'a token without the ctoken_ prefix is approved in sandbox (rejecting it only warns)',
+  {
+    id: 'gateway.card.token-format',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-TOKEN-FORMAT', 'GW-CARD-SANDBOX-APPROVE'],
+    severity: 'minor',
+  },
+  async (t) => {
+    // "format ctoken_..." vs "Sandbox: any token is approved": the two readings conflict (catalogue)
+    const body = cardChargeBody();
+    const r = await t.gateway().createCardCharge({ ...body, card: { ...body.card, token: `tok_${randomUUID().replace(/-/g, '')}` } });
+    const f = expectStatus(r.exchange, [200, 201], { requirements: ['GW-CARD-TOKEN-FORMAT'] });
+    if (f && r.status >= 400 && r.status <= 499) t.run.record({ ...f, severity: 'warning', title: `a token without the ctoken_ prefix was refused: ${f.title}` });
+    else t.run.record(f);
+    if (is2xx(r) && cardStatus(r) !== 'paid') t.run.record(statusFinding(r, ['GW-CARD-TOKEN-FORMAT'], 'warning', 'data.status = "paid" ("any token is approved")', 'a token without the ctoken_ prefix was not approved'));
+    t.run.note(`token without ctoken_ prefix: HTTP ${r.status}, status ${show(cardStatus(r))}`);
+  },
+);
+
+check(
+  'GET /api/v1/transactions/{id} looks up a card charge (2xx, JSON)',
+  {
+    id: 'gateway.card.transaction-lookup',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-TXN-LOOKUP-CARD'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const created = await gw.createCardCharge(cardChargeBody());
+    if (!expectCardCreated(t, created, ['GW-CARD-RESP-SHAPE'])) return;
+    const id = dataOf(created.json)?.id;
+    if (typeof id !== 'string' || id === '') return;
+    // "Generic status lookup for card transactions … using the id returned at creation. Response body: not shown."
+    const r = await gw.getTransaction(id);
+    t.run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-TXN-LOOKUP-CARD'] }));
+    if (!is2xx(r)) return;
+    if (r.json === undefined) {
+      t.run.record(makeFinding({ requirements: ['GW-TXN-LOOKUP-CARD', 'GW-JSON-BODIES'], exchanges: [r.exchange] }, { code: 'txn.not-json', title: 'the transaction lookup body is not JSON', severity: 'failure', expected: 'a JSON body ("All bodies are JSON")', actual: show(r.exchange.response?.body) }));
+      return;
+    }
+    t.run.note(`card lookup: HTTP ${r.status}, keys ${show(isRecord(r.json) ? Object.keys(r.json) : r.json)}, data.status ${show(dataOf(r.json)?.status)}`);
+  },
+);
+
+check(
+  'an approved card sale does not raise balance.pix.balance',
+  {
+    id: 'gateway.card.no-pix-balance',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-CARD-NO-PIX-BALANCE', 'GW-BAL-FIELDS'],
+    severity: 'critical',
+  },
+  async (t) => {
+    // "Approved card payments do not become withdrawable balance immediately."
+    //
+    // Soundness under concurrency: other test files pay charges (credits) and complete transfers
+    // (debits) on the same sandbox balance at any moment. Each attempt reads the balance twice,
+    // makes one large card sale (USD 3 000–9 000), and reads twice again, the reads of each pair
+    // as far apart as the sale took (support.balanceAround). Only QUIET windows count (nothing
+    // moved the balance around the sale). In a quiet window, a rise of at least half the sale
+    // amount looks like the sale being credited (whatever the fee or currency conversion); no
+    // such rise means it was not. The check PASSES as soon as one quiet window shows no such
+    // rise. It FAILS only when two quiet windows show rises that AGREE (the same ratio to the
+    // sale amount, or the same offset from it: support.effectsAgree) — a systematic credit.
+    // Concurrent credits hidden inside the sale's gap give unrelated rises, so they can make the
+    // check undecided (a note), never fail it.
+    const gw = t.gateway();
+    const rises: { delta: number; amount: number; expected: number; exchange: ApiResponse['exchange']; text: string }[] = [];
+    let noisy = 0;
+    let unusable = 0;
+    let small = false;
+    let spacingMs = 0;
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const amountInCents = small ? 5_000 + Math.floor(Math.random() * 5_000) : 300_000 + Math.floor(Math.random() * 600_000);
+      const w = await balanceAround(gw, () => gw.createCardCharge(cardChargeBody({ amountInCents })), { spacingMs });
+      if (!w) return t.notRun('balance', 'GET /api/v1/balance gave no usable data.pix.balance (reported by the balance checks)');
+      spacingMs = w.actionMs;
+      const sale = w.result;
+      if (!is2xx(sale) || cardStatus(sale) !== 'paid') {
+        // maximum amounts are not shown: fall back to small sales once a large one is refused
+        if (sale.status >= 400 && sale.status <= 499 && !small) small = true;
+        else unusable++;
+        t.run.record(expectStatus(sale.exchange, ['2xx', '4xx'], { requirements: ['GW-CARD-SANDBOX-APPROVE'] }));
+        if (unusable >= 3) return t.notRun('card', `approvable card sales were not approved (last: HTTP ${sale.status}, status ${show(cardStatus(sale))})`);
+        continue;
+      }
+      if (!w.quiet) {
+        noisy++;
+        continue;
+      }
+      if (w.delta * 2 < amountInCents) {
+        t.run.note(`quiet window: a paid card sale of ${amountInCents} cents moved pix.balance by ${w.delta} cents (attempt ${attempt + 1}, ${noisy} noisy windows skipped)`);
+        return;
+      }
+      const rise = { delta: w.delta, amount: amountInCents, expected: 0, exchange: sale.exchange, text: `sale of ${amountInCents} cents: pix.balance ${w.before.join(', ')} → ${w.after.join(', ')} (+${w.delta})` };
+      const agreeing = rises.find((r) => effectsAgree(r, rise));
+      rises.push(rise);
+      if (agreeing) {
+        t.run.record(
+          makeFinding(
+            { requirements: ['GW-CARD-NO-PIX-BALANCE'], exchanges: [agreeing.exchange, rise.exchange] },
+            {
+              code: 'card.credited-pix-balance',
+              title: 'an approved card sale was credited to the withdrawable PIX balance at once',
+              severity: 'failure',
+              expected: 'pix.balance not raised by an approved card sale right after approval',
+              actual: `two quiet windows with agreeing rises: ${agreeing.text}; ${rise.text}`,
+            },
+          ),
+        );
+        return;
+      }
+    }
+    t.run.note(`undecided: ${noisy} noisy window(s), ${rises.length} quiet window(s) with unrelated rises (${rises.map((r) => r.text).join('; ')})`);
+  },
+);

@@ -1,0 +1,275 @@
+/**
+ * Error answers: gateway-api.md "Errors" ("Two body shapes occur: `{success: false, message}` and
+ * `{error: <CODE>, message}`"; "400 | invalid body …"; "422 | validation failure; message points
+ * to the field"), "Endpoints" ("All bodies are JSON.").
+ *
+ * Which of 400 and 422 a route answers for an invalid body is not stated: both pass, any other
+ * 4xx warns, a 2xx (accepted) or a 5xx fails (support.expectInvalidBodyRejected).
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import type { RunTools } from '../../harness/check.js';
+import type { ApiResponse } from '../../harness/clients/gateway.js';
+import { verifyDetailNamesField, verifyGatewayErrorShape } from '../../harness/checks/errors.js';
+import { expectStatus } from '../../harness/checks/status.js';
+import { loadSpec } from '../../harness/spec.js';
+import { contractOverrides, singleRuleMutants } from '../../generators/index.js';
+import type { Mutant } from '../../generators/index.js';
+import { cardChargeBody, dataOf, expectInvalidBodyRejected, isRecord, pixChargeBody, uniqueTag } from './support.js';
+
+const AREA = 'Errors';
+
+/**
+ * Both documented shapes, with `message` a string or a list of strings (GW-ERR-SHAPES ambiguity:
+ * "The type of `message` is not stated"). harness/checks/errors.ts requires a string, so a list is
+ * joined before the shared check runs.
+ */
+function verifyErrorShape(it: RunTools, r: ApiResponse, requirements: string[] = ['GW-ERR-SHAPES']): void {
+  if (r.status < 400 || r.status > 499 || r.status === 429) return; // 429 body: not shown
+  let json = r.json;
+  if (isRecord(json) && Array.isArray(json.message) && json.message.every((m) => typeof m === 'string')) json = { ...json, message: json.message.join('; ') };
+  it.run.record(verifyGatewayErrorShape(json, { shape: 'either' }, { requirements, exchanges: [r.exchange], subject: `the ${r.status} body` }));
+}
+
+/** "422 | validation failure; message points to the field": a warning when the field is not named. */
+function verify422NamesField(it: RunTools, r: ApiResponse, field: string): void {
+  if (r.status !== 422) return;
+  it.run.record(verifyDetailNamesField(r.json, field, { requirements: ['GW-ERR-422-FIELD'], exchanges: [r.exchange] }, { key: 'message' }));
+}
+
+const MALFORMED = ['{"amountInCents": 1000,', '{amountInCents: 1000}', "{'a': 1}", '{"a":1}}', '\u0000\u0001'];
+
+check(
+  'malformed JSON bodies are refused with 400/422 in a documented error shape, never a 5xx',
+  {
+    id: 'gateway.errors.malformed-json',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-ERR-400-MEANING', 'GW-ERR-SHAPES', 'GW-JSON-BODIES', 'GW-PIXIN-CREATE-400', 'GW-PIXOUT-CREATE-400'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    for (const raw of MALFORMED) {
+      const opts = { rawBody: raw, contentType: 'application/json' };
+      // "All bodies are JSON"; "400 | invalid body"
+      const calls: [string, string, Promise<ApiResponse>][] = [
+        ['POST /api/v1/pix/in/qrcode', 'GW-PIXIN-CREATE-400', gw.createPixCharge(undefined, opts)],
+        ['POST /api/v1/pix/out/pixkey', 'GW-PIXOUT-CREATE-400', gw.createTransfer(undefined, opts)],
+        ['POST /api/v1/card', 'GW-ERR-400-MEANING', gw.createCardCharge(undefined, opts)],
+        ['POST /api/v1/webhook', 'GW-ERR-400-MEANING', gw.createWebhook(undefined, opts)],
+      ];
+      for (const [label, requirement, call] of calls) {
+        const r = await call;
+        const f = expectInvalidBodyRejected(r.exchange, { requirements: [requirement, 'GW-ERR-400-MEANING'] });
+        t.run.record(f ? { ...f, title: `${label} with ${JSON.stringify(raw)}: ${f.title}` } : undefined);
+        verifyErrorShape(t, r);
+      }
+    }
+  },
+);
+
+check(
+  'bodies that are not a JSON object (array, null, string, number, empty) are refused, never a 5xx',
+  {
+    id: 'gateway.errors.non-object-body',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-ERR-400-MEANING', 'GW-ERR-SHAPES', 'GW-PIXIN-CREATE-400', 'GW-PIXIN-CUSTOMER-OBJECT'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    for (const raw of ['[]', 'null', '"text"', '42', '']) {
+      const r = await gw.createPixCharge(undefined, { rawBody: raw, contentType: 'application/json' });
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CREATE-400', 'GW-ERR-400-MEANING'] });
+      t.run.record(f ? { ...f, title: `body ${JSON.stringify(raw)}: ${f.title}` } : undefined);
+      verifyErrorShape(t, r);
+    }
+    // "customer | object | yes"
+    const r = await gw.createPixCharge({ ...pixChargeBody(), customer: 'not-an-object' });
+    t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400'] }));
+    verifyErrorShape(t, r);
+    verify422NamesField(t, r, 'customer');
+  },
+);
+
+/** PIX charge mutants whose invalidity the contract states (no ambiguity). */
+function pixRuleAllowed(rule: string): boolean {
+  // a non-URI postbackUrl: "Only the type is given" (GW-PIXIN-POSTBACK-URI ambiguity)
+  if (rule === 'bad-format:postbackUrl') return false;
+  // split entries need a platform company (pix-charges.test.ts covers them)
+  if (rule.startsWith('wrong-type:splits.')) return false;
+  return true;
+}
+
+/** Card mutants whose invalidity the contract states (no ambiguity). */
+function cardRuleAllowed(rule: string): boolean {
+  // "any token is approved" vs "format ctoken_...": GW-CARD-TOKEN-FORMAT ambiguity
+  if (rule === 'bad-pattern:card.token') return false;
+  // card postbackUrl: format rejection not stated
+  if (rule === 'bad-format:postbackUrl') return false;
+  return true;
+}
+
+/** The last path segment a message would name (`customer.document` → `document`). */
+function fieldOf(m: Mutant): string {
+  return m.path || m.rule.split(':')[1] || '';
+}
+
+check(
+  'PIX charge bodies breaking one documented rule (missing field, wrong type, unknown enum, below minimum, too long) are refused',
+  {
+    id: 'gateway.errors.pix-charge-mutants',
+    api: 'gateway',
+    area: AREA,
+    requirements: [
+      'GW-PIXIN-CREATE-400',
+      'GW-ERR-400-MEANING',
+      'GW-ERR-SHAPES',
+      'GW-ERR-422-FIELD',
+      'GW-PIXIN-AMOUNT-INT',
+      'GW-PIXIN-AMOUNT-MIN',
+      'GW-PIXIN-CUSTOMER-OBJECT',
+      'GW-PIXIN-CUSTOMER-REQUIRED',
+      'GW-PIXIN-DOCTYPE-ENUM',
+      'GW-PIXIN-ITEM-FIELDS',
+      'GW-PIXIN-DESC-MAX',
+      'GW-TRACK-ACCEPTED',
+      'GW-ADDR-STRINGS',
+    ],
+    severity: 'critical',
+  },
+  async (t) => {
+    const doc = await loadSpec('gateway');
+    const mutants = singleRuleMutants({ $ref: '#/components/schemas/PixChargeRequest' }, { root: doc, overrides: contractOverrides('gateway.pixCharge'), rules: pixRuleAllowed });
+    await t.property('single-rule mutants', mutants, async (m, it) => {
+      // never let a generated postbackUrl make the target call out
+      const body = isRecord(m.body) && m.rule !== 'wrong-type:postbackUrl' ? { ...m.body, postbackUrl: undefined } : m.body;
+      const r = await it.gateway().createPixCharge(body);
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CREATE-400', 'GW-ERR-400-MEANING'] });
+      it.run.record(f ? { ...f, title: `${m.rule}: ${f.title}` } : undefined);
+      verifyErrorShape(it, r);
+      verify422NamesField(it, r, fieldOf(m));
+    }, { numRuns: 12 });
+  },
+);
+
+check(
+  'card bodies breaking one documented rule are refused and never charged',
+  {
+    id: 'gateway.errors.card-mutants',
+    api: 'gateway',
+    area: AREA,
+    requirements: [
+      'GW-ERR-400-MEANING',
+      'GW-ERR-SHAPES',
+      'GW-ERR-422-FIELD',
+      'GW-CARD-AMOUNT-INT',
+      'GW-CARD-AMOUNT-MIN',
+      'GW-CARD-CURRENCY',
+      'GW-CARD-CURRENCY-BRL-400',
+      'GW-CARD-TOKEN-REQUIRED',
+      'GW-CARD-LAST4-REQUIRED',
+      'GW-CARD-BRAND-REQUIRED',
+      'GW-CARD-HOLDER-REQUIRED',
+      'GW-CARD-INSTALLMENTS-MIN',
+      'GW-CARD-CUSTOMER-OBJECT',
+      'GW-CARD-CUSTOMER-REQUIRED',
+      'GW-CARD-DOCTYPE-ENUM',
+      'GW-CARD-BILLING-REQUIRED',
+      'GW-TRACK-ACCEPTED',
+      'GW-ADDR-STRINGS',
+    ],
+    severity: 'critical',
+  },
+  async (t) => {
+    const doc = await loadSpec('gateway');
+    const mutants = singleRuleMutants({ $ref: '#/components/schemas/CardChargeRequest' }, { root: doc, overrides: contractOverrides('gateway.card'), rules: cardRuleAllowed });
+    await t.property('single-rule mutants', mutants, async (m, it) => {
+      const body = isRecord(m.body) && m.rule !== 'wrong-type:postbackUrl' ? { ...m.body, postbackUrl: undefined } : m.body;
+      const r = await it.gateway().createCardCharge(body);
+      const status = dataOf(r.json)?.status;
+      // "billingAddress required; without it the charge is refused before reaching the issuer":
+      // a refused charge is as good as an error there (GW-CARD-BILLING-REQUIRED ambiguity)
+      const billing = m.path.startsWith('customer.billingAddress');
+      if (r.status >= 200 && r.status <= 299 && status === 'refused') {
+        if (!billing) {
+          const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-ERR-400-MEANING'] });
+          if (f) it.run.record({ ...f, severity: 'warning', title: `${m.rule}: an invalid body answered with a refused charge instead of an error` });
+        }
+        return;
+      }
+      // "missing or BRL gives 400" is a fixed status for the currency
+      const f = m.rule === 'missing-required:currency' ? expectStatus(r.exchange, 400, { requirements: ['GW-CARD-CURRENCY-BRL-400'] }) : expectInvalidBodyRejected(r.exchange, { requirements: ['GW-ERR-400-MEANING'] });
+      it.run.record(f ? { ...f, title: `${m.rule}: ${f.title}` } : undefined);
+      verifyErrorShape(it, r);
+      verify422NamesField(it, r, fieldOf(m));
+    }, { numRuns: 12 });
+  },
+);
+
+check(
+  'unknown enum values (documentType, currency) are refused with a documented error shape',
+  {
+    id: 'gateway.errors.unknown-enum',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-DOCTYPE-ENUM', 'GW-CARD-DOCTYPE-ENUM', 'GW-CARD-CURRENCY', 'GW-ERR-400-MEANING', 'GW-ERR-SHAPES'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const values = fc.sample(fc.constantFrom('rg', 'passport', 'CPF', 'cnpj ', 'ssn'), { numRuns: 3, seed: t.settings.seed });
+    for (const documentType of values) {
+      const pix = pixChargeBody();
+      const r = await gw.createPixCharge({ ...pix, customer: { ...pix.customer, documentType } });
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-DOCTYPE-ENUM'] });
+      t.run.record(f ? { ...f, title: `PIX documentType ${JSON.stringify(documentType)}: ${f.title}` } : undefined);
+      verifyErrorShape(t, r);
+      verify422NamesField(t, r, 'documentType');
+    }
+    const card = cardChargeBody();
+    const c = await gw.createCardCharge({ ...card, customer: { ...card.customer, documentType: 'passport' } });
+    const f = expectInvalidBodyRejected(c.exchange, { requirements: ['GW-CARD-DOCTYPE-ENUM'] });
+    t.run.record(f ? { ...f, title: `card documentType "passport": ${f.title}` } : undefined);
+    verifyErrorShape(t, c);
+    const cur = await gw.createCardCharge({ ...cardChargeBody(), currency: 'XYZ' });
+    t.run.record(expectInvalidBodyRejected(cur.exchange, { requirements: ['GW-CARD-CURRENCY'] }));
+    verifyErrorShape(t, cur);
+  },
+);
+
+check(
+  'error answers of every kind (401, 400/422, 404) carry one of the two documented body shapes',
+  {
+    id: 'gateway.errors.shapes',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-ERR-SHAPES', 'GW-ERR-CODES', 'GW-ANY-401-429'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const answers: ApiResponse[] = [];
+    // 401 ("token missing")
+    answers.push(await gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: 'none' }));
+    // 401 at POST /api/auth ("invalid credentials")
+    const pair = t.target.gateway?.sandbox;
+    if (pair) answers.push(await gw.auth({ clientId: pair.clientId, clientSecret: `wrong-${randomUUID()}` }));
+    // 400/422 (invalid body)
+    answers.push(await gw.createPixCharge({ ...pixChargeBody(), amountInCents: 1 }));
+    // 404 (unknown resources)
+    answers.push(await gw.getTransaction(`${uniqueTag('none')}`));
+    answers.push(await gw.payPixCharge(randomUUID()));
+    for (const r of answers) {
+      t.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-ERR-SHAPES'] }));
+      verifyErrorShape(t, r);
+      if (isRecord(r.json) && typeof r.json.error === 'string' && !['NOT_FOUND', 'IDEMPOTENCY_CONFLICT'].includes(r.json.error)) {
+        // "The full list of codes: not shown": another code is an observation
+        t.run.note(`HTTP ${r.status} carries error code ${JSON.stringify(r.json.error)}`);
+      }
+    }
+  },
+);

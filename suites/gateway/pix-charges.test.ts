@@ -1,0 +1,387 @@
+/**
+ * PIX charges (cash-in): gateway-api.md "POST /api/v1/pix/in/qrcode", "GET …/{transactionId}",
+ * "POST …/{transactionId}/pay (sandbox)", "Customer (PIX IN request)", "Item", "Split",
+ * "PIX charge (response data)", "PIX charge" states, "Limits", "GET /api/v1/transactions/{id}".
+ *
+ * Every response is also validated against specs/gateway.openapi.yaml by the client's CheckRun.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import type { RunTools } from '../../harness/check.js';
+import { expectStatus } from '../../harness/checks/status.js';
+import { verifyEmv } from '../../harness/checks/emv.js';
+import { verifyQrMatchesEmv } from '../../harness/checks/qr.js';
+import { verifyIntegerCents } from '../../harness/checks/money.js';
+import { ensureErrorShapeNotFound, verifyGatewayErrorShape } from '../../harness/checks/errors.js';
+import { makeFinding, show } from '../../harness/checks/context.js';
+import {
+  boundaryAmounts,
+  cnpjAlphanumeric,
+  cpf,
+  cpfWithBadCheckDigit,
+  formatCpf,
+  invalidPixCustomer,
+  splitScenario,
+  TEXT_LIMITS,
+} from '../../generators/index.js';
+import { createPendingCharge, dataOf, expectInvalidBodyRejected, freshCpf, isRecord, pixChargeBody, pixChargeRequest, uniqueTag } from './support.js';
+
+const AREA = 'PIX charges';
+
+/** Creation must answer 200 ("200: success, message (string), data (PIX charge)"). */
+function expectCreated(it: RunTools, r: { exchange: Parameters<typeof expectStatus>[0] }, requirements: string[] = ['GW-PIXIN-CREATE-200']): boolean {
+  const f = expectStatus(r.exchange, 200, { requirements });
+  it.run.record(f);
+  return !f;
+}
+
+/** `data.status` of a PIX charge response must be `expected`. */
+function expectChargeStatus(it: RunTools, json: unknown, expected: string, exchange: Parameters<typeof expectStatus>[0], requirements: string[]): void {
+  const status = dataOf(json)?.status;
+  if (status === expected) return;
+  it.run.record(
+    makeFinding(
+      { requirements, exchanges: [exchange], pointer: '/data/status' },
+      { code: 'pixin.status', title: `the PIX charge status is not ${expected}`, severity: 'failure', expected: `data.status = "${expected}"`, actual: `data.status = ${show(status)}` },
+    ),
+  );
+}
+
+check(
+  'a valid PIX charge (generated customers, items, tracking) is created pending with integer fees and looks up as pending',
+  {
+    id: 'gateway.pixin.create-pending',
+    api: 'gateway',
+    area: AREA,
+    requirements: [
+      'GW-PIXIN-CREATE-200',
+      'GW-PIXIN-CREATE-PENDING',
+      'GW-PIXIN-RESP-ID',
+      'GW-PIXIN-FEES-INT',
+      'GW-MONEY-CENTS',
+      'GW-PIXIN-AMOUNT-MIN',
+      'GW-PIXIN-DOC-VALID',
+      'GW-PIXIN-DOCTYPE-ENUM',
+      'GW-PIXIN-CUSTOMER-OPTIONAL',
+      'GW-PIXIN-ITEMS-OPTIONAL',
+      'GW-PIXIN-ITEM-FIELDS',
+      'GW-PIXIN-TRACKING-OPTIONAL',
+      'GW-TRACK-ACCEPTED',
+      'GW-ADDR-STRINGS',
+      'GW-PIXIN-GET-200',
+      'GW-PIXIN-GET-CURRENT-STATUS',
+      'GW-SANDBOX-NO-AUTO-CONFIRM',
+    ],
+    severity: 'critical',
+  },
+  async (t) => {
+    // the minimum (100) is drawn often: "amountInCents | integer | yes | minimum 100"
+    const amount = fc.oneof(fc.constant(100), fc.integer({ min: 100, max: 500_000 }));
+    await t.property('valid bodies', pixChargeRequest({ amount, customer: { cnpjVariant: 'numeric' } }), async (body, it) => {
+      const gw = it.gateway();
+      const r = await gw.createPixCharge(body);
+      if (!expectCreated(it, r)) return;
+      const data = dataOf(r.json);
+      // "(creation) | POST /api/v1/pix/in/qrcode | valid request | pending"
+      expectChargeStatus(it, r.json, 'pending', r.exchange, ['GW-PIXIN-CREATE-PENDING']);
+      // "fees | integer | cents"
+      it.run.record(verifyIntegerCents(data?.fees, { requirements: ['GW-PIXIN-FEES-INT', 'GW-MONEY-CENTS'], exchanges: [r.exchange], pointer: '/data/fees', subject: 'data.fees' }));
+      const id = data?.id;
+      if (typeof id !== 'string' || id === '') return; // the schema already reported it (GW-PIXIN-RESP-ID)
+      // "200: same envelope as creation, with the current status"; "Sandbox: PIX payments never confirm by themselves"
+      const g = await gw.getPixCharge(id);
+      it.run.record(expectStatus(g.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] }));
+      if (g.status !== 200) return;
+      expectChargeStatus(it, g.json, 'pending', g.exchange, ['GW-PIXIN-GET-CURRENT-STATUS', 'GW-SANDBOX-NO-AUTO-CONFIRM']);
+      const lookedUp = dataOf(g.json)?.id;
+      if (lookedUp !== id) {
+        it.run.record(makeFinding({ requirements: ['GW-PIXIN-GET-200'], exchanges: [r.exchange, g.exchange], pointer: '/data/id' }, { code: 'pixin.lookup-id', title: 'the lookup returns another charge', severity: 'failure', expected: `data.id = ${show(id)}`, actual: `data.id = ${show(lookedUp)}` }));
+      }
+    }, { numRuns: 6 });
+  },
+);
+
+check(
+  'pix.emv is a dynamic BR Code with a correct CRC and the charged amount, and pix.qrCode is a PNG of exactly pix.emv',
+  {
+    id: 'gateway.pixin.emv-and-qr',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-QRCODE-PNG', 'GW-PIXIN-QRCODE-MATCHES-EMV'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const amount = fc.oneof(fc.constantFrom(100, 101, 1050, 99_999), fc.integer({ min: 100, max: 1_000_000 }));
+    await t.property('charges of various amounts', amount, async (amountInCents, it) => {
+      const r = await it.gateway().createPixCharge(pixChargeBody({ amountInCents }));
+      if (!expectCreated(it, r)) return;
+      const pix = dataOf(r.json)?.pix;
+      const emv = isRecord(pix) ? pix.emv : undefined;
+      const qrCode = isRecord(pix) ? pix.qrCode : undefined;
+      // "pix.emv | string | copy-and-paste payload (EMV standard)"; "dynamic QR code"
+      it.run.record(verifyEmv(emv, { requirements: ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'], exchanges: [r.exchange], pointer: '/data/pix/emv', subject: 'data.pix.emv' }, { amountCents: amountInCents }));
+      // "pix.qrCode | string | PNG image, base64"; the image is the QR code of the same charge.
+      // The image and the copy-and-paste string render one QR code: an image that decodes to anything
+      // else would make the payer pay something else (GW-PIXIN-QRCODE-MATCHES-EMV, a failure).
+      const qr = verifyQrMatchesEmv(qrCode, emv, { requirements: ['GW-PIXIN-QRCODE-PNG'], exchanges: [r.exchange], pointer: '/data/pix/qrCode', subject: 'data.pix.qrCode' });
+      it.run.record(qr?.code === 'qr.mismatch' ? { ...qr, requirements: ['GW-PIXIN-QRCODE-MATCHES-EMV'] } : qr);
+    }, { numRuns: 5 });
+  },
+);
+
+check(
+  'a valid alphanumeric CNPJ is accepted (rejecting it is a warning)',
+  {
+    id: 'gateway.pixin.cnpj-alphanumeric',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-DOC-CNPJ-ALNUM', 'GW-PIXIN-DOC-VALID'],
+    severity: 'minor',
+  },
+  async (t) => {
+    // contract README: "the alphanumeric CNPJ … accepting it is expected of a current
+    // implementation, so rejecting a valid one is a warning"
+    await t.property('alphanumeric CNPJs', cnpjAlphanumeric(), async (document, it) => {
+      const r = await it.gateway().createPixCharge(pixChargeBody({ customer: { documentType: 'cnpj', document } }));
+      const f = expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-DOC-CNPJ-ALNUM'] });
+      if (f && r.status >= 400 && r.status <= 499) it.run.record({ ...f, severity: 'warning', title: `a valid alphanumeric CNPJ (${document}) was refused: ${f.title}` });
+      else it.run.record(f);
+    }, { numRuns: 3 });
+  },
+);
+
+check(
+  'amountInCents: 100 is accepted, 99 and non-integers are refused (4xx), never a 5xx',
+  {
+    id: 'gateway.pixin.amount-boundaries',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-AMOUNT-INT', 'GW-PIXIN-CREATE-200', 'GW-PIXIN-CREATE-400', 'GW-MONEY-CENTS'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // "amountInCents | integer | yes | minimum 100"; "400 invalid body"; maximum amounts: not shown
+    for (const a of boundaryAmounts(100)) {
+      const r = await gw.createPixCharge({ ...pixChargeBody(), amountInCents: a.value });
+      if (a.validity === 'valid') {
+        t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-200'] }));
+        if (r.status === 200) expectChargeStatus(t, r.json, 'pending', r.exchange, ['GW-PIXIN-CREATE-PENDING']);
+      } else if (a.validity === 'invalid') {
+        const reqs = a.label === 'min-1' || a.label === 'zero' || a.label === 'negative' ? ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-400'] : ['GW-PIXIN-AMOUNT-INT', 'GW-PIXIN-CREATE-400'];
+        t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: reqs }));
+      } else {
+        // unspecified (huge amounts): any answer but a 5xx
+        t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-CREATE-400'] }));
+        t.run.note(`amountInCents ${a.label} (${show(a.value)}): HTTP ${r.status}`);
+      }
+    }
+  },
+);
+
+check(
+  'description: 140 ASCII characters are accepted, 141 are refused',
+  {
+    id: 'gateway.pixin.description-boundaries',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const max = TEXT_LIMITS.gatewayDescription;
+    // ASCII with letters at both ends (trim-proof), unique per run
+    const ascii = (n: number): string => {
+      const core = `${uniqueTag('d')}${'x'.repeat(n)}`.slice(0, n - 1);
+      return `${core}z`;
+    };
+    // "description | string | no | max 140 the service"
+    const at = await gw.createPixCharge(pixChargeBody({ description: ascii(max) }));
+    t.run.record(expectStatus(at.exchange, 200, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-200'] }));
+    const over = await gw.createPixCharge(pixChargeBody({ description: ascii(max + 1) }));
+    t.run.record(expectInvalidBodyRejected(over.exchange, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] }));
+    // how characters are counted is not stated (README): multi-byte text is an observation only
+    for (const [label, text] of [
+      ['140 accented letters (2 UTF-8 bytes each)', 'é'.repeat(max)],
+      ['140 emoji (2 UTF-16 units each)', '😀'.repeat(max)],
+    ] as const) {
+      const r = await gw.createPixCharge(pixChargeBody({ description: text }));
+      t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DESC-MAX'] }));
+      t.run.note(`description of ${label}: HTTP ${r.status}`);
+    }
+  },
+);
+
+check(
+  'customers with an invalid, missing or mistyped document are refused (4xx)',
+  {
+    id: 'gateway.pixin.invalid-customer',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-DOC-DIGITS', 'GW-PIXIN-CREATE-400'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // "PIX … payments require a valid CPF or CNPJ": a CPF whose check digit is wrong, always sent
+    const [badCpf] = fc.sample(cpfWithBadCheckDigit(), { numRuns: 1, seed: t.settings.seed });
+    const fixed = await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: badCpf ?? '52998224724' } }));
+    t.run.record(expectInvalidBodyRejected(fixed.exchange, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'] }));
+
+    await t.property('invalid customers', invalidPixCustomer(), async (c, it) => {
+      const r = await it.gateway().createPixCharge({ ...pixChargeBody(), customer: c.customer });
+      const requirement =
+        c.kind === 'invalid-document' ? 'GW-PIXIN-DOC-VALID' : c.kind === 'bad-documentType' ? 'GW-PIXIN-DOCTYPE-ENUM' : c.kind === 'documentType-mismatch' ? 'GW-PIXIN-DOC-VALID' : 'GW-PIXIN-CUSTOMER-REQUIRED';
+      const f = expectInvalidBodyRejected(r.exchange, { requirements: [requirement, 'GW-PIXIN-CREATE-400'] });
+      // a CNPJ declared as cpf (or the reverse) is a valid document of the other type: the text ties
+      // "valid for PIX" to the document, not in so many words to documentType, so accepting it warns
+      if (f && c.kind === 'documentType-mismatch' && r.status >= 200 && r.status <= 299) it.run.record({ ...f, severity: 'warning', title: `${c.detail}: ${f.title}` });
+      else it.run.record(f ? { ...f, title: `${c.kind} (${c.detail}): ${f.title}` } : undefined);
+    }, { numRuns: 8 });
+
+    // "digits only" with punctuation: ambiguous (README); either answer is only an observation
+    const [plain] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed + 1 });
+    const formatted = await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: formatCpf(plain ?? freshCpf()) } }));
+    t.run.record(expectStatus(formatted.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DOC-DIGITS'] }));
+    t.run.note(`a valid CPF written with punctuation: HTTP ${formatted.status}`);
+  },
+);
+
+check(
+  'split percentages summing to at most 100 are accepted, above 100 refused',
+  {
+    id: 'gateway.pixin.split-sum',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLITS-OPTIONAL', 'GW-PIXIN-SPLIT-EMAIL', 'GW-PIXIN-CREATE-400'],
+    severity: 'critical',
+    needs: ['gateway.split'],
+  },
+  async (t) => {
+    const email = t.target.gateway?.splitEmail;
+    if (!email) return t.notRun('gateway.split', 'GATEWAY_SPLIT_EMAIL not configured');
+    const gw = t.gateway();
+    // "sum over all entries must not exceed 100" — both sides of the limit, always sent
+    const fixed: { splits: { email: string; percentage: number }[]; valid: boolean }[] = [
+      { splits: [{ email, percentage: 100 }], valid: true },
+      { splits: [{ email, percentage: 10 }], valid: true },
+      { splits: [{ email, percentage: 100.01 }], valid: false },
+      { splits: [{ email, percentage: 50 }, { email, percentage: 50.01 }], valid: false },
+    ];
+    for (const c of fixed) {
+      const r = await gw.createPixCharge(pixChargeBody({ splits: c.splits }));
+      if (c.valid) t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLITS-OPTIONAL'] }));
+      else t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] }));
+    }
+    await t.property('split scenarios', splitScenario({ recipientEmail: email, maxEntries: 5 }), async (s, it) => {
+      const r = await it.gateway().createPixCharge(pixChargeBody({ splits: s.splits }));
+      if (s.validity === 'valid') {
+        const f = expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-SPLIT-SUM'] });
+        // exact decimal sum ≤ 100 but a binary-float sum > 100: the precision of `number` is not stated
+        if (f && s.floatSumExceeds100 && r.status >= 400 && r.status <= 499) it.run.record({ ...f, severity: 'warning', title: `percentages summing to exactly 100 in decimal (over 100 in binary floating point) were refused: ${f.title}` });
+        else it.run.record(f ? { ...f, title: `${s.kind} (sum ${s.totalHundredths / 100}): ${f.title}` } : undefined);
+      } else {
+        const f = expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] });
+        it.run.record(f ? { ...f, title: `${s.kind} (sum ${s.totalHundredths / 100}): ${f.title}` } : undefined);
+      }
+    }, { numRuns: 6 });
+  },
+);
+
+check(
+  'splits over 100 % are refused whatever the recipient; a recipient that is no company is reported',
+  {
+    id: 'gateway.pixin.split-without-recipient',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLIT-EMAIL', 'GW-PIXIN-CREATE-400'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const stranger = `${uniqueTag('nobody')}@example.com`;
+    // over 100: invalid whether or not the e-mail is a company ("must not exceed 100")
+    const over = await gw.createPixCharge(pixChargeBody({ splits: [{ email: stranger, percentage: 60 }, { email: stranger, percentage: 41 }] }));
+    t.run.record(expectInvalidBodyRejected(over.exchange, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] }));
+    // "email | e-mail of another company on the platform": the text does not say WHEN an unknown
+    // recipient is refused (the split "runs when the payment is confirmed"), so accepting one warns
+    const unknown = await gw.createPixCharge(pixChargeBody({ splits: [{ email: stranger, percentage: 10 }] }));
+    const f = expectInvalidBodyRejected(unknown.exchange, { requirements: ['GW-PIXIN-SPLIT-EMAIL'] });
+    if (f && unknown.status >= 200 && unknown.status <= 299) t.run.record({ ...f, severity: 'warning', title: 'a split to an e-mail that is no company on the platform was accepted' });
+    else t.run.record(f);
+    t.run.note(`split to a non-company e-mail: HTTP ${unknown.status}`);
+  },
+);
+
+check(
+  'looking up an unknown PIX charge answers 404 {error: NOT_FOUND, message}',
+  {
+    id: 'gateway.pixin.lookup-unknown',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES', 'GW-ERR-SHAPES'],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // "404 body {error: NOT_FOUND, message}" — a fixed status and a fixed shape
+    for (const id of [randomUUID(), `no-such-charge-${uniqueTag('x')}`, '0']) {
+      const r = await gw.getPixCharge(id);
+      const f = expectStatus(r.exchange, 404, { requirements: ['GW-PIXIN-GET-404-SHAPE'] });
+      t.run.record(f);
+      if (r.status === 404) t.run.record(ensureErrorShapeNotFound(r.json, { requirements: ['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES'], exchanges: [r.exchange], subject: 'the 404 body' }));
+    }
+  },
+);
+
+check(
+  'sandbox pay: pending → paid with endToEndId; the lookups show paid; paying again answers 400; an unknown charge 404',
+  {
+    id: 'gateway.pixin.pay-flow',
+    api: 'gateway',
+    area: AREA,
+    requirements: ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID', 'GW-PIXIN-GET-CURRENT-STATUS', 'GW-PIXIN-PAY-NOT-PENDING-400', 'GW-PIXIN-PAY-404', 'GW-TXN-LOOKUP-PIX', 'GW-ERR-400-MEANING', 'GW-ERR-SHAPES'],
+    severity: 'critical',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    const charge = await createPendingCharge(gw, t.run, pixChargeBody({ amountInCents: 1234 }));
+    if (!charge) return;
+    // "No body. 200: success, message, data{id, status, endToEndId} with status paid"
+    const pay = await gw.payPixCharge(charge.id);
+    t.run.record(expectStatus(pay.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
+    if (pay.status === 200) {
+      const data = dataOf(pay.json);
+      expectChargeStatus(t, pay.json, 'paid', pay.exchange, ['GW-PIXIN-PAY-PAID', 'GW-PIXIN-PAY-200']);
+      if (typeof data?.endToEndId !== 'string' || data.endToEndId === '') {
+        t.run.record(makeFinding({ requirements: ['GW-PIXIN-PAY-200'], exchanges: [pay.exchange], pointer: '/data/endToEndId' }, { code: 'pixin.pay-end-to-end', title: 'the paid charge carries no endToEndId', severity: 'failure', expected: 'data.endToEndId: a non-empty string', actual: show(data?.endToEndId) }));
+      }
+      if (data?.id !== charge.id) {
+        t.run.record(makeFinding({ requirements: ['GW-PIXIN-PAY-200'], exchanges: [pay.exchange], pointer: '/data/id' }, { code: 'pixin.pay-id', title: 'the pay answer names another charge', severity: 'failure', expected: `data.id = ${show(charge.id)}`, actual: `data.id = ${show(data?.id)}` }));
+      }
+    }
+    // "with the current status"
+    const get = await gw.getPixCharge(charge.id);
+    t.run.record(expectStatus(get.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] }));
+    if (get.status === 200 && pay.status === 200) expectChargeStatus(t, get.json, 'paid', get.exchange, ['GW-PIXIN-GET-CURRENT-STATUS']);
+    // "Generic status lookup for card transactions and PIX charges … Response body: not shown"
+    const txn = await gw.getTransaction(charge.id);
+    t.run.record(expectStatus(txn.exchange, '2xx', { requirements: ['GW-TXN-LOOKUP-PIX'] }));
+    if (txn.status >= 200 && txn.status <= 299) {
+      if (txn.json === undefined) t.run.record(makeFinding({ requirements: ['GW-TXN-LOOKUP-PIX', 'GW-JSON-BODIES'], exchanges: [txn.exchange] }, { code: 'txn.not-json', title: 'the transaction lookup body is not JSON', severity: 'failure', expected: 'a JSON body ("All bodies are JSON")', actual: show(txn.exchange.response?.body) }));
+      else t.run.note(`GET /api/v1/transactions/{id} of a paid PIX charge: HTTP ${txn.status}, body keys ${show(isRecord(txn.json) ? Object.keys(txn.json) : txn.json)}, data.status ${show(dataOf(txn.json)?.status)}`);
+    }
+    // "400 charge no longer pending" — a fixed status
+    if (pay.status === 200) {
+      const again = await gw.payPixCharge(charge.id);
+      t.run.record(expectStatus(again.exchange, 400, { requirements: ['GW-PIXIN-PAY-NOT-PENDING-400', 'GW-ERR-400-MEANING'] }));
+      if (again.status === 400) t.run.record(verifyGatewayErrorShape(again.json, { shape: 'either' }, { requirements: ['GW-ERR-SHAPES'], exchanges: [again.exchange] }));
+    }
+    // "404 charge not found"
+    const unknown = await gw.payPixCharge(randomUUID());
+    t.run.record(expectStatus(unknown.exchange, 404, { requirements: ['GW-PIXIN-PAY-404'] }));
+    if (unknown.status === 404) t.run.record(verifyGatewayErrorShape(unknown.json, { shape: 'either' }, { requirements: ['GW-ERR-SHAPES'], exchanges: [unknown.exchange] }));
+  },
+);

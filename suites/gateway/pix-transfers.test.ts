@@ -1,0 +1,361 @@
+/**
+ * PIX transfers (cash-out): gateway-api.md "POST /api/v1/pix/out/pixkey", "GET
+ * /api/v1/pix/out/pixkey/{transferId}", "POST …/{transferId}/complete (sandbox)", "PIX transfer"
+ * states and "PIX transfer (response `data`)".
+ *
+ * Every transfer here is created with the sandbox pair (money-moving routes are refused with
+ * production credentials by the HTTP layer anyway). Creating a transfer needs no balance; only
+ * `/complete` does ("sandbox balance covers the amount"), and checks that complete one fund it first.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import type { RunTools } from '../../harness/check.js';
+import type { ApiResponse, TransferRequest } from '../../harness/clients/gateway.js';
+import {
+  ensureErrorShapeIdempotencyConflict,
+  ensureErrorShapeNotFound,
+  expectStatus,
+  makeFinding,
+  show,
+  verifyEndToEndId,
+  verifyGatewayErrorShape,
+  verifyIntegerCents,
+  verifyIsoTimestamp,
+} from '../../harness/checks/index.js';
+import { boundaryAmounts, idempotencyScenario, malformedPixKey, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
+import { balanceCents, dataOf, fundSandbox, is2xx, transferBody, verifyOptionalIso } from './webhook-support.js';
+
+const AREA = 'PIX transfers';
+const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
+
+/** A valid transfer body: any valid key kind, a small amount (creation needs no balance). */
+const transferBodies: fc.Arbitrary<TransferRequest> = fc
+  .tuple(pixKey(), validAmount({ min: 1, max: 50_000 }))
+  .map(([key, amount]) => ({ pixKey: key.value, amount, description: 'paygate-conformance' }));
+
+/** 400 or 422 ("400 | invalid body"; "422 | validation failure"); another 4xx is accepted with a note. */
+function expectRejected(it: RunTools, r: ApiResponse, requirements: string[], what: string, severity?: 'warning'): void {
+  // a 5xx (or no answer) stays a failure whatever the severity of the rule: never a documented answer
+  const serverSide = r.status === 0 || r.status >= 500;
+  it.run.record(expectStatus(r.exchange, '4xx', { requirements, ...(severity && !serverSide ? { severity } : {}) }));
+  if (r.status >= 400 && r.status <= 499 && r.status !== 400 && r.status !== 422 && r.status !== 429) {
+    it.run.note(`${what}: rejected with ${r.status} (400/422 are the documented statuses for an invalid body)`);
+  }
+}
+
+check('a transfer without x-idempotency-key is refused', {
+  id: 'gateway.pixout.idempotency-key-required', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-PIXOUT-IDEM-REQUIRED'],
+}, async (t) => {
+  // "Required header `x-idempotency-key`: a unique value (UUID) per operation."
+  const r = await t.gateway().createTransfer(transferBody(101), { idempotencyKey: null });
+  t.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-PIXOUT-IDEM-REQUIRED'] }));
+  if (r.status >= 400 && r.status <= 499 && r.status !== 400 && r.status !== 422 && r.status !== 429) {
+    // the status for a missing header is not stated: 400/422 expected, another 4xx is a warning
+    t.run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REQUIRED'], exchanges: [r.exchange] }, {
+      code: 'status.unusual', title: 'a missing x-idempotency-key is refused with an unusual status', severity: 'warning',
+      expected: 'HTTP 400 (invalid request) or 422', actual: `HTTP ${r.status}`,
+    }));
+  }
+});
+
+check('replaying a transfer with the same key and body returns the original transfer', {
+  id: 'gateway.pixout.idempotency-replay', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'],
+}, async (t) => {
+  // "Resending with the same key and body returns the original response and never duplicates the transfer."
+  await t.property('replay-same-body', idempotencyScenario(transferBodies, { kind: 'replay-same-body', maxReplays: 2 }), async (scenario, it) => {
+    const gw = it.gateway();
+    const [first, ...replays] = scenario.bodies;
+    const original = await gw.createTransfer(first, { idempotencyKey: scenario.key ?? randomUUID() });
+    it.run.record(expectStatus(original.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    const originalData = dataOf(original);
+    if (!is2xx(original) || typeof originalData?.id !== 'string') return;
+    for (const body of replays) {
+      const replay = await gw.createTransfer(body, { idempotencyKey: scenario.key ?? null });
+      it.run.record(expectStatus(replay.exchange, original.status, { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }));
+      const data = dataOf(replay);
+      if (!is2xx(replay)) continue;
+      if (data?.id !== originalData.id) {
+        it.run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'], exchanges: [original.exchange, replay.exchange] }, {
+          code: 'idempotency.new-transfer', title: 'a replay with the same key and body answered another transfer', severity: 'failure',
+          expected: `data.id = ${show(originalData.id)} (the original response)`, actual: `data.id = ${show(data?.id)}`,
+        }));
+        continue;
+      }
+      for (const field of ['amount', 'netAmount', 'fees', 'pixKey']) {
+        if (JSON.stringify(data[field]) !== JSON.stringify(originalData[field])) {
+          it.run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REPLAY'], exchanges: [original.exchange, replay.exchange] }, {
+            code: 'idempotency.replay-differs', title: `the replayed response differs in data.${field}`, severity: 'warning',
+            expected: `data.${field} = ${show(originalData[field])} (the original response)`, actual: `data.${field} = ${show(data[field])}`,
+          }));
+        }
+      }
+    }
+  }, { numRuns: 3 });
+});
+
+check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONFLICT', {
+  id: 'gateway.pixout.idempotency-conflict', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING', 'GW-ERR-CODES'],
+}, async (t) => {
+  // "The same key with a different body gives 409 (`IDEMPOTENCY_CONFLICT`)."
+  await t.property('same-key-different-body', idempotencyScenario(transferBodies, { kind: 'same-key-different-body' }), async (scenario, it) => {
+    const gw = it.gateway();
+    const key = scenario.key ?? randomUUID();
+    const [a, b] = scenario.bodies;
+    const first = await gw.createTransfer(a, { idempotencyKey: key });
+    it.run.record(expectStatus(first.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    if (!is2xx(first)) return;
+    const second = await gw.createTransfer(b, { idempotencyKey: key });
+    const reqs = ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'];
+    it.run.record(expectStatus(second.exchange, 409, { requirements: reqs }));
+    if (second.status === 409) it.run.record(ensureErrorShapeIdempotencyConflict(second.json, { requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], exchanges: [second.exchange] }));
+  }, { numRuns: 3 });
+});
+
+check('all five PIX key kinds are accepted', {
+  id: 'gateway.pixout.key-formats', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-200'],
+}, async (t) => {
+  // "pixKey | string | yes | CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key (UUID)"
+  for (const kind of PIX_KEY_KINDS) {
+    await t.property(`valid ${kind} key`, pixKey({ kind }), async (key, it) => {
+      const r = await it.gateway().createTransfer(transferBody(150, { pixKey: key.value }));
+      it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-200'] }));
+      const data = dataOf(r);
+      if (is2xx(r) && data && data.pixKey !== key.value) {
+        it.run.note(`${kind} key ${show(key.value)} echoed as data.pixKey ${show(data.pixKey)}`);
+      }
+    }, { numRuns: 2 });
+  }
+});
+
+check('malformed PIX keys are refused', {
+  id: 'gateway.pixout.key-malformed', api: 'gateway', area: AREA,
+  requirements: ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-CREATE-400'],
+}, async (t) => {
+  await t.property('malformed key', malformedPixKey(), async (key, it) => {
+    const r = await it.gateway().createTransfer(transferBody(150, { pixKey: key.value }));
+    // Borderline forms are warnings (GW-PIXOUT-KEY-INVALID-REJECTED / -KEY-FORMATS ambiguity): the text
+    // does not say CPF/CNPJ keys need valid check digits, so a bad check digit, or 11 bare digits (a
+    // phone without +55 that reads as "CPF (digits)"), may be accepted. Anything else matches none of
+    // the five formats and must be refused.
+    const borderline = key.kind === 'cpf-bad-check-digit' || key.kind === 'cnpj-bad-check-digit' || /^\d{11}$/.test(key.value);
+    expectRejected(it, r, ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-CREATE-400'], `${key.kind} key ${show(key.value)}`, borderline ? 'warning' : undefined);
+  }, { numRuns: 10 });
+});
+
+check('transfer amount: minimum 1 cent, integer', {
+  id: 'gateway.pixout.amount', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-AMOUNT-INT'],
+}, async (t) => {
+  // "amount | integer | yes | cents, minimum 1"; maximum amounts: not shown (huge values are skipped)
+  const cases = boundaryAmounts(1).filter((a) => a.validity !== 'unspecified');
+  await t.property('boundary amount', fc.constantFrom(...cases), async (amount, it) => {
+    const r = await it.gateway().createTransfer({ ...transferBody(1), amount: amount.value });
+    const reqs = amount.label === 'fractional' || amount.label === 'string' || amount.label === 'null' ? ['GW-PIXOUT-AMOUNT-INT'] : ['GW-PIXOUT-AMOUNT-MIN'];
+    if (amount.validity === 'valid') {
+      it.run.record(expectStatus(r.exchange, 200, { requirements: [...reqs, 'GW-PIXOUT-CREATE-200'] }));
+      const data = dataOf(r);
+      if (is2xx(r)) it.run.record(verifyIntegerCents(data?.amount, { requirements: ['GW-PIXOUT-RESP-FIELDS'], subject: 'data.amount', exchanges: [r.exchange] }));
+    } else {
+      expectRejected(it, r, [...reqs, 'GW-PIXOUT-CREATE-400'], `amount ${amount.label} (${show(amount.value)})`);
+    }
+  }, { numRuns: cases.length * 2 });
+  // the two limits the brief pins explicitly, whatever the property drew
+  const gw = t.gateway();
+  const zero = await gw.createTransfer(transferBody(0));
+  t.run.record(expectStatus(zero.exchange, '4xx', { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400'] }));
+  const one = await gw.createTransfer(transferBody(1));
+  t.run.record(expectStatus(one.exchange, 200, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-200'] }));
+});
+
+check('transfer currency: only BRL, BRL by default', {
+  id: 'gateway.pixout.currency', api: 'gateway', area: AREA,
+  requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CURRENCY-DEFAULT'],
+}, async (t) => {
+  // "currency | string | no | only `BRL`; default `BRL`"
+  const gw = t.gateway();
+  await t.property('non-BRL currency', fc.constantFrom('USD', 'EUR', 'brl', ''), async (currency, it) => {
+    const r = await it.gateway().createTransfer({ ...transferBody(120), currency });
+    // lower-case "brl" (case normalised) and "" (read as absent, so the BRL default) harm no one: warnings
+    expectRejected(it, r, ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400'], `currency ${show(currency)}`, currency === 'brl' || currency === '' ? 'warning' : undefined);
+  }, { numRuns: 4 });
+  const brl = await gw.createTransfer(transferBody(120, { currency: 'BRL' }));
+  t.run.record(expectStatus(brl.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-200'] }));
+  const absent = await gw.createTransfer(transferBody(121));
+  t.run.record(expectStatus(absent.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-DEFAULT', 'GW-PIXOUT-CREATE-200'] }));
+  const id = dataOf(absent)?.id;
+  if (typeof id === 'string') {
+    // the transfer resource has no documented currency field; when the lookup shows one, it must be BRL
+    const lookup = await gw.getTransfer(id);
+    const currency = dataOf(lookup)?.currency;
+    if (currency !== undefined && currency !== 'BRL') {
+      t.run.record(makeFinding({ requirements: ['GW-PIXOUT-CURRENCY-DEFAULT'], exchanges: [absent.exchange, lookup.exchange] }, {
+        code: 'pixout.currency-default', title: 'a transfer sent without currency is not in BRL', severity: 'failure', expected: 'currency BRL (default)', actual: `data.currency = ${show(currency)}`,
+      }));
+    } else {
+      t.run.note(`lookup of a transfer created without currency shows data.currency = ${show(currency)}`);
+    }
+  }
+});
+
+check('transfer description: 140 characters accepted, 141 refused', {
+  id: 'gateway.pixout.description-max', api: 'gateway', area: AREA,
+  requirements: ['GW-PIXOUT-DESC-MAX'],
+}, async (t) => {
+  // "description | string | no | max 140 the service" (ASCII at the limit; multi-byte counting is not stated)
+  await t.property('description length', fc.constantFrom(140, 141).chain((n) => asciiTextOfLength(n)), async (text, it) => {
+    const r = await it.gateway().createTransfer(transferBody(130, { description: text }));
+    if (text.length <= 140) it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
+    else expectRejected(it, r, ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], `description of ${text.length} characters`);
+  }, { numRuns: 4 });
+  const gw = t.gateway();
+  const at = await gw.createTransfer(transferBody(130, { description: 'd'.repeat(140) }));
+  t.run.record(expectStatus(at.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
+  const over = await gw.createTransfer(transferBody(130, { description: 'd'.repeat(141) }));
+  t.run.record(expectStatus(over.exchange, '4xx', { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'] }));
+});
+
+check('a postbackUrl that is not a URI is refused', {
+  id: 'gateway.pixout.postback-uri', api: 'gateway', area: AREA, severity: 'minor',
+  requirements: ['GW-PIXOUT-POSTBACK-URI'],
+}, async (t) => {
+  // "postbackUrl | string (URI) | no | status callback URL". Only the type is given: as for the PIX
+  // charge's postbackUrl (GW-PIXIN-POSTBACK-URI ambiguity), accepting a non-URI is a warning.
+  const r = await t.gateway().createTransfer(transferBody(110, { postbackUrl: 'not a uri at all' }));
+  expectRejected(t, r, ['GW-PIXOUT-POSTBACK-URI', 'GW-PIXOUT-CREATE-400'], 'postbackUrl "not a uri at all"', 'warning');
+});
+
+check('sandbox transfer lifecycle: banking_processing, complete, completed with endToEndId, complete twice is 400', {
+  id: 'gateway.pixout.lifecycle', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: [
+    'GW-PIXOUT-CREATE-200', 'GW-PIXOUT-RESP-FIELDS', 'GW-PIXOUT-CREATE-BANKING-PROCESSING', 'GW-PIXOUT-STATUS-ENUM', 'GW-PIXOUT-GET-200',
+    'GW-PIXOUT-TIMESTAMPS-ISO', 'GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED', 'GW-PIXOUT-ENDTOEND-COMPLETED', 'GW-PIXOUT-COMPLETE-TWICE-400',
+  ],
+}, async (t) => {
+  const gw = t.gateway();
+  const amount = 1_234;
+  // fund first: "sandbox balance covers the amount" is the condition of /complete
+  // a funding failure is recorded as a finding (a valid charge or /pay was refused)
+  if (!(await fundSandbox(gw, t.run, amount))) return;
+  const key = randomUUID();
+  const created = await gw.createTransfer(transferBody(amount, { pixKey: key }));
+  t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+  const data = dataOf(created);
+  if (!is2xx(created) || typeof data?.id !== 'string') return;
+  const id = data.id;
+  // "200: `success`, `message`, `data` (PIX transfer: id, status, amount, netAmount, fees, pixKey)"
+  for (const field of ['amount', 'netAmount', 'fees']) {
+    t.run.record(verifyIntegerCents(data[field], { requirements: ['GW-PIXOUT-RESP-FIELDS', 'GW-MONEY-CENTS'], subject: `data.${field}`, exchanges: [created.exchange] }));
+  }
+  if (data.amount !== amount) {
+    t.run.record(makeFinding({ requirements: ['GW-PIXOUT-RESP-FIELDS'], exchanges: [created.exchange] }, {
+      code: 'pixout.amount-echo', title: 'the created transfer does not carry the amount sent', severity: 'failure', expected: `data.amount = ${amount}`, actual: `data.amount = ${show(data.amount)}`,
+    }));
+  }
+  if (data.pixKey !== key) t.run.note(`data.pixKey ${show(data.pixKey)} differs from the key sent ${show(key)}`);
+  // "(creation, sandbox) | … | sandbox credentials; no manual review | banking_processing"
+  if (data.status !== 'banking_processing') {
+    const documented = typeof data.status === 'string' && DOCUMENTED_TRANSFER_STATES.includes(data.status);
+    t.run.record(makeFinding({ requirements: ['GW-PIXOUT-CREATE-BANKING-PROCESSING', 'GW-PIXOUT-STATUS-ENUM'], exchanges: [created.exchange] }, {
+      code: 'pixout.status-at-creation', title: 'a sandbox transfer is not banking_processing after creation', severity: documented ? 'warning' : 'failure',
+      expected: 'status "banking_processing" (manual review, invisible to the client, may leave another documented status)', actual: `status ${show(data.status)}`,
+    }));
+  }
+  const before = await gw.getTransfer(id);
+  t.run.record(expectStatus(before.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }));
+  const beforeData = dataOf(before);
+  if (beforeData) {
+    t.run.record(verifyIsoTimestamp(beforeData.createdAt, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'], subject: 'data.createdAt', exchanges: [before.exchange] }));
+    t.run.record(verifyIsoTimestamp(beforeData.updatedAt, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'], subject: 'data.updatedAt', exchanges: [before.exchange] }));
+    // processedAt before processing: not shown (absent or null tolerated)
+    t.run.record(verifyOptionalIso(beforeData.processedAt, ['GW-PIXOUT-TIMESTAMPS-ISO'], 'data.processedAt'));
+  }
+  if (data.status !== 'banking_processing') {
+    t.run.note(`the transfer was ${show(data.status)}, not banking_processing: /complete not exercised`);
+    return;
+  }
+
+  const completed = await gw.completeTransfer(id);
+  // "200: `success`, `message`, `data{id, status, endToEndId}` with status `completed`; fires `transfer_completed`"
+  t.run.record(expectStatus(completed.exchange, 200, { requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED'] }));
+  if (!is2xx(completed)) return;
+  const completedData = dataOf(completed);
+  if (completedData?.status !== 'completed') {
+    t.run.record(makeFinding({ requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED'], exchanges: [completed.exchange] }, {
+      code: 'pixout.complete-status', title: '/complete did not answer status completed', severity: 'failure', expected: 'data.status = "completed"', actual: `data.status = ${show(completedData?.status)}`,
+    }));
+  }
+  t.run.record(verifyEndToEndId(completedData?.endToEndId, { requirements: ['GW-PIXOUT-COMPLETE-200'], subject: '/complete data.endToEndId', exchanges: [completed.exchange] }));
+
+  const after = await gw.getTransfer(id);
+  t.run.record(expectStatus(after.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }));
+  const afterData = dataOf(after);
+  if (afterData) {
+    if (afterData.status !== 'completed') {
+      t.run.record(makeFinding({ requirements: ['GW-PIXOUT-COMPLETE-COMPLETED', 'GW-PIXOUT-GET-200'], exchanges: [completed.exchange, after.exchange] }, {
+        code: 'pixout.lookup-status', title: 'the lookup after /complete does not show status completed', severity: 'failure', expected: 'data.status = "completed"', actual: `data.status = ${show(afterData.status)}`,
+      }));
+    }
+    // "endToEndId | string | on lookup; present once completed"
+    t.run.record(verifyEndToEndId(afterData.endToEndId, { requirements: ['GW-PIXOUT-ENDTOEND-COMPLETED'], subject: 'lookup data.endToEndId', exchanges: [after.exchange] }));
+    for (const field of ['createdAt', 'updatedAt', 'processedAt']) {
+      t.run.record(verifyIsoTimestamp(afterData[field], { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'], subject: `data.${field}`, exchanges: [after.exchange] }));
+    }
+  }
+  // "400 already completed or canceled."
+  const again = await gw.completeTransfer(id);
+  t.run.record(expectStatus(again.exchange, 400, { requirements: ['GW-PIXOUT-COMPLETE-TWICE-400'] }));
+  if (again.status === 400) t.run.record(verifyGatewayErrorShape(again.json, { shape: 'either' }, { requirements: ['GW-ERR-SHAPES'], exchanges: [again.exchange] }));
+});
+
+check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
+  id: 'gateway.pixout.not-found', api: 'gateway', area: AREA,
+  requirements: ['GW-PIXOUT-GET-404-SHAPE', 'GW-PIXOUT-COMPLETE-404'],
+}, async (t) => {
+  const gw = t.gateway();
+  const id = randomUUID();
+  // "404 body `{error: NOT_FOUND, message}`"
+  const get = await gw.getTransfer(id);
+  t.run.record(expectStatus(get.exchange, 404, { requirements: ['GW-PIXOUT-GET-404-SHAPE'] }));
+  if (get.status === 404) t.run.record(ensureErrorShapeNotFound(get.json, { requirements: ['GW-PIXOUT-GET-404-SHAPE'], exchanges: [get.exchange] }));
+  // "404 not found." (body shape not pinned for /complete)
+  const complete = await gw.completeTransfer(id);
+  t.run.record(expectStatus(complete.exchange, 404, { requirements: ['GW-PIXOUT-COMPLETE-404'] }));
+});
+
+check('complete is refused when the sandbox balance does not cover the amount', {
+  id: 'gateway.pixout.complete-requires-balance', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-PIXOUT-COMPLETE-BALANCE'],
+}, async (t) => {
+  const gw = t.gateway();
+  // "banking_processing | POST …/complete (sandbox) | not already completed or canceled; sandbox balance covers the amount | completed"
+  // Soundness: the amount is the current balance plus R$ 10 million. Other files running at the same
+  // time credit the account with charges of at most a few R$ 10 000 (the atomicity file R$ 1 million),
+  // so no interleaving can make this balance cover it; a correct target must refuse.
+  const balance = await balanceCents(gw, t.run);
+  if (balance === undefined) return t.notRun('gateway', 'the sandbox balance could not be read');
+  const amount = Math.max(balance, 0) + 1_000_000_000;
+  const created = await gw.createTransfer(transferBody(amount));
+  const id = dataOf(created)?.id;
+  if (!is2xx(created) || typeof id !== 'string') {
+    t.run.record(expectStatus(created.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    // maximum amounts are not shown: refusing a R$ 10 million transfer at creation is the target's right
+    return t.notRun('gateway', `the target refused a transfer of ${amount} cents at creation (HTTP ${created.status}); maximum amounts are not shown, so complete-without-balance could not be exercised`);
+  }
+  const complete = await gw.completeTransfer(id);
+  // the status is not stated: any 4xx passes (400 'incompatible state' expected); completing fails
+  t.run.record(expectStatus(complete.exchange, '4xx', { requirements: ['GW-PIXOUT-COMPLETE-BALANCE'] }));
+  if (complete.status !== 400 && complete.status >= 400 && complete.status <= 499) t.run.note(`complete without covering balance answered ${complete.status}`);
+  const lookup = await gw.getTransfer(id);
+  const status = dataOf(lookup)?.status;
+  if (status === 'completed') {
+    t.run.record(makeFinding({ requirements: ['GW-PIXOUT-COMPLETE-BALANCE'], exchanges: [complete.exchange, lookup.exchange] }, {
+      code: 'pixout.completed-without-balance', title: 'a transfer larger than the balance was completed', severity: 'failure',
+      expected: `the transfer of ${amount} cents stays uncompleted`, actual: `lookup status ${show(status)}`,
+    }));
+  }
+});

@@ -1,0 +1,331 @@
+/**
+ * Webhooks: gateway-api.md "Webhook" resource, "GET/POST /api/v1/webhook", "DELETE
+ * /api/v1/webhook/{id}", "Events" (delivery, callback headers, signature, payload shapes).
+ *
+ * Deliveries go to the run's receiver at unique paths (`/gw/<uuid>`). Webhooks subscribe per
+ * account, so webhooks registered by other files running at the same time also receive the events of
+ * our resources, and ours receive theirs: every wait filters by resource id. Waits are bounded
+ * (receiver long-poll), never fixed sleeps; absence is asserted only after a positive control for
+ * the same resource has arrived elsewhere, plus a grace period.
+ */
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import type { CheckTools } from '../../harness/check.js';
+import type { CheckRun } from '../../harness/context.js';
+import type { GatewayClient } from '../../harness/clients/gateway.js';
+import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
+import { summarizeDeliveries } from '../../harness/webhooks/dedupe.js';
+import type { Delivery } from '../../harness/webhooks/types.js';
+import { expectStatus, kindOf, makeFinding, show, verifyIsoTimestamp } from '../../harness/checks/index.js';
+import {
+  createCharge,
+  dataOf,
+  is2xx,
+  isAbout,
+  isRecord,
+  payCharge,
+  receiverPath,
+  registerWebhook,
+  removeWebhooks,
+  RUN_EVENTS,
+  transferBody,
+  verifyDeliveryTransport,
+  verifyEventPayload,
+} from './webhook-support.js';
+import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-support.js';
+
+const AREA = 'Webhooks';
+/** Retry schedule and delivery timeout are not shown: a generous bound; a correct target is far faster. */
+const DELIVERY_TIMEOUT_MS = 20_000;
+/** How long after the positive control an absent delivery is awaited before it is judged absent. */
+const ABSENCE_GRACE_MS = 1_000;
+
+const EVENT_REQUIREMENT: Record<GatewayEvent, string[]> = {
+  transaction_created: ['GW-EVT-TRANSACTION-CREATED'],
+  transaction_paid: ['GW-EVT-TRANSACTION-PAID', 'GW-SANDBOX-SIM-EVENTS'],
+  transfer_created: ['GW-EVT-TRANSFER-CREATED'],
+  transfer_completed: ['GW-EVT-TRANSFER-COMPLETED', 'GW-SANDBOX-SIM-EVENTS'],
+};
+
+/** Every array of objects with an `id` anywhere in a listing body (the list body is not shown). */
+function webhookEntries(json: unknown, depth = 0): { where: string; entries: Record<string, unknown>[] }[] {
+  if (depth > 3) return [];
+  if (Array.isArray(json)) {
+    const entries = json.filter(isRecord).filter((e) => 'id' in e);
+    return entries.length || json.length === 0 ? [{ where: depth === 0 ? '(top-level array)' : 'array', entries }] : [];
+  }
+  if (!isRecord(json)) return [];
+  return Object.entries(json).flatMap(([key, value]) => webhookEntries(value, depth + 1).map((found) => ({ ...found, where: found.where === 'array' || found.where === '(top-level array)' ? key : `${key}.${found.where}` })));
+}
+
+function findListed(json: unknown, id: number | string): { where: string; entry: Record<string, unknown> } | undefined {
+  for (const { where, entries } of webhookEntries(json)) {
+    const entry = entries.find((e) => String(e.id) === String(id));
+    if (entry) return { where, entry };
+  }
+  return undefined;
+}
+
+interface Expectation {
+  path: string;
+  secret: string | undefined;
+  label: string;
+  requirement: string;
+  kind: ResourceKind;
+  event: GatewayEvent;
+  id: string;
+  amount: number;
+}
+
+/** Waits for one expected delivery; records a failure when it never arrives, else checks it. */
+async function expectDelivery(rc: ReceiverClient, run: CheckRun, e: Expectation, matched: Map<string, number>): Promise<Delivery[]> {
+  const first = await rc.waitFor(isAbout(e.kind, e.id, e.event), { path: e.path, timeoutMs: DELIVERY_TIMEOUT_MS });
+  if (!first) {
+    run.record(makeFinding({ requirements: [e.requirement, ...EVENT_REQUIREMENT[e.event]] }, {
+      code: 'webhook.not-delivered', title: `${e.event} of ${e.kind} ${e.id} never reached the ${e.label}`, severity: 'failure',
+      expected: `a POST to ${e.label} (${e.path}) within ${DELIVERY_TIMEOUT_MS / 1000} s`, actual: 'no delivery for this resource and event',
+    }));
+    return [];
+  }
+  const all = (await rc.deliveries({ path: e.path })).filter(isAbout(e.kind, e.id, e.event));
+  for (const d of all) {
+    const over = verifyDeliveryTransport(d, e.secret, run);
+    if (over) matched.set(over, (matched.get(over) ?? 0) + 1);
+    run.record(verifyEventPayload(d, { kind: e.kind, event: e.event, id: e.id, amount: e.amount }));
+  }
+  return all;
+}
+
+function noteDuplicates(run: CheckRun, label: string, deliveries: Delivery[]): void {
+  const summary = summarizeDeliveries(deliveries);
+  // "The same event id can arrive more than once": tolerated, counted, reported
+  if (summary.duplicateCount > 0) run.note(`${label}: ${summary.duplicateCount} duplicate delivery(ies) of an event id (${summary.duplicates.map((d) => `${d.id}×${d.count}`).join(', ')}); tolerated`);
+}
+
+check('webhook creation returns the Webhook with signatureSecret; list and delete', {
+  id: 'gateway.webhooks.crud', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: ['GW-WH-CREATE-200', 'GW-WH-SECRET-ON-CREATE', 'GW-WH-ID-INTEGER', 'GW-WH-CREATED-AT-ISO', 'GW-WH-RESOURCE-FIELDS', 'GW-WH-LIST', 'GW-WH-DELETE'],
+}, async (t) => {
+  const gw = t.gateway();
+  const events: GatewayEvent[] = ['transaction_paid', 'transfer_completed'];
+  const url = t.callbackUrl(receiverPath());
+  const created = await gw.createWebhook({ url, events });
+  // "200: `success`, `data` (Webhook, with signatureSecret)."
+  t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-WH-CREATE-200'] }));
+  const data = dataOf(created);
+  if (!is2xx(created) || !data) return;
+  const ctx = (requirements: string[]) => ({ requirements, exchanges: [created.exchange] });
+  if (typeof data.signatureSecret === 'string' && data.signatureSecret !== '') gw.http.redactor.register(data.signatureSecret, 'GATEWAY_WEBHOOK_SECRET');
+  // "signatureSecret | string | returned on creation; used to verify signatures"
+  if (typeof data.signatureSecret !== 'string' || data.signatureSecret === '') {
+    t.run.record(makeFinding(ctx(['GW-WH-SECRET-ON-CREATE', 'GW-WH-CREATE-200']), {
+      code: 'webhook.secret', title: 'the created webhook carries no signatureSecret', severity: 'failure', expected: 'data.signatureSecret: a non-empty string', actual: `${kindOf(data.signatureSecret)}`,
+    }));
+  }
+  // "id | integer |"
+  if (!Number.isSafeInteger(data.id)) {
+    t.run.record(makeFinding(ctx(['GW-WH-ID-INTEGER']), { code: 'webhook.id-integer', title: 'the webhook id is not an integer', severity: 'failure', expected: 'data.id: integer', actual: `${kindOf(data.id)} ${show(data.id)}` }));
+  }
+  // "createdAt | string | ISO 8601"
+  t.run.record(verifyIsoTimestamp(data.createdAt, { ...ctx(['GW-WH-CREATED-AT-ISO']), subject: 'data.createdAt' }));
+  // "isActive | boolean"; "events | array of string | subscribed event names"; "url | string"
+  if (typeof data.isActive !== 'boolean') {
+    t.run.record(makeFinding(ctx(['GW-WH-RESOURCE-FIELDS']), { code: 'webhook.is-active', title: 'isActive is not a boolean', severity: 'failure', expected: 'data.isActive: boolean', actual: `${kindOf(data.isActive)} ${show(data.isActive)}` }));
+  } else if (!data.isActive) {
+    t.run.note('a newly created webhook answered isActive: false');
+  }
+  if (!Array.isArray(data.events) || !data.events.every((e) => typeof e === 'string')) {
+    t.run.record(makeFinding(ctx(['GW-WH-RESOURCE-FIELDS']), { code: 'webhook.events', title: 'events is not an array of strings', severity: 'failure', expected: 'data.events: array of string', actual: show(data.events) }));
+  } else if (!events.every((e) => (data.events as string[]).includes(e))) {
+    t.run.record(makeFinding(ctx(['GW-WH-RESOURCE-FIELDS']), { code: 'webhook.events-echo', title: 'events does not list the subscribed events', severity: 'failure', expected: `events ⊇ ${show(events)}`, actual: show(data.events) }));
+  }
+  if (data.url !== url) {
+    t.run.record(makeFinding(ctx(['GW-WH-RESOURCE-FIELDS']), { code: 'webhook.url-echo', title: 'url differs from the one registered', severity: 'warning', expected: `url = ${show(url)}`, actual: `url = ${show(data.url)}` }));
+  }
+  const id = data.id;
+  if (typeof id !== 'number' && typeof id !== 'string') return;
+
+  // "Lists webhooks. Response body: not shown." — any 2xx with a JSON body passes; ours is looked for
+  const list = await gw.listWebhooks();
+  t.run.record(expectStatus(list.exchange, '2xx', { requirements: ['GW-WH-LIST'] }));
+  if (is2xx(list)) {
+    if (list.json === undefined) {
+      t.run.record(makeFinding({ requirements: ['GW-WH-LIST'], exchanges: [list.exchange] }, { code: 'webhook.list-not-json', title: 'the webhook list is not JSON', severity: 'failure', expected: 'a JSON body ("All bodies are JSON")', actual: show(list.exchange.response?.body) }));
+    } else {
+      const listed = findListed(list.json, id);
+      const shape = isRecord(list.json) ? `object with keys ${Object.keys(list.json).join(', ')}` : kindOf(list.json);
+      t.run.note(listed ? `webhook list: ${shape}; ours found under ${listed.where} with keys ${Object.keys(listed.entry).join(', ')}` : `webhook list: ${shape}; our webhook ${id} not found in any array of objects with an id`);
+      if (listed && 'signatureSecret' in listed.entry) t.run.note('the list repeats signatureSecret (the text shows it "on creation" only)');
+    }
+  }
+
+  // "Removes a webhook. Response body: not shown." — any 2xx passes
+  const removed = await gw.deleteWebhook(id);
+  t.run.record(expectStatus(removed.exchange, '2xx', { requirements: ['GW-WH-DELETE'] }));
+  if (!is2xx(removed)) return;
+  const after = await gw.listWebhooks();
+  if (is2xx(after)) {
+    const still = findListed(after.json, id);
+    if (still && still.entry.isActive !== false) {
+      t.run.record(makeFinding({ requirements: ['GW-WH-DELETE'], exchanges: [removed.exchange, after.exchange] }, {
+        code: 'webhook.still-listed', title: 'a removed webhook is still listed as active', severity: 'warning', expected: 'the webhook is gone from the list (or inactive)', actual: show(still.entry),
+      }));
+    } else if (still) {
+      t.run.note('a removed webhook stays listed with isActive: false');
+    }
+  }
+});
+
+check('webhook creation requires url and events', {
+  id: 'gateway.webhooks.create-required', api: 'gateway', area: AREA,
+  requirements: ['GW-WH-CREATE-REQUIRED'],
+}, async (t) => {
+  // "Body: `url` string (required), `events` array of event names (required)."
+  const url = t.callbackUrl(receiverPath());
+  const cases = [
+    { label: 'url missing', body: { events: ['transaction_paid'] } },
+    { label: 'events missing', body: { url } },
+    { label: 'events not an array', body: { url, events: 'transaction_paid' } },
+    { label: 'url not a string', body: { url: 12345, events: ['transaction_paid'] } },
+  ];
+  const created: RegisteredWebhook[] = [];
+  await t.property('missing or mistyped required field', fc.constantFrom(...cases), async (c, it) => {
+    const r = await it.gateway().createWebhook(c.body);
+    it.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-WH-CREATE-REQUIRED', 'GW-ERR-400-MEANING'] }));
+    const id = dataOf(r)?.id;
+    if (is2xx(r) && (typeof id === 'number' || typeof id === 'string')) created.push({ id, secret: undefined, path: '', url, events: [], response: r });
+  }, { numRuns: cases.length * 2 });
+  await removeWebhooks(t.gateway(), created);
+});
+
+/** Registers `n` webhooks for `events`; undefined entries when registration failed (already recorded). */
+async function registerAll(t: CheckTools, gw: GatewayClient, specs: string[][]): Promise<(RegisteredWebhook | undefined)[]> {
+  const hooks: (RegisteredWebhook | undefined)[] = [];
+  for (const events of specs) hooks.push(await registerWebhook(gw, t.run, t.callbackUrl, events));
+  return hooks;
+}
+
+check('every run event reaches each subscribed webhook and the postbackUrl, signed and well-formed', {
+  id: 'gateway.webhooks.delivery', api: 'gateway', area: AREA, severity: 'critical',
+  requirements: [
+    'GW-EVT-DELIVERY-SUBSCRIBED', 'GW-EVT-POSTBACK', 'GW-EVT-HTTP-POST-JSON', 'GW-EVT-TRANSACTION-CREATED', 'GW-EVT-TRANSACTION-PAID', 'GW-EVT-TRANSFER-CREATED',
+    'GW-EVT-TRANSFER-COMPLETED', 'GW-SANDBOX-SIM-EVENTS', 'GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT', 'GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-LOWER-HEX',
+    'GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD',
+    'GW-EVT-TRANSFER-COMPLETED-PAID',
+  ],
+}, async (t) => {
+  const rc = t.receiver();
+  const gw = t.gateway();
+  // two webhooks subscribed to all four events: "sent to every active webhook subscribed to the event"
+  const hooks = await registerAll(t, gw, [[...RUN_EVENTS], [...RUN_EVENTS]]);
+  try {
+    const active = hooks.filter((h): h is RegisteredWebhook => h !== undefined);
+    if (active.length === 0) return;
+    for (const h of active) if (h.secret === undefined) t.run.note(`webhook ${h.id} has no signatureSecret: its signature is not checked`);
+    const chargePostback = receiverPath();
+    const transferPostback = receiverPath();
+    // amounts that are not whole reais, so an amount in reais can never pass as integer cents
+    const chargeAmount = 1_357;
+    const transferAmount = 246;
+    const charge = await createCharge(gw, t.run, chargeAmount, t.callbackUrl(chargePostback));
+    if (!charge) return;
+    // the paid charge also funds the transfer below ("sandbox balance covers the amount"): its credit
+    // (≈ R$ 13) is on the balance before /complete runs, whatever other files do meanwhile
+    if (!(await payCharge(gw, t.run, charge.id))) return;
+    const created = await gw.createTransfer(transferBody(transferAmount, { postbackUrl: t.callbackUrl(transferPostback) }));
+    t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    const transferId = dataOf(created)?.id;
+    const haveTransfer = is2xx(created) && typeof transferId === 'string';
+    if (haveTransfer) {
+      const completed = await gw.completeTransfer(transferId);
+      t.run.record(expectStatus(completed.exchange, 200, { requirements: ['GW-PIXOUT-COMPLETE-200'] }));
+    }
+    const expectations: Expectation[] = [];
+    const targets = [
+      ...active.map((h) => ({ path: h.path, secret: h.secret, label: `webhook ${h.id}`, requirement: 'GW-EVT-DELIVERY-SUBSCRIBED', kinds: ['transaction', 'transfer'] as ResourceKind[] })),
+      { path: chargePostback, secret: undefined, label: 'charge postbackUrl', requirement: 'GW-EVT-POSTBACK', kinds: ['transaction'] as ResourceKind[] },
+      { path: transferPostback, secret: undefined, label: 'transfer postbackUrl', requirement: 'GW-EVT-POSTBACK', kinds: ['transfer'] as ResourceKind[] },
+    ];
+    for (const target of targets) {
+      for (const event of RUN_EVENTS) {
+        const kind: ResourceKind = event.startsWith('transaction') ? 'transaction' : 'transfer';
+        if (!target.kinds.includes(kind)) continue;
+        if (kind === 'transfer' && !haveTransfer) continue;
+        const id = kind === 'transaction' ? charge.id : (transferId as string);
+        expectations.push({ ...target, kind, event, id, amount: kind === 'transaction' ? chargeAmount : transferAmount });
+      }
+    }
+    const matched = new Map<string, number>();
+    const received = await Promise.all(expectations.map((e) => expectDelivery(rc, t.run, e, matched)));
+    // "JSON of the payload": which signing input verified (raw body, or only a compact re-serialisation)
+    t.run.note(`signatures verified over: ${[...matched].map(([k, n]) => `${k} ×${n}`).join(', ') || 'none'}`);
+    for (const target of targets) {
+      const ours = received.flat().filter((d) => d.path === target.path);
+      noteDuplicates(t.run, target.label, ours);
+    }
+    const sample = received.flat()[0];
+    if (sample) t.run.note(`event body sample: ${sample.bodyText.slice(0, 300)}`);
+  } finally {
+    await removeWebhooks(gw, hooks);
+  }
+});
+
+check('unsubscribed and deleted webhooks receive nothing', {
+  id: 'gateway.webhooks.only-subscribed', api: 'gateway', area: AREA,
+  requirements: ['GW-EVT-ONLY-SUBSCRIBED', 'GW-WH-DELETE', 'GW-EVT-DELIVERY-SUBSCRIBED', 'GW-EVT-POSTBACK'],
+}, async (t) => {
+  const rc = t.receiver();
+  const gw = t.gateway();
+  // control: subscribed to transaction_created; unsubscribed: transfer events only; deleted: subscribed, then removed
+  const [control, unsubscribed, deleted] = await registerAll(t, gw, [['transaction_created'], ['transfer_created', 'transfer_completed'], ['transaction_created']]);
+  try {
+    if (!control || !unsubscribed || !deleted) return;
+    const removed = await gw.deleteWebhook(deleted.id);
+    t.run.record(expectStatus(removed.exchange, '2xx', { requirements: ['GW-WH-DELETE'] }));
+    if (!is2xx(removed)) return;
+    const postback = receiverPath();
+    // created only after the DELETE answered: this event did not exist while the webhook did
+    const charge = await createCharge(gw, t.run, 1_111, t.callbackUrl(postback));
+    if (!charge) return;
+    const about = isAbout('transaction', charge.id);
+    // positive controls: the same event for the same charge reaches the subscribed webhook and the postbackUrl
+    const [atControl, atPostback] = await Promise.all([
+      rc.waitFor(isAbout('transaction', charge.id, 'transaction_created'), { path: control.path, timeoutMs: DELIVERY_TIMEOUT_MS }),
+      rc.waitFor(isAbout('transaction', charge.id, 'transaction_created'), { path: postback, timeoutMs: DELIVERY_TIMEOUT_MS }),
+    ]);
+    if (!atControl) {
+      t.run.record(makeFinding({ requirements: ['GW-EVT-DELIVERY-SUBSCRIBED', 'GW-EVT-TRANSACTION-CREATED'] }, {
+        code: 'webhook.not-delivered', title: 'transaction_created never reached the subscribed webhook', severity: 'failure', expected: `a delivery within ${DELIVERY_TIMEOUT_MS / 1000} s`, actual: 'none',
+      }));
+    }
+    if (!atPostback) {
+      t.run.record(makeFinding({ requirements: ['GW-EVT-POSTBACK', 'GW-EVT-TRANSACTION-CREATED'] }, {
+        code: 'webhook.not-delivered', title: 'transaction_created never reached the postbackUrl', severity: 'failure', expected: `a delivery within ${DELIVERY_TIMEOUT_MS / 1000} s`, actual: 'none',
+      }));
+    }
+    // without a positive control the absence cannot be judged (the failures above already say why)
+    if (!atControl && !atPostback) return;
+    const [atUnsubscribed, atDeleted] = await Promise.all([
+      rc.waitFor(about, { path: unsubscribed.path, timeoutMs: ABSENCE_GRACE_MS }),
+      rc.waitFor(about, { path: deleted.path, timeoutMs: ABSENCE_GRACE_MS }),
+    ]);
+    const window = `within ${ABSENCE_GRACE_MS} ms after the same event reached the subscribed webhook/postbackUrl`;
+    if (atUnsubscribed) {
+      // "sent to every active webhook subscribed to the event": the text does not forbid more, so a warning
+      t.run.record(makeFinding({ requirements: ['GW-EVT-ONLY-SUBSCRIBED'] }, {
+        code: 'webhook.unsubscribed-delivery', title: 'a webhook received an event it did not subscribe to', severity: 'warning',
+        expected: `no transaction event at the webhook subscribed to transfer events only (${window})`, actual: `delivery #${atUnsubscribed.seq}: ${atUnsubscribed.bodyText.slice(0, 200)}`,
+      }));
+    }
+    if (atDeleted) {
+      // "Removes a webhook." The event was created after the DELETE answered 2xx, so it was not under way
+      t.run.record(makeFinding({ requirements: ['GW-WH-DELETE'] }, {
+        code: 'webhook.deleted-delivery', title: 'a removed webhook received an event created after its removal', severity: 'failure',
+        expected: `nothing at the removed webhook (${window})`, actual: `delivery #${atDeleted.seq}: ${atDeleted.bodyText.slice(0, 200)}`,
+      }));
+    }
+    if (!atUnsubscribed && !atDeleted) t.run.note(`nothing arrived at the unsubscribed or removed webhook ${window}`);
+  } finally {
+    await removeWebhooks(gw, [control, unsubscribed]);
+  }
+});
