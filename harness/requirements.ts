@@ -3,9 +3,8 @@
  * stable ID (`GW-…` gateway, `PT-…` partner). Checks, faults and spec constraints (`x-requirement`)
  * name these IDs; the report quotes the contract through them.
  *
- * Source: `specs/requirements.yaml`. Until the lead merges the two halves into it, the loader
- * concatenates `specs/requirements.gateway.yaml` and `specs/requirements.partner.yaml` (whichever
- * exist). Paths resolve from this module, never from the working directory.
+ * Source: `specs/requirements.yaml`. The path resolves from this module, never from the working
+ * directory.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -38,7 +37,6 @@ export const REQUIREMENT_ID_PATTERN = /^(GW|PT)-[A-Z0-9]+(-[A-Z0-9]+)*$/;
 
 const SPECS_DIR = fileURLToPath(new URL('../specs/', import.meta.url));
 const MERGED_FILE = 'requirements.yaml';
-const HALF_FILES = ['requirements.gateway.yaml', 'requirements.partner.yaml'] as const;
 
 const APIS: readonly RequirementApi[] = ['gateway', 'partner'];
 const KINDS: readonly RequirementKind[] = ['checkable', 'timer', 'unobservable'];
@@ -138,8 +136,7 @@ export function parseRequirements(sources: readonly CatalogueSource[]): readonly
 /** The catalogue files the loader reads, in order: the merged file, else the halves present. */
 export function catalogueFiles(specsDir: string = SPECS_DIR): readonly string[] {
   const merged = `${specsDir}${MERGED_FILE}`;
-  if (existsSync(merged)) return [merged];
-  return HALF_FILES.map((name) => `${specsDir}${name}`).filter((path) => existsSync(path));
+  return existsSync(merged) ? [merged] : [];
 }
 
 let cache: { readonly list: readonly Requirement[]; readonly byId: ReadonlyMap<string, Requirement> } | undefined;
@@ -148,7 +145,7 @@ function loaded(): NonNullable<typeof cache> {
   if (cache === undefined) {
     const files = catalogueFiles();
     if (files.length === 0) {
-      invalid(`no catalogue found in ${SPECS_DIR} (${MERGED_FILE}, or ${HALF_FILES.join(' and ')})`);
+      invalid(`no catalogue found: ${SPECS_DIR}${MERGED_FILE}`);
     }
     const list = parseRequirements(files.map((path) => ({ name: path, text: readFileSync(path, 'utf8') })));
     cache = { list, byId: new Map(list.map((requirement) => [requirement.id, requirement])) };

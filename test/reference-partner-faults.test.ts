@@ -397,7 +397,7 @@ const PROBES: Record<PartnerFaultName, Probe> = {
 };
 
 describe('partner fault catalogue', () => {
-  const catalogue = parseYaml(readFileSync('specs/requirements.partner.yaml', 'utf8')) as Array<{ id: string }>;
+  const catalogue = parseYaml(readFileSync('specs/requirements.yaml', 'utf8')) as Array<{ id: string }>;
   const knownIds = new Set(catalogue.map((r) => r.id));
   const sources = readdirSync('reference/partner')
     .filter((f) => f.endsWith('.ts') && f !== 'faults.ts')

@@ -1,6 +1,6 @@
 /**
  * The gateway's switchable faults: each one a realistic deviation from gateway-api.md, observable
- * through documented behaviour only, naming the requirement IDs (specs/requirements.gateway.yaml)
+ * through documented behaviour only, naming the requirement IDs (specs/requirements.yaml)
  * it violates. The code path of each is found by searching its name under reference/gateway/.
  */
 import type { FaultSpec } from '../faults.js';

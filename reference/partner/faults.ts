@@ -1,7 +1,7 @@
 /**
  * Switchable deviations of the partner reference from partner-cashin-api.md. Each one is
  * observable through documented behaviour only and names the requirement IDs it violates
- * (specs/requirements.partner.yaml). The code checks `faults.has('pt-…')` exactly where the
+ * (specs/requirements.yaml). The code checks `faults.has('pt-…')` exactly where the
  * deviation happens, so the correct path stays readable next to it.
  */
 import type { FaultSpec } from '../faults.js';
