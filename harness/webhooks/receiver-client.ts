@@ -111,14 +111,18 @@ export class ReceiverClient {
     }
   }
 
-  /** Answers `spec.status` (after `spec.delayMs`) to the next `spec.failFirst` deliveries to `path`. */
+  /**
+   * Answers `spec.status` (after `spec.delayMs`) to the next `spec.failFirst` deliveries to `path`
+   * (with `spec.bodyContains`: only to those whose body contains that marker).
+   */
   async script(path: string, spec: ScriptSpec): Promise<void> {
     await this.call('PUT', '/_control/scripts', { path, ...spec });
   }
 
-  /** Back to answering 200 on `path`. */
-  async clearScript(path: string): Promise<void> {
-    await this.call('DELETE', `/_control/scripts?path=${encodeURIComponent(path)}`);
+  /** Back to answering 200 on `path` (or, with `bodyContains`, removes only that marker's script). */
+  async clearScript(path: string, bodyContains?: string): Promise<void> {
+    const marker = bodyContains === undefined ? '' : `&bodyContains=${encodeURIComponent(bodyContains)}`;
+    await this.call('DELETE', `/_control/scripts?path=${encodeURIComponent(path)}${marker}`);
   }
 
   /** True when the receiver answers its health route. */

@@ -10,8 +10,9 @@
  * - `GET  /_control/deliveries?path=&pathPrefix=&afterSeq=&waitMs=` → {@link DeliveryListing};
  *   with `waitMs`, a long poll: answers as soon as at least one matching delivery exists, or after
  *   `waitMs` (max 30 s) with an empty list.
- * - `PUT  /_control/scripts` body `{path, failFirst, status, delayMs?}` → 204
- * - `DELETE /_control/scripts?path=` → 204 (no `path`: clears every script)
+ * - `PUT  /_control/scripts` body `{path, failFirst, status, delayMs?, bodyContains?}` → 204
+ *   (`bodyContains`: only deliveries whose body contains the marker are scripted)
+ * - `DELETE /_control/scripts?path=&bodyContains=` → 204 (no `path`: clears every script)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -34,7 +35,7 @@ export interface RunningReceiver {
   /** in-process view of the recorded deliveries (the same data the control API serves) */
   deliveries(filter?: DeliveryFilter): WireDelivery[];
   script(path: string, spec: ScriptSpec): void;
-  clearScript(path?: string): void;
+  clearScript(path?: string, bodyContains?: string): void;
   close(): Promise<void>;
 }
 
@@ -106,12 +107,24 @@ function parseFilter(params: URLSearchParams): DeliveryFilter {
 function parseScript(value: unknown): (ScriptSpec & { path: string }) | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  const { path, failFirst, status, delayMs } = v;
+  const { path, failFirst, status, delayMs, bodyContains } = v;
   if (typeof path !== 'string' || !path.startsWith('/') || path.startsWith(CONTROL_PREFIX)) return undefined;
   if (typeof failFirst !== 'number' || !Number.isInteger(failFirst) || failFirst < 0) return undefined;
   if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return undefined;
   if (delayMs !== undefined && (typeof delayMs !== 'number' || delayMs < 0)) return undefined;
-  return delayMs === undefined ? { path, failFirst, status } : { path, failFirst, status, delayMs };
+  if (bodyContains !== undefined && (typeof bodyContains !== 'string' || bodyContains === '')) return undefined;
+  return {
+    path,
+    failFirst,
+    status,
+    ...(delayMs === undefined ? {} : { delayMs }),
+    ...(bodyContains === undefined ? {} : { bodyContains }),
+  };
+}
+
+/** Scripts live under their path, or path + marker for a `bodyContains` script. */
+function scriptKey(path: string, bodyContains?: string): string {
+  return bodyContains === undefined ? path : `${path}\u0000${bodyContains}`;
 }
 
 /** Starts the receiver. A bind failure is a {@link HarnessError} (`webhooks.receiver-bind`), never a finding. */
@@ -126,11 +139,18 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
   const list = (filter: DeliveryFilter = {}): WireDelivery[] => recorded.filter((d) => matchesFilter(d, filter));
 
   const setScript = (path: string, spec: ScriptSpec): void => {
-    scripts.set(path, { ...spec, remaining: spec.failFirst });
+    scripts.set(scriptKey(path, spec.bodyContains), { ...spec, remaining: spec.failFirst });
   };
-  const clearScript = (path?: string): void => {
+  const clearScript = (path?: string, bodyContains?: string): void => {
     if (path === undefined) scripts.clear();
-    else scripts.delete(path);
+    else scripts.delete(scriptKey(path, bodyContains));
+  };
+  /** The marker script whose marker the body contains (and still has answers left), else the path's. */
+  const scriptFor = (path: string, bodyText: string): ActiveScript | undefined => {
+    for (const [key, script] of scripts) {
+      if (script.bodyContains !== undefined && script.remaining > 0 && key === scriptKey(path, script.bodyContains) && bodyText.includes(script.bodyContains)) return script;
+    }
+    return scripts.get(path);
   };
 
   const later = (ms: number, fn: () => void): void => {
@@ -183,7 +203,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
       return;
     }
     if (route === 'scripts' && req.method === 'DELETE') {
-      clearScript(url.searchParams.get('path') ?? undefined);
+      clearScript(url.searchParams.get('path') ?? undefined, url.searchParams.get('bodyContains') ?? undefined);
       res.writeHead(204).end();
       return;
     }
@@ -194,7 +214,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<RunningRe
     const { body, truncated } = await readBody(req, maxBody);
     const headers = lowerCaseHeaders(req.rawHeaders);
     if (truncated) headers['x-receiver-truncated'] = 'true';
-    const script = scripts.get(url.pathname);
+    const script = scriptFor(url.pathname, body.toString('utf8'));
     let status = 200;
     let delayMs = 0;
     if (script && script.remaining > 0) {

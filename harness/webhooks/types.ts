@@ -39,11 +39,17 @@ export interface DeliveryFilter {
   afterSeq?: number;
 }
 
-/** A scripted answer for one path: `status` (after `delayMs`) for the next `failFirst` deliveries. */
+/**
+ * A scripted answer for one path: `status` (after `delayMs`) for the next `failFirst` deliveries.
+ * With `bodyContains`, only deliveries whose body text contains that marker count (and are
+ * answered so), so a check can fail ITS events on a path shared with concurrent checks; such a
+ * script is kept apart from the path-wide one and wins over it.
+ */
 export interface ScriptSpec {
   failFirst: number;
   status: number;
   delayMs?: number;
+  bodyContains?: string;
 }
 
 /** The control API's answer to a deliveries listing. */

@@ -1,0 +1,152 @@
+/**
+ * Partner Idempotency-Key. partner-cashin-api.md "POST /v1/business/pix-charges" and "Errors":
+ * "same key and same body returns the original response without repeating the effect; same key
+ * with a different body gives 409; without the header every call creates a new record."
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import { makeFinding, show } from '../../harness/checks/index.js';
+import { canonicalJson, idempotencyScenario } from '../../generators/index.js';
+import type { PartnerChargeRequest } from '../../harness/clients/partner.js';
+import { chargeBody, createCharge, ctxOf, expectError, is2xx, isRecord, status, uniqueRef } from './support.js';
+
+const AREA = 'Idempotency';
+
+/**
+ * The generated key made unique: a seeded generator repeats its keys across iterations, shrinks
+ * and runs (and the target remembers keys), so a bare generated key could replay an old record.
+ */
+function freshKey(generated: string | undefined): string {
+  return `${generated ?? 'ptc'}-${randomUUID()}`;
+}
+
+/** Bodies that differ from each other (unique external_ref per body, amounts generated). */
+const bodies = fc.tuple(fc.integer({ min: 1, max: 5_000_000 }), fc.boolean()).map(([amount, withDescription]): PartnerChargeRequest => ({
+  amount_cents: amount,
+  external_ref: uniqueRef('idem'),
+  ...(withDescription ? { description: 'idempotency conformance' } : {}),
+}));
+
+// "same key and same body returns the original response without repeating the effect"
+check('same Idempotency-Key and same body returns the original charge (same id), creating nothing new', {
+  id: 'partner.idempotency.replay',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  requirements: ['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT', 'PT-IDEM-OPTIONAL'],
+}, async (t) => {
+  await t.property('replays', idempotencyScenario(bodies, { kind: 'replay-same-body' }), async (scenario, it) => {
+    const client = it.partner();
+    const key = freshKey(scenario.key);
+    const first = await createCharge(it.run, client, scenario.bodies[0], { idempotencyKey: key });
+    if (!first.id) return;
+    for (const body of scenario.bodies.slice(1)) {
+      const again = await client.createCharge(body, { idempotencyKey: key });
+      if (!status(it.run, again, 200, ['PT-IDEM-REPLAY'])) continue;
+      const id = isRecord(again.json) ? again.json.id : undefined;
+      if (id !== first.id) {
+        it.run.record(makeFinding(ctxOf(['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT'], [first.response.exchange, again.exchange]), {
+          code: 'idempotency.new-record', title: 'a replay with the same Idempotency-Key and body created another charge', severity: 'failure',
+          expected: `the original charge, id ${show(first.id)}`, actual: `id ${show(id)}`,
+        }));
+      }
+    }
+  }, { numRuns: 3 });
+});
+
+// "same key with a different body gives 409"
+check('same Idempotency-Key with a different body answers 409 {detail}', {
+  id: 'partner.idempotency.conflict-409',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  requirements: ['PT-IDEM-CONFLICT-409', 'PT-ERR-DETAIL-SHAPE'],
+}, async (t) => {
+  await t.property('different bodies', idempotencyScenario(bodies, { kind: 'same-key-different-body' }), async (scenario, it) => {
+    const client = it.partner();
+    const [a, b] = scenario.bodies as [PartnerChargeRequest, PartnerChargeRequest];
+    const key = freshKey(scenario.key);
+    const first = await createCharge(it.run, client, a, { idempotencyKey: key });
+    if (!first.id) return;
+    expectError(it.run, await client.createCharge(b, { idempotencyKey: key }), 409, ['PT-IDEM-CONFLICT-409']);
+  }, { numRuns: 3 });
+});
+
+// "Whether the same JSON with different key order or whitespace is the same body is not stated"
+// (PT-IDEM-BODY-EQUIVALENCE): a replay of the same charge or a 409 are both accepted and noted.
+check('same Idempotency-Key with the same JSON re-ordered: a replay or 409, never a second charge', {
+  id: 'partner.idempotency.body-equivalence',
+  api: 'partner',
+  area: AREA,
+  severity: 'minor',
+  requirements: ['PT-IDEM-BODY-EQUIVALENCE', 'PT-IDEM-NO-REPEAT'],
+}, async (t) => {
+  const client = t.partner();
+  const key = `ptc-${randomUUID()}`;
+  const body = chargeBody('idem-order');
+  const first = await createCharge(t.run, client, body, { idempotencyKey: key });
+  if (!first.id) return;
+  const reordered = `{ "external_ref": ${JSON.stringify(body.external_ref)},\n  "description": ${JSON.stringify(body.description)}, "amount_cents": ${body.amount_cents} }`;
+  const again = await client.createCharge(undefined, { idempotencyKey: key, rawBody: reordered, contentType: 'application/json' });
+  status(t.run, again, [200, 409], ['PT-IDEM-BODY-EQUIVALENCE']);
+  const id = isRecord(again.json) ? again.json.id : undefined;
+  if (again.status === 200 && id !== first.id) {
+    t.run.record(makeFinding(ctxOf(['PT-IDEM-NO-REPEAT'], [first.response.exchange, again.exchange]), {
+      code: 'idempotency.new-record', title: 'the same key with an equivalent body created another charge', severity: 'failure',
+      expected: `a replay of id ${show(first.id)} or 409`, actual: `200 with id ${show(id)}`,
+    }));
+  }
+  t.run.note(`re-ordered equivalent JSON under the same key answered ${again.status}${again.status === 200 ? ' (treated as the same body)' : ''}`);
+});
+
+// "`external_ref` is only a label: resending without the same idempotency key creates a new charge
+// even with the same external_ref"; "without the header every call creates a new record."
+check('without Idempotency-Key every creation is a new charge, even with the same external_ref', {
+  id: 'partner.idempotency.absent-new',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  requirements: ['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL', 'PT-IDEM-OPTIONAL'],
+}, async (t) => {
+  await t.property('no key', idempotencyScenario(bodies, { kind: 'no-key' }), async (scenario, it) => {
+    const ids: unknown[] = [];
+    for (const body of scenario.bodies) ids.push((await createCharge(it.run, it.partner(), body)).id);
+    const got = ids.filter((i) => i !== undefined);
+    if (new Set(got).size !== got.length) {
+      it.run.record(makeFinding(ctxOf(['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL']), {
+        code: 'idempotency.deduplicated', title: 'a creation without Idempotency-Key returned an earlier charge', severity: 'failure',
+        expected: `${got.length} distinct charge ids`, actual: `ids ${show(got)}`,
+      }));
+    }
+  }, { numRuns: 3 });
+});
+
+// "same key and same body returns the original response without repeating the effect", under
+// concurrency. An in-flight duplicate may fairly be refused (409) or rate limited (429) instead of
+// replayed; what must not happen is more than one charge.
+check('concurrent creations with one Idempotency-Key make one charge', {
+  id: 'partner.idempotency.concurrent',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  requirements: ['PT-IDEM-NO-REPEAT', 'PT-IDEM-REPLAY'],
+}, async (t) => {
+  for (let round = 0; round < 2; round++) {
+    const key = `ptc-${randomUUID()}`;
+    const body = chargeBody('idem-race');
+    const { values } = await t.burst('partner', 6, () => t.partner().createCharge(structuredClone(body), { idempotencyKey: key }));
+    const ids = new Set<unknown>();
+    for (const r of values) {
+      status(t.run, r, [200, 409], ['PT-IDEM-NO-REPEAT']);
+      if (is2xx(r) && isRecord(r.json)) ids.add(r.json.id);
+    }
+    if (ids.size > 1) {
+      t.run.record(makeFinding(ctxOf(['PT-IDEM-NO-REPEAT'], values.map((v) => v.exchange)), {
+        code: 'idempotency.race', title: 'concurrent creations with one Idempotency-Key created several charges', severity: 'failure',
+        expected: 'one charge id', actual: `${ids.size} ids: ${show([...ids])} (body ${canonicalJson(body)})`,
+      }));
+    }
+    t.run.note(`round ${round + 1}: statuses ${values.map((v) => v.status).join(', ')}`);
+  }
+});
