@@ -311,9 +311,10 @@ check('unsubscribed and deleted webhooks receive nothing', {
     ]);
     const window = `within ${ABSENCE_GRACE_MS} ms after the same event reached the subscribed webhook/postbackUrl`;
     if (atUnsubscribed) {
-      // "sent to every active webhook subscribed to the event": the text does not forbid more, so a warning
+      // "sent to every active webhook subscribed to the event": a subscription selects events, so an
+      // event outside it breaks the subscription (GW-EVT-ONLY-SUBSCRIBED)
       t.run.record(makeFinding({ requirements: ['GW-EVT-ONLY-SUBSCRIBED'] }, {
-        code: 'webhook.unsubscribed-delivery', title: 'a webhook received an event it did not subscribe to', severity: 'warning',
+        code: 'webhook.unsubscribed-delivery', title: 'a webhook received an event it did not subscribe to', severity: 'failure',
         expected: `no transaction event at the webhook subscribed to transfer events only (${window})`, actual: `delivery #${atUnsubscribed.seq}: ${atUnsubscribed.bodyText.slice(0, 200)}`,
       }));
     }
