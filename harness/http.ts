@@ -288,7 +288,7 @@ export class HttpClient {
     if (body !== undefined) recordedRequest.body = r.redactBody(Buffer.isBuffer(body) ? body.toString('utf8') : body);
     let recordedResponse: RecordedResponse | undefined;
     if (status !== 0) {
-      const redactedBody = r.redactBody(text);
+      const redactedBody = r.redactBody(text, json);
       recordedResponse = { status, headers: r.redactHeaders(responseHeaders), body: redactedBody };
       const redactedJson = parseJson(redactedBody);
       if (redactedJson !== undefined) recordedResponse.json = redactedJson;

@@ -39,6 +39,11 @@ export function redactedMarker(kind?: string): string {
   return kind ? `<redacted:${kind}>` : '<redacted>';
 }
 
+/** A literal string as a RegExp source. */
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 function normaliseKey(key: string): string {
   return key.toLowerCase().replace(/[_-]/g, '');
 }
@@ -59,6 +64,12 @@ export class Redactor {
   private readonly secrets = new Map<string, string>();
   /** (variant text, kind), longest first; rebuilt lazily */
   private variants: [string, string][] | undefined;
+  /**
+   * One alternation of every variant, rebuilt with `variants`: a single regex scan says whether a
+   * text holds any secret at all (about 6x faster than one `includes` per variant on a 5 KB body,
+   * bench/stages.ts), so the common case, a text without secrets, skips the per-variant loop.
+   */
+  private anyVariant: RegExp | undefined;
 
   /**
    * Registers a secret value. Re-registering a value updates its kind (so a token first learnt
@@ -70,6 +81,7 @@ export class Redactor {
     if (this.secrets.get(value) === kind) return;
     this.secrets.set(value, kind);
     this.variants = undefined;
+    this.anyVariant = undefined;
   }
 
   /** True when the value is a registered secret. */
@@ -97,13 +109,17 @@ export class Redactor {
     this.variants = [...out.entries()]
       .filter(([v]) => v.length >= MIN_SECRET_LENGTH)
       .sort((a, b) => b[0].length - a[0].length);
+    this.anyVariant = this.variants.length ? new RegExp(this.variants.map(([v]) => escapeRegExp(v)).join('|')) : undefined;
     return this.variants;
   }
 
   /** Replaces every known secret (and its escaped/encoded variants) in a text. */
   redactText(text: string): string {
+    const variants = this.allVariants();
+    // fast path: no variant occurs anywhere (the replacement loop below would change nothing)
+    if (!this.anyVariant || !this.anyVariant.test(text)) return text;
     let out = text;
-    for (const [variant, kind] of this.allVariants()) {
+    for (const [variant, kind] of variants) {
       if (out.includes(variant)) out = out.split(variant).join(redactedMarker(kind));
     }
     return out;
@@ -136,16 +152,20 @@ export class Redactor {
   /**
    * Redacts a body text. When it is JSON, secret-named fields are learnt and hidden first; the text
    * keeps its original formatting unless a secret field's value is too short to be learnt, in which
-   * case the redacted document is re-serialised.
+   * case the redacted document is re-serialised. `parsedText`: `JSON.parse(text)` when the caller
+   * already has it (harness/http.ts parses every response once; this saves a second parse); it is
+   * read, never modified. Omitted or undefined: the text is parsed here.
    */
-  redactBody(text: string): string {
-    let parsed: unknown;
-    let isJson = false;
-    try {
-      parsed = JSON.parse(text);
-      isJson = true;
-    } catch {
-      // not JSON: known values only
+  redactBody(text: string, parsedText?: unknown): string {
+    let parsed: unknown = parsedText;
+    let isJson = parsedText !== undefined;
+    if (!isJson) {
+      try {
+        parsed = JSON.parse(text);
+        isJson = true;
+      } catch {
+        // not JSON: known values only
+      }
     }
     if (isJson && parsed !== null && typeof parsed === 'object') {
       let reserialise = false;
