@@ -1,0 +1,74 @@
+/**
+ * The gateway model of one sequence (deliberately small): the resources this sequence created, the
+ * states the contract allows them to be in, the idempotency keys it used with their bodies, and the
+ * balance effects it can attribute to itself.
+ *
+ * Contract, gateway-api.md "States and transitions": PIX charge pending → paid (POST …/pay, sandbox);
+ * PIX transfer (creation, sandbox) → banking_processing → completed (POST …/complete, sandbox,
+ * balance covers the amount); card charge paid or refused at creation (sandbox token rule). "Transitions
+ * are atomic: concurrent confirmations of the same resource never apply the effect twice."
+ *
+ * Concurrency: other test files use the same sandbox account at the same time, so the sandbox balance
+ * moves for reasons this sequence does not own. The model never predicts the balance; it measures the
+ * effect of its own pay around that pay (and repeats the measurement before reporting), and reports
+ * a deviation only as a warning (GW-PIXIN-PAID-CREDITS-BALANCE is ambiguous about fees and concurrency).
+ */
+import type { GatewayClient, TransferRequest } from '../../../harness/clients/gateway.js';
+import type { ModelContext } from '../../../harness/model.js';
+
+export type ChargeState = 'pending' | 'paid';
+export type TransferState = 'banking_processing' | 'pending' | 'completed';
+
+export interface ModelCharge {
+  ref: string;
+  id: string;
+  amount: number;
+  fees: number;
+  status: ChargeState;
+}
+
+export interface ModelTransfer {
+  ref: string;
+  id: string;
+  key: string;
+  body: TransferRequest;
+  status: TransferState;
+  /** created far above the balance by CompleteOverdrawn: never funded, never expected to complete */
+  overdrawn?: boolean;
+}
+
+export interface ModelCard {
+  ref: string;
+  id: string;
+  status: 'paid' | 'refused';
+}
+
+export interface ModelWebhook {
+  ref: string;
+  id: string;
+  deleted: boolean;
+}
+
+export interface GatewayModel {
+  charges: ModelCharge[];
+  transfers: ModelTransfer[];
+  cards: ModelCard[];
+  webhooks: ModelWebhook[];
+  /** every x-idempotency-key this sequence used → the transfer it created */
+  keys: Map<string, string>;
+}
+
+export interface GatewayReal extends ModelContext {
+  gw: GatewayClient;
+  /** where the target reaches the run's receiver at `path` */
+  callbackUrl: (path: string) => string;
+}
+
+export function newGatewayModel(): GatewayModel {
+  return { charges: [], transfers: [], cards: [], webhooks: [], keys: new Map() };
+}
+
+/** Picks the `index`-th element (modulo), so a command generated before its resources exist still resolves. */
+export function pick<T>(list: readonly T[], index: number): T | undefined {
+  return list.length === 0 ? undefined : list[index % list.length];
+}

@@ -1,0 +1,410 @@
+/**
+ * PIX transfer commands: create (fresh x-idempotency-key), replay (same key, same body), conflict
+ * (same key, other body), same-key‖same-key, complete, complete‖complete, get.
+ *
+ * Contract (gateway-api.md, "POST /api/v1/pix/out/pixkey"): "Resending with the same key and body
+ * returns the original response and never duplicates the transfer. The same key with a different body
+ * gives 409 (IDEMPOTENCY_CONFLICT)." States: "(creation, sandbox) → banking_processing";
+ * "banking_processing → completed … not already completed or canceled; sandbox balance covers the
+ * amount"; "/complete: 400 already completed or canceled". "Transitions are atomic".
+ *
+ * Balance: /complete is funded first (the sequence pays a charge of twice the amount plus a margin)
+ * so a correct target normally completes; because other files share the balance, a 400 on a
+ * banking_processing transfer is still accepted (the balance may not cover it) and the transfer
+ * stays banking_processing in the model.
+ */
+import { randomUUID } from 'node:crypto';
+import { ensureErrorShapeIdempotencyConflict, expectStatus } from '../../../harness/checks/index.js';
+import type { ApiResponse, TransferRequest } from '../../../harness/clients/gateway.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/model.js';
+import { readPixBalance } from './balance.js';
+import { createPaidCharge } from './charges.js';
+import { pick } from './model.js';
+import type { GatewayModel, GatewayReal, ModelTransfer, TransferState } from './model.js';
+
+/** Checks a 2xx creation answer; returns the transfer id and status, or undefined after recording why. */
+function createdTransfer(r: GatewayReal, res: ApiResponse, body: TransferRequest): { id: string; status: TransferState } | undefined {
+  const data = dataOf(res.json);
+  const id = data?.id;
+  if (typeof id !== 'string' || id === '') {
+    r.it.run.record(modelFinding({ requirements: ['GW-PIXOUT-RESP-FIELDS'], exchanges: [res.exchange], title: 'a created transfer has no usable id', expected: 'data.id, a non-empty string', actual: JSON.stringify(data?.id) }));
+    return undefined;
+  }
+  if (data?.amount !== body.amount) {
+    r.it.run.record(modelFinding({ requirements: ['GW-PIXOUT-RESP-FIELDS'], exchanges: [res.exchange], title: 'a created transfer does not carry the amount sent', expected: `data.amount ${body.amount}`, actual: JSON.stringify(data?.amount) }));
+  }
+  const status = data?.status;
+  if (status === 'banking_processing' || status === 'completed') return { id, status: status === 'completed' ? 'completed' : 'banking_processing' };
+  if (status === 'pending') {
+    // "no manual review" is not visible to the client: another documented status is a warning (catalogue ambiguity)
+    r.it.run.record(modelFinding({ severity: 'warning', requirements: ['GW-PIXOUT-CREATE-BANKING-PROCESSING'], exchanges: [res.exchange], title: 'a sandbox transfer was created pending (manual review?)', expected: 'data.status "banking_processing"', actual: '"pending"' }));
+    return { id, status: 'pending' };
+  }
+  r.it.run.record(modelFinding({ requirements: ['GW-PIXOUT-CREATE-BANKING-PROCESSING', 'GW-PIXOUT-STATUS-ENUM'], exchanges: [res.exchange], title: 'a new sandbox transfer is not banking_processing', expected: 'data.status "banking_processing"', actual: JSON.stringify(status) }));
+  return undefined;
+}
+
+export class CreateTransfer extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly body: TransferRequest) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length < 6;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const key = randomUUID();
+    const res = await r.gw.createTransfer(this.body, { idempotencyKey: key });
+    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXOUT-CREATE-200'] }))) return;
+    abandonOn429(r, res);
+    const created = createdTransfer(r, res, this.body);
+    if (!created) return;
+    const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: created.id, key, body: this.body, status: created.status };
+    m.transfers.push(t);
+    m.keys.set(key, t.id);
+    r.log.describe(`create transfer ${t.ref} of ${this.body.amount} cents to ${this.body.pixKey} (x-idempotency-key ${shortId(key)})`);
+    r.log.outcome(`${t.status}, id ${shortId(t.id)}`);
+  }
+
+  toString(): string {
+    return `createTransfer(${this.body.amount}, ${this.body.pixKey})`;
+  }
+}
+
+export class ReplayTransfer extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length > 0;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const t = pick(m.transfers, this.index) as ModelTransfer;
+    r.log.describe(`resend transfer ${t.ref} with the same x-idempotency-key and body`);
+    const res = await r.gw.createTransfer(t.body, { idempotencyKey: t.key });
+    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }))) return;
+    abandonOn429(r, res);
+    const id = dataOf(res.json)?.id;
+    r.log.outcome(`HTTP ${res.status}, id ${typeof id === 'string' ? shortId(id) : JSON.stringify(id)}`);
+    if (id !== t.id) {
+      r.it.run.record(
+        modelFinding({
+          requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'],
+          exchanges: [res.exchange],
+          title: `resending transfer ${t.ref} with its key and body did not return the original transfer`,
+          expected: `the original response: data.id ${JSON.stringify(t.id)}`,
+          actual: `data.id ${JSON.stringify(id)}${typeof id === 'string' && id !== t.id ? ' (a second transfer)' : ''}`,
+        }),
+      );
+    }
+  }
+
+  toString(): string {
+    return `replayTransfer(#${this.index})`;
+  }
+}
+
+export class ConflictTransfer extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length > 0;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const t = pick(m.transfers, this.index) as ModelTransfer;
+    const other: TransferRequest = { ...t.body, amount: t.body.amount + 1 };
+    r.log.describe(`reuse the x-idempotency-key of ${t.ref} with a different body (amount ${other.amount})`);
+    const res = await r.gw.createTransfer(other, { idempotencyKey: t.key });
+    r.log.outcome(`HTTP ${res.status}`);
+    if (is2xx(res.status)) {
+      const id = dataOf(res.json)?.id;
+      r.it.run.record(
+        modelFinding({
+          requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', ...(id !== t.id ? ['GW-PIXOUT-IDEM-NO-DUPLICATE'] : [])],
+          exchanges: [res.exchange],
+          title: `the key of ${t.ref} reused with a different body answered ${res.status}`,
+          expected: 'HTTP 409 {error: "IDEMPOTENCY_CONFLICT", message}',
+          actual: `HTTP ${res.status}, data.id ${JSON.stringify(id)}${id !== t.id ? ' (a new transfer under a used key)' : ' (the original replayed)'}`,
+        }),
+      );
+      return;
+    }
+    if (recordAll(r.it.run, expectStatus(res.exchange, 409, { requirements: ['GW-PIXOUT-IDEM-CONFLICT-409'] }))) return;
+    abandonOn429(r, res);
+    r.it.run.record(ensureErrorShapeIdempotencyConflict(res.json, { requirements: ['GW-PIXOUT-IDEM-CONFLICT-409'], exchanges: [res.exchange] }));
+  }
+
+  toString(): string {
+    return `conflictTransfer(#${this.index})`;
+  }
+}
+
+/** Two simultaneous first uses of one key with one body: one transfer, both answers carry its id. */
+export class SameKeyConcurrently extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly body: TransferRequest) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length < 6;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const key = randomUUID();
+    r.log.describe(`create a transfer of ${this.body.amount} cents twice at the same instant with one x-idempotency-key ${shortId(key)}`);
+    const result = await r.burst('gateway', 2, () => r.gw.createTransfer(this.body, { idempotencyKey: key }));
+    const statuses = burstStatuses(result);
+    r.log.outcome(`HTTP ${statuses.join(' ‖ ')}`);
+    const ok = result.values.filter((x) => is2xx(x.status));
+    const ids = [...new Set(ok.map((x) => dataOf(x.json)?.id))];
+    const exchanges = result.values.map((x) => x.exchange);
+    if (ids.length > 1) {
+      r.it.run.record(
+        modelFinding({
+          requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-ATOMIC-TRANSITIONS'],
+          exchanges,
+          title: 'two simultaneous requests with one x-idempotency-key created two transfers',
+          expected: 'one transfer: the second answer replays the first (same data.id)',
+          actual: `data.id ${ids.map((i) => JSON.stringify(i)).join(' and ')}`,
+        }),
+      );
+      return;
+    }
+    if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
+    const first = ok[0];
+    if (!first) {
+      r.it.run.record(...result.values.map((x) => expectStatus(x.exchange, '2xx', { requirements: ['GW-PIXOUT-CREATE-200'] })));
+      return;
+    }
+    // one 2xx and one other 4xx ("in progress") is a choice the contract does not address: accepted, observed
+    for (const x of result.values) if (!is2xx(x.status)) r.it.run.note(`same-key burst: the concurrent duplicate answered ${x.status} (the contract only fixes replay and 409 for a different body)`);
+    const created = createdTransfer(r, first, this.body);
+    if (!created) return;
+    const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: created.id, key, body: this.body, status: created.status };
+    m.transfers.push(t);
+    m.keys.set(key, t.id);
+    r.log.outcome(`HTTP ${statuses.join(' ‖ ')}: one transfer ${t.ref}`);
+  }
+
+  toString(): string {
+    return `createTransfer‖createTransfer(${this.body.amount}, same key)`;
+  }
+}
+
+/** Funds the sandbox balance for `t` (twice its amount plus a margin) by creating and paying a charge. */
+async function fund(m: GatewayModel, r: GatewayReal, t: ModelTransfer): Promise<boolean> {
+  return (await createPaidCharge(m, r, 2 * t.body.amount + 200)) !== undefined;
+}
+
+/** Checks a 2xx /complete answer and moves the model. */
+function completed(r: GatewayReal, t: ModelTransfer, res: ApiResponse): void {
+  const status = dataOf(res.json)?.status;
+  if (status !== 'completed') {
+    r.it.run.record(modelFinding({ requirements: ['GW-PIXOUT-COMPLETE-COMPLETED'], exchanges: [res.exchange], title: `completing ${t.ref} did not answer status completed`, expected: 'data.status "completed"', actual: JSON.stringify(status) }));
+  }
+  t.status = 'completed';
+}
+
+export class CompleteTransfer extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length > 0;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const t = pick(m.transfers, this.index) as ModelTransfer;
+    r.log.describe(`complete transfer ${t.ref} (model: ${t.status})`);
+    if (t.status === 'completed') {
+      const res = await r.gw.completeTransfer(t.id);
+      r.log.outcome(`HTTP ${res.status}`);
+      if (is2xx(res.status)) {
+        r.it.run.record(
+          modelFinding({
+            requirements: ['GW-PIXOUT-COMPLETE-TWICE-400', 'GW-ATOMIC-TRANSITIONS'],
+            exchanges: [res.exchange],
+            title: `completing ${t.ref}, already completed, answered ${res.status}`,
+            expected: 'HTTP 400 (already completed)',
+            actual: `HTTP ${res.status}`,
+          }),
+        );
+        return;
+      }
+      recordAll(r.it.run, expectStatus(res.exchange, 400, { requirements: ['GW-PIXOUT-COMPLETE-TWICE-400'] }));
+      abandonOn429(r, res);
+      return;
+    }
+    if (t.overdrawn) {
+      // far above any balance: completion must fail (GW-PIXOUT-COMPLETE-BALANCE)
+      const res = await r.gw.completeTransfer(t.id);
+      r.log.outcome(`unfunded; HTTP ${res.status}`);
+      if (is2xx(res.status)) {
+        r.it.run.record(modelFinding({ requirements: ['GW-PIXOUT-COMPLETE-BALANCE'], exchanges: [res.exchange], title: `overdrawn transfer ${t.ref} of ${t.body.amount} cents completed`, expected: 'a 4xx: the balance does not cover the amount', actual: `HTTP ${res.status}` }));
+        t.status = 'completed';
+        return;
+      }
+      recordAll(r.it.run, expectStatus(res.exchange, '4xx', { requirements: ['GW-PIXOUT-COMPLETE-BALANCE'] }));
+      abandonOn429(r, res);
+      return;
+    }
+    if (!(await fund(m, r, t))) return;
+    const res = await r.gw.completeTransfer(t.id);
+    r.log.outcome(`funded; HTTP ${res.status}`);
+    // 400: the shared sandbox balance may not cover the amount at this instant (other files): allowed
+    if (recordAll(r.it.run, expectStatus(res.exchange, t.status === 'pending' ? ['2xx', '4xx'] : ['2xx', 400], { requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-BALANCE'] }))) return;
+    abandonOn429(r, res);
+    if (is2xx(res.status)) completed(r, t, res);
+    else r.it.run.note(`complete of ${t.status} transfer answered ${res.status} (balance may not cover it: shared sandbox)`);
+  }
+
+  toString(): string {
+    return `completeTransfer(#${this.index})`;
+  }
+}
+
+/** Two simultaneous /complete of one banking_processing transfer: at most one succeeds, the other answers 400. */
+export class CompleteCompleteConcurrently extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.some((t) => t.status === 'banking_processing' && !t.overdrawn);
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const t = pick(m.transfers.filter((x) => x.status === 'banking_processing' && !x.overdrawn), this.index) as ModelTransfer;
+    r.log.describe(`complete transfer ${t.ref} twice at the same instant (complete ‖ complete)`);
+    if (!(await fund(m, r, t))) return;
+    const result = await r.burst('gateway', 2, () => r.gw.completeTransfer(t.id));
+    const statuses = burstStatuses(result);
+    r.log.outcome(`funded; HTTP ${statuses.join(' ‖ ')}`);
+    const exchanges = result.values.map((x) => x.exchange);
+    const ok = result.values.filter((x) => is2xx(x.status));
+    if (ok.length >= 2) {
+      r.it.run.record(
+        modelFinding({
+          requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400'],
+          exchanges,
+          title: `two simultaneous completions of transfer ${t.ref} both succeeded`,
+          expected: 'at most one 200 (banking_processing → completed); the other 400 (already completed)',
+          actual: `HTTP ${statuses.join(' and ')}`,
+        }),
+      );
+      return;
+    }
+    if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
+    for (const x of result.values) if (!is2xx(x.status)) r.it.run.record(expectStatus(x.exchange, 400, { requirements: ['GW-PIXOUT-COMPLETE-TWICE-400', 'GW-PIXOUT-COMPLETE-BALANCE'] }));
+    const winner = ok[0];
+    if (winner) completed(r, t, winner);
+  }
+
+  toString(): string {
+    return `completeTransfer‖completeTransfer(#${this.index})`;
+  }
+}
+
+export class GetTransfer extends ModelCommand<GatewayModel, GatewayReal> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length > 0;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const t = pick(m.transfers, this.index) as ModelTransfer;
+    r.log.describe(`get transfer ${t.ref} (model: ${t.status})`);
+    await verifyTransferState(r, t);
+  }
+
+  toString(): string {
+    return `getTransfer(#${this.index})`;
+  }
+}
+
+/** GET the transfer and compare its status with the model. */
+export async function verifyTransferState(r: GatewayReal, t: ModelTransfer): Promise<void> {
+  const res = await r.gw.getTransfer(t.id);
+  if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }))) return;
+  abandonOn429(r, res);
+  const data = dataOf(res.json);
+  r.log.outcome(`status ${JSON.stringify(data?.status)}`);
+  if (data?.status !== t.status) {
+    r.it.run.record(
+      modelFinding({
+        requirements: ['GW-PIXOUT-GET-200', 'GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-COMPLETED'],
+        exchanges: [res.exchange],
+        title: `transfer ${t.ref} is ${JSON.stringify(data?.status)}, but this sequence left it ${t.status}`,
+        expected: `data.status "${t.status}"`,
+        actual: `data.status ${JSON.stringify(data?.status)}`,
+      }),
+    );
+  }
+  if (data?.amount !== t.body.amount) {
+    r.it.run.record(modelFinding({ requirements: ['GW-PIXOUT-RESP-FIELDS'], exchanges: [res.exchange], title: `transfer ${t.ref} changed its amount`, expected: `data.amount ${t.body.amount}`, actual: JSON.stringify(data?.amount) }));
+  }
+}
+
+/**
+ * A transfer far above the balance, completed without funding: "sandbox balance covers the amount"
+ * is the condition of banking_processing → completed, so any 4xx passes and a 2xx fails
+ * (GW-PIXOUT-COMPLETE-BALANCE). The amount is the balance just read plus R$ 10 million: no concurrent
+ * file of a conformance run credits that much in between. A target that refuses so large a transfer at
+ * creation (maximum amounts: not shown) is not judged.
+ */
+export class CompleteOverdrawn extends ModelCommand<GatewayModel, GatewayReal> {
+  check(m: Readonly<GatewayModel>): boolean {
+    return m.transfers.length < 6;
+  }
+
+  protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
+    const b0 = await readPixBalance(r);
+    if (b0.cents === undefined) return;
+    const body: TransferRequest = { amount: Math.max(0, b0.cents) + 1_000_000_000, pixKey: 'payee@example.com' };
+    r.log.describe(`create a transfer of ${body.amount} cents (balance ${b0.cents} + R$ 10 million) and complete it unfunded`);
+    const key = randomUUID();
+    const res = await r.gw.createTransfer(body, { idempotencyKey: key });
+    abandonOn429(r, res);
+    if (!is2xx(res.status)) {
+      recordAll(r.it.run, expectStatus(res.exchange, '4xx', { requirements: ['GW-PIXOUT-CREATE-400'] }));
+      r.log.outcome(`creation refused (HTTP ${res.status}): not judged`);
+      return;
+    }
+    const made = createdTransfer(r, res, body);
+    if (!made) return;
+    const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: made.id, key, body, status: made.status, overdrawn: true };
+    m.transfers.push(t);
+    m.keys.set(key, t.id);
+    const done = await r.gw.completeTransfer(t.id);
+    r.log.outcome(`${t.ref} created; complete HTTP ${done.status}`);
+    if (is2xx(done.status)) {
+      r.it.run.record(
+        modelFinding({
+          requirements: ['GW-PIXOUT-COMPLETE-BALANCE'],
+          exchanges: [b0.exchange, res.exchange, done.exchange],
+          title: `a transfer of ${body.amount} cents completed although the balance was ${b0.cents} cents`,
+          expected: 'a 4xx: "sandbox balance covers the amount" is the condition of completion',
+          actual: `HTTP ${done.status}`,
+        }),
+      );
+      t.status = 'completed';
+      return;
+    }
+    recordAll(r.it.run, expectStatus(done.exchange, '4xx', { requirements: ['GW-PIXOUT-COMPLETE-BALANCE'] }));
+    abandonOn429(r, done);
+  }
+
+  toString(): string {
+    return 'completeOverdrawnTransfer()';
+  }
+}

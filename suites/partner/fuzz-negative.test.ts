@@ -1,0 +1,157 @@
+/**
+ * Negative fuzzing of the partner API, derived from the request-body schema (specs/partner.openapi.yaml,
+ * CreatePixChargeRequest) with generators/bodies.ts: bodies that break exactly ONE documented rule,
+ * plus malformed/empty/huge/odd bodies, garbage path ids and Authorization variants.
+ *
+ * Contract (partner-cashin-api.md, "Errors"): "Body: {detail: <readable message>}"; "422 | invalid
+ * request body; detail points to the field"; "404 | resource not found"; "401 | API key missing,
+ * invalid or revoked". The text fixes 422 for an invalid body: another 4xx fails for a broken field
+ * rule; for a body that is not JSON at all it is a warning (PT-ERR-422-MALFORMED-JSON ambiguity).
+ * All mutated rules are stated firmly (amount_cents integer > 0, description ≤ 300, external_ref ≤ 120,
+ * customer_email string, expires_in_seconds integer 60..86400); lengths are broken with ASCII only.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../../harness/check.js';
+import type { RunTools } from '../../harness/check.js';
+import { expectStatus, verifyDetailNamesField, verifyPartnerErrorShape } from '../../harness/checks/index.js';
+import type { ApiResponse } from '../../harness/clients/partner.js';
+import { modelFinding } from '../../harness/model.js';
+import { loadSpec } from '../../harness/spec.js';
+import { contractOverrides, listRules, singleRuleMutants } from '../../generators/index.js';
+
+const spec = await loadSpec('partner');
+const schema = { $ref: '#/components/schemas/CreatePixChargeRequest' };
+
+function requirementsFor(path: string, kind: string): string[] {
+  if (path === 'amount_cents') return kind === 'missing-required' ? ['PT-CHARGE-AMOUNT-REQUIRED'] : kind === 'below-minimum' ? ['PT-CHARGE-AMOUNT-POSITIVE'] : ['PT-CHARGE-AMOUNT-INTEGER'];
+  if (path === 'description') return ['PT-CHARGE-DESC-MAX'];
+  if (path === 'external_ref') return ['PT-CHARGE-EXTREF-MAX'];
+  if (path === 'expires_in_seconds') return ['PT-CHARGE-EXPIRES-RANGE'];
+  if (path === 'customer_email') return ['PT-CHARGE-EMAIL-OPTIONAL'];
+  return ['PT-ERR-422-INVALID-BODY'];
+}
+
+/** 422 {detail} passes; a 2xx, a 5xx or (unless `otherIsWarning`) another 4xx fails. */
+function judge422(it: RunTools, res: ApiResponse, what: string, requirements: string[], options: { otherIsWarning?: boolean; field?: string } = {}): void {
+  const ids = ['PT-ERR-422-INVALID-BODY', ...requirements];
+  if (res.status >= 200 && res.status <= 299) {
+    it.run.record(modelFinding({ code: 'negative.accepted', requirements: ids, exchanges: [res.exchange], title: `an invalid body was accepted (${what})`, expected: 'HTTP 422 {detail}', actual: `HTTP ${res.status} ${res.exchange.response?.body.slice(0, 200) ?? ''}` }));
+    return;
+  }
+  const f = expectStatus(res.exchange, 422, { requirements: ids });
+  if (f && f.code === 'status.unexpected' && options.otherIsWarning && res.status >= 400 && res.status <= 499) f.severity = 'warning';
+  if (f) f.title = `${what}: ${f.title}`;
+  it.run.record(f);
+  if (res.status >= 400 && res.status <= 499 && res.status !== 429) it.run.record(verifyPartnerErrorShape(res.json, { requirements: ['PT-ERR-DETAIL-SHAPE'], exchanges: [res.exchange] }));
+  if (res.status === 422 && options.field) it.run.record(verifyDetailNamesField(res.json, options.field, { requirements: ['PT-ERR-422-FIELD'], exchanges: [res.exchange] }));
+}
+
+check(
+  'partner: charge bodies breaking one documented rule are rejected with 422 {detail}',
+  { id: 'partner.fuzz.negative.charge', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-422-INVALID-BODY', 'PT-ERR-DETAIL-SHAPE'], timeoutMs: 180_000 },
+  async (t) => {
+    const options = { root: spec, overrides: contractOverrides('partner.pixCharge') };
+    // every rule once per iteration (a tuple): no rule depends on sampling luck; not shrunk (see the gateway file)
+    const perRule = listRules(schema, options)
+      .filter((rule) => !rule.startsWith('unexpected-property:'))
+      .map((rule) => singleRuleMutants(schema, { ...options, rules: [rule] }));
+    await t.property(
+      'every rule of CreatePixChargeRequest broken alone',
+      fc.noShrink(fc.tuple(...perRule)),
+      async (mutants, it) => {
+        for (const m of mutants) {
+          // half of them with an Idempotency-Key: a rejected body must not be remembered as a charge either
+          const res = await it.partner().createCharge(m.body, m.rule.length % 2 === 0 ? { idempotencyKey: randomUUID() } : {});
+          judge422(it, res, m.rule, requirementsFor(m.path, m.kind), { field: m.path });
+          if (it.run.failures.length) break;
+        }
+      },
+      { numRuns: 4 },
+    );
+  },
+);
+
+check(
+  'partner: malformed, empty, huge, mistyped and odd-Unicode bodies never cause a server error',
+  { id: 'partner.fuzz.negative.malformed', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-422-MALFORMED-JSON', 'PT-ERR-422-INVALID-BODY', 'PT-BODY-JSON'], timeoutMs: 180_000 },
+  async (t) => {
+    const pt = t.partner();
+    // not JSON, or JSON that is not an object: 422 expected, another 4xx warns (catalogue ambiguity)
+    for (const raw of ['{"amount_cents": 100,', '{', '', 'null', '[]', '"text"', '{"amount_cents":1}}', '\u0000', '{"amount_cents":1e999999}']) {
+      const res = await pt.createCharge(undefined, { rawBody: raw, contentType: 'application/json' });
+      judge422(t, res, `body ${JSON.stringify(raw)}`, ['PT-ERR-422-MALFORMED-JSON'], { otherIsWarning: true });
+    }
+    // a valid JSON body with a wrong content type: 2xx or 4xx (not shown), never 5xx
+    const typed = await pt.createCharge(undefined, { rawBody: JSON.stringify({ amount_cents: 100 }), contentType: 'text/plain' });
+    t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] }));
+    // a 256 KiB description (over the 300 limit): 422; 413 (too large) only warns
+    const huge = await pt.createCharge({ amount_cents: 100, description: 'x'.repeat(256 * 1024) });
+    judge422(t, huge, '256 KiB description', ['PT-CHARGE-DESC-MAX'], { otherIsWarning: huge.status === 413 });
+    // odd Unicode inside the limits: accepted or rejected, never 5xx
+    for (const text of ['\u202Eevil\u202C', 'e\u0301\u0301\u0301', '😀👍🏽', '\uFEFFbom', 'ｆｕｌｌ　ｗｉｄｔｈ']) {
+      const res = await pt.createCharge({ amount_cents: 100, description: text, external_ref: text });
+      t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-EXTREF-MULTIBYTE'] }));
+    }
+    const lone = await pt.createCharge(undefined, { rawBody: '{"amount_cents":100,"description":"\\ud800"}', contentType: 'application/json' });
+    t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] }));
+  },
+);
+
+const GARBAGE_IDS = ['does-not-exist', '../../business/finance', '..%2F..%2Ffinance', '%00', "' OR '1'='1", '😀', '-1', '0', ' ', 'a'.repeat(2048), randomUUID()];
+
+check(
+  'partner: garbage, traversal-looking and oversized ids answer 404 {detail}, never 2xx or 5xx',
+  { id: 'partner.fuzz.negative.ids', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-404-UNKNOWN', 'PT-ERR-DETAIL-SHAPE'], timeoutMs: 180_000 },
+  async (t) => {
+    type Pt = ReturnType<RunTools['partner']>;
+    const routes: Array<(pt: Pt, id: string) => Promise<ApiResponse>> = [(pt, id) => pt.getCharge(id), (pt, id) => pt.cancelCharge(id), (pt, id) => pt.payCharge(id)];
+    await t.property(
+      'a garbage id on a by-id route',
+      fc.tuple(fc.nat({ max: routes.length - 1 }), fc.oneof(fc.constantFrom(...GARBAGE_IDS), fc.string({ minLength: 1, maxLength: 40 }))),
+      async ([r, id], it) => {
+        const res = await (routes[r] as (pt: Pt, id: string) => Promise<ApiResponse>)(it.partner(), id);
+        const f = expectStatus(res.exchange, 404, { requirements: ['PT-ERR-404-UNKNOWN'] });
+        // 400 (malformed id) or 414 (URI too long) are plausible elsewhere: warnings; 2xx and 5xx fail
+        if (f && f.code === 'status.unexpected' && res.status >= 400 && res.status <= 499) f.severity = 'warning';
+        it.run.record(f);
+        if (res.status >= 400 && res.status <= 499 && res.status !== 429) it.run.record(verifyPartnerErrorShape(res.json, { requirements: ['PT-ERR-DETAIL-SHAPE'], exchanges: [res.exchange] }));
+      },
+      { numRuns: 40 },
+    );
+  },
+);
+
+check(
+  'partner: Authorization variants without a valid Bearer key answer 401 {detail}',
+  { id: 'partner.fuzz.negative.auth', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES', 'PT-AUTH-BEARER'] },
+  async (t) => {
+    const pt = t.partner();
+    const key = pt.apiKey;
+    const must401: Array<[string, string | undefined]> = [
+      ['no Authorization header', undefined],
+      ['empty key', 'Bearer '],
+      ['scheme only', 'Bearer'],
+      ['key without scheme', key],
+      ['Basic scheme with the key', `Basic ${key}`],
+      ['unknown ak_test_ key', `Bearer ak_test_${'0'.repeat(24)}`],
+      ['truncated key', `Bearer ${key.slice(0, -3)}`],
+      ['garbage', 'Bearer not-a-key'],
+    ];
+    for (const [name, value] of must401) {
+      const res = await pt.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: value === undefined ? 'none' : { authorization: value } });
+      const f = expectStatus(res.exchange, 401, { requirements: ['PT-AUTH-401'] });
+      if (f) f.title = `${name}: ${f.title}`;
+      t.run.record(f);
+      if (res.status === 401) t.run.record(verifyPartnerErrorShape(res.json, { requirements: ['PT-ERR-DETAIL-SHAPE'], exchanges: [res.exchange] }));
+    }
+    // RFC 7235: scheme case-insensitive, 1*SP before the credentials: 2xx or 401 both pass
+    for (const [name, value] of [['lower-case scheme', `bearer ${key}`], ['two spaces after the scheme', `Bearer  ${key}`]] as const) {
+      const res = await pt.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: { authorization: value } });
+      const f = expectStatus(res.exchange, ['2xx', 401], { requirements: ['PT-AUTH-BEARER'] });
+      if (f) f.title = `${name}: ${f.title}`;
+      t.run.record(f);
+      t.run.note(`${name}: HTTP ${res.status}`);
+    }
+  },
+);
