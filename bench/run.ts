@@ -1,0 +1,170 @@
+/**
+ * `npm run bench -- [flags]`: measures the harness and the reference in one run and writes
+ * reports/bench.json, then prints the tables (bench/table.ts).
+ *
+ * Sections (all by default; `--only a,b` picks some):
+ *   overhead    harness full path vs raw undici, same endpoint/concurrency/connections (+ stage timers)
+ *   throughput  the reference's requests/s for charge creation and lookups (raw undici client)
+ *   suite       the quick profile end to end through the CLI (the full profile only with --full)
+ *   fuzz        the stateful fuzzer's sequences/s and time/requests to detect race/atomicity/
+ *               idempotency faults (short by default; --fuzz: 3 seeds per fault, larger budget)
+ *   growth      wall time of one property-based suite file at 10/100/1000 runs per property
+ *
+ * Flags: --full, --fuzz, --only LIST, --reference child|in-process (default child), --short (tiny
+ * counts, to check the bench itself), --out PATH, --growth-file PATH, --help.
+ * Every loop is bounded in count and time; everything listens on and talks to 127.0.0.1 only.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { measureFuzz } from './fuzz.js';
+import { measureGrowth } from './growth.js';
+import { runHarnessOverhead } from './overhead.js';
+import { ROOT } from './process.js';
+import { startBenchReference } from './reference.js';
+import type { ReferenceMode } from './reference.js';
+import type { BenchReport } from './report.js';
+import { measureSuite, notMeasured } from './suite.js';
+import { renderReport } from './table.js';
+import { measureThroughput } from './throughput.js';
+
+const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth'] as const;
+type Section = (typeof SECTIONS)[number];
+
+interface BenchFlags {
+  full: boolean;
+  fuzz: boolean;
+  short: boolean;
+  only: Set<Section>;
+  reference: ReferenceMode;
+  out: string;
+  growthFile?: string;
+}
+
+const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…]`;
+
+function parseFlags(argv: readonly string[]): BenchFlags | undefined {
+  const flags: BenchFlags = { full: false, fuzz: false, short: false, only: new Set(SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = (): string => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--') continue;
+    else if (a === '--full') flags.full = true;
+    else if (a === '--fuzz') flags.fuzz = true;
+    else if (a === '--short') flags.short = true;
+    else if (a === '--only') {
+      const names = value().split(',').map((x) => x.trim()).filter(Boolean);
+      for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`unknown section "${n}" (${SECTIONS.join(', ')})`);
+      flags.only = new Set(names as Section[]);
+    } else if (a === '--reference') {
+      const v = value();
+      if (v !== 'child' && v !== 'in-process') throw new Error('--reference is child or in-process');
+      flags.reference = v;
+    } else if (a === '--out') flags.out = resolve(process.cwd(), value());
+    else if (a === '--growth-file') flags.growthFile = value();
+    else if (a === '--help' || a === '-h') return undefined;
+    else throw new Error(`unknown flag "${a}"\n${HELP}`);
+  }
+  return flags;
+}
+
+const load = (): number[] => loadavg().map((x) => Math.round(x * 100) / 100);
+
+function log(text: string): void {
+  process.stderr.write(`[bench] ${text}\n`);
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  let flags: BenchFlags | undefined;
+  try {
+    flags = parseFlags(argv);
+  } catch (error) {
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  if (!flags) {
+    console.log(HELP);
+    return 0;
+  }
+  const short = flags.short;
+  const t0 = performance.now();
+  const report: BenchReport = {
+    tool: 'paygate-conformance-bench',
+    startedAt: new Date().toISOString(),
+    totalMs: 0,
+    outputPath: flags.out,
+    machine: { cpus: cpus().length, node: process.version, platform: process.platform, loadBefore: load(), loadAfter: [] },
+    reference: flags.reference,
+    caveat:
+      'Numbers from one run on a shared machine: other processes steal CPU, so req/s and wall times are noisy (compare ratios and CPU µs/request, and re-run on an idle machine for absolute values).',
+    flags: [...argv].filter((a) => a !== '--'),
+  };
+
+  if (flags.only.has('overhead')) {
+    log('harness overhead vs raw undici…');
+    const r = await runHarnessOverhead({
+      reference: flags.reference,
+      endpoints: ['balance', 'pix-lookup'],
+      concurrencies: [1, 32],
+      rounds: short ? 1 : 3,
+      durationMs: short ? 300 : 1500,
+      maxRequests: short ? 500 : 60_000,
+      stages: true,
+    });
+    report.overhead = r.overhead;
+    if (r.stages) report.stages = r.stages;
+  }
+
+  if (flags.only.has('throughput')) {
+    log('reference throughput…');
+    const ref = await startBenchReference(flags.reference);
+    try {
+      report.throughput = await measureThroughput(ref.info, { concurrencies: [1, 64], durationMs: short ? 300 : 2000, maxRequests: short ? 500 : 30_000 });
+    } finally {
+      await ref.stop();
+    }
+  }
+
+  if (flags.only.has('suite')) {
+    log('quick profile end to end…');
+    const rows = [await measureSuite('quick', { timeoutMs: 5 * 60_000 })];
+    if (flags.full) {
+      log('full profile end to end (timer waits; up to 90 min)…');
+      rows.push(await measureSuite('full', { timeoutMs: 90 * 60_000 }));
+    } else rows.push(notMeasured('full', 'not measured (waits for contract timers; run with --full)'));
+    report.suite = rows;
+  }
+
+  if (flags.only.has('fuzz')) {
+    log(`fuzzer (${flags.fuzz ? 'long' : 'short'} version)…`);
+    report.fuzz = await measureFuzz(
+      flags.fuzz
+        ? { rateRuns: [5, 200], detectRuns: 100, repetitions: 3, budgetMs: 25 * 60_000, timeoutMsPerRun: 5 * 60_000 }
+        : { rateRuns: short ? [1, 3] : [5, 60], detectRuns: short ? 5 : 40, repetitions: 1, budgetMs: short ? 30_000 : 240_000, timeoutMsPerRun: 2 * 60_000 },
+    );
+  }
+
+  if (flags.only.has('growth')) {
+    log('cost growth with --runs…');
+    report.growth = await measureGrowth({ runs: short ? [1, 3] : [10, 100, 1000], timeoutMsPerRun: short ? 60_000 : 4 * 60_000, ...(flags.growthFile ? { file: flags.growthFile } : {}) });
+  }
+
+  report.machine.loadAfter = load();
+  report.totalMs = Math.round(performance.now() - t0);
+  mkdirSync(dirname(flags.out), { recursive: true });
+  writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(renderReport(report));
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error('bench: failed:', error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exit(1);
+  },
+);

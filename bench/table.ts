@@ -1,0 +1,95 @@
+/** Renders reports/bench.json as plain-text tables for the terminal. */
+import type { BenchReport } from './report.js';
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const cells = [header, ...rows.map((r) => r.map(String))];
+  const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]): string => r.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
+}
+
+const s = (ms: number | undefined): string => (ms === undefined ? '-' : `${(ms / 1000).toFixed(1)} s`);
+const opt = (v: number | string | undefined): string => (v === undefined ? '-' : String(v));
+
+export function renderReport(report: BenchReport): string {
+  const out: string[] = [];
+  out.push(
+    `paygate-conformance bench · ${report.startedAt} · ${report.machine.cpus} CPU(s) · node ${report.machine.node} · load ${report.machine.loadBefore.join('/')} → ${report.machine.loadAfter.join('/')}`,
+    `reference: ${report.reference}. ${report.caveat}`,
+    '',
+  );
+  const o = report.overhead;
+  if (o) {
+    out.push(`Harness overhead (goal: harness ≥ ${Math.round(o.goal * 100)} % of raw undici) — ${o.meetsGoal ? 'MET' : `NOT MET (worst ${Math.round(o.worstRatio * 100)} %)`}`);
+    out.push(
+      table(
+        ['endpoint', 'conc', 'raw req/s', 'harness req/s', 'ratio', 'raw CPU µs/req', 'harness CPU µs/req', 'errors'],
+        o.rows.map((r) => [`GET ${r.path}`, r.concurrency, r.rawRps, r.harnessRps, `${Math.round(r.ratio * 100)} %`, r.rawCpuUsPerRequest, r.harnessCpuUsPerRequest, r.errors]),
+      ),
+      '',
+    );
+  }
+  for (const st of report.stages ?? []) {
+    out.push(`Per-request stages, ${st.operation} (${st.responseBytes} B body): ~${st.perRequestUs} µs/request`);
+    out.push(table(['stage', 'µs/call'], st.stages.map((x) => [x.stage, x.usPerCall])), '');
+  }
+  if (report.throughput) {
+    out.push('Reference throughput (raw undici client)');
+    out.push(table(['case', 'conc', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'errors'], report.throughput.map((r) => [r.case, r.concurrency, r.rps, r.latencyP50Ms, r.latencyP99Ms, r.requests, r.errors])), '');
+  }
+  if (report.suite) {
+    out.push('Suite wall time (CLI, process start to exit; quick goal < 60 s)');
+    out.push(
+      table(
+        ['profile', 'wall', 'exit', 'checks', 'passed', 'failed', 'warn', 'not run', 'errors', 'requests', 'note'],
+        report.suite.map((r) =>
+          r.measured
+            ? [r.profile, s(r.wallMs), opt(r.exitCode ?? undefined), opt(r.checks), opt(r.passed), opt(r.failed), opt(r.warnings), opt(r.notRun), opt(r.harnessErrors), opt(r.requests), r.note ?? (r.meetsGoal === undefined ? '' : r.meetsGoal ? 'goal met' : 'GOAL NOT MET')]
+            : [r.profile, 'not measured', '', '', '', '', '', '', '', '', r.note ?? ''],
+        ),
+      ),
+    );
+    for (const r of report.suite) {
+      if (r.slowestFiles?.length) out.push(`slowest ${r.profile} files: ${r.slowestFiles.map((f) => `${f.file} ${f.seconds.toFixed(1)} s`).join(', ')}`);
+    }
+    out.push('');
+  }
+  if (report.fuzz) {
+    out.push('Fuzzer (suites/<api>/fuzz-model.test.ts, direct vitest runs)');
+    out.push(
+      table(
+        ['api', 'sequences/s', 'requests/seq', 'start-up', 'note'],
+        report.fuzz.rates.map((r) => [r.api, r.available ? opt(r.sequencesPerSecond) : 'not available', opt(r.requestsPerSequence), s(r.startupMs), r.note ?? '']),
+      ),
+      '',
+    );
+    if (report.fuzz.faults.length) {
+      out.push(
+        table(
+          ['fault', 'detected', 'median wall', 'median requests', 'seq to 1st failure', 'est. time to 1st', 'est. requests to 1st', 'note'],
+          report.fuzz.faults.map((f) => [
+            f.fault,
+            f.available ? `${f.detected}/${f.attempts.length}` : 'n/a',
+            s(f.medianWallMs),
+            opt(f.medianRequests),
+            opt(f.medianSequencesToFailure),
+            s(f.estimatedMsToFirstFailure),
+            opt(f.estimatedRequestsToFirstFailure),
+            f.note ?? '',
+          ]),
+        ),
+      );
+    }
+    if (report.fuzz.skipped.length) out.push(`not run (time budget spent): ${report.fuzz.skipped.join(', ')}`);
+    out.push('');
+  }
+  const g = report.growth;
+  if (g) {
+    out.push(`Cost growth: ${g.available ? g.file : 'not available'}${g.available ? ` — slope ${g.slopeMsPerRun} ms/run, intercept ${s(g.interceptMs)}, r² ${g.r2}, ${g.requestsPerRun} requests/run` : ''}`);
+    if (g.points.length) out.push(table(['PAYGATE_RUNS', 'wall', 'requests', 'checks', 'exit'], g.points.map((p) => [p.runs, p.timedOut ? 'timed out' : s(p.wallMs), p.requests, p.checks, opt(p.exitCode ?? undefined)])));
+    if (g.note) out.push(g.note);
+    out.push('');
+  }
+  out.push(`total bench time ${s(report.totalMs)} · written to ${report.outputPath}`);
+  return out.join('\n');
+}
