@@ -128,6 +128,18 @@ const PROBES: Probe[] = [
     observe: async (ctx) => (await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: `Basic ${Buffer.from(`${ctx.gateway.app.credentials.clientId}:nope`).toString('base64')}` } })).status === 200,
   },
   {
+    fault: 'gw-auth-body-500',
+    async observe(ctx) {
+      const c = ctx.gateway.app.credentials;
+      const reply = await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` }, body: { grant_type: 'client_credentials' } });
+      return reply.status >= 500;
+    },
+  },
+  {
+    fault: 'gw-card-status-approved',
+    observe: async (ctx) => pick((await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({}) })).body, 'data.status') === 'approved',
+  },
+  {
     fault: 'gw-auth-expires-in-seconds',
     async observe(ctx) {
       const c = ctx.gateway.app.credentials;

@@ -73,6 +73,8 @@ export class Authenticator {
     const principal = this.checkBasic(req.headers.authorization);
     const body = await readRawBody(req);
     // "No body is accepted": a non-empty body is refused rather than silently ignored (DECISIONS.md)
+    // fault: the body is parsed without a guard and the exchange crashes on it
+    if (body.length > 0 && this.faults.has('gw-auth-body-500')) throw failure(500, 'internal error');
     if (body.length > 0) throw failure(400, 'body: POST /api/auth accepts no body');
     const token = this.sign(principal);
     const expiresIn = this.faults.has('gw-auth-expires-in-seconds') ? Math.round(this.tokenTtlMs / 1000) : this.tokenTtlMs;

@@ -14,6 +14,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-auth-expired-token-accepted', ['GW-AUTH-EXPIRY', 'GW-AUTH-401-INVALID-TOKEN'], 'tokens are accepted after expiresIn has passed', 'timer'),
   fault('gw-auth-garbage-token-accepted', ['GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE'], 'only the presence of a Bearer token is checked; any string passes'),
   fault('gw-auth-wrong-secret-accepted', ['GW-AUTH-401-INVALID'], 'a known client_id gets a token whatever the secret'),
+  fault('gw-auth-body-500', ['GW-AUTH-NO-BODY'], 'a body sent to POST /api/auth crashes the exchange (500)'),
   fault('gw-auth-expires-in-seconds', ['GW-AUTH-EXPIRES-IN-MS'], 'expiresIn is given in seconds instead of milliseconds'),
 
   // Limits, at both sides
@@ -57,6 +58,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-balance-credit-fees-twice', ['GW-PIXIN-PAID-CREDITS-BALANCE'], 'a paid charge credits amount minus twice the fees'),
   fault('gw-balance-as-number', ['GW-BAL-STRINGS-2DP', 'GW-BAL-200-SHAPE'], 'balances are JSON numbers, not strings'),
   fault('gw-balance-one-decimal', ['GW-BAL-STRINGS-2DP'], 'balances are strings with one decimal ("10.5")'),
+  fault('gw-card-status-approved', ['GW-CARD-STATES', 'GW-CARD-SANDBOX-APPROVE'], 'an approved card sale reports status "approved", not "paid"'),
   fault('gw-card-sale-credits-pix-balance', ['GW-CARD-NO-PIX-BALANCE'], 'an approved card sale is credited to the PIX balance at once'),
 
   // Card rules

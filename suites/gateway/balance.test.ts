@@ -19,7 +19,7 @@ check(
     id: 'gateway.balance.shape',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-BAL-200-SHAPE', 'GW-BAL-FIELDS', 'GW-BAL-STRINGS-2DP'],
+    requirements: ['GW-BAL-200-SHAPE', 'GW-BAL-FIELDS', 'GW-BAL-STRINGS-2DP', 'GW-VER-PREFIX'],
     severity: 'critical',
   },
   async (t) => {

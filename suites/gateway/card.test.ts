@@ -76,6 +76,7 @@ check(
     area: AREA,
     requirements: [
       'GW-CARD-SANDBOX-APPROVE',
+      'GW-CARD-STATES',
       'GW-CARD-ECHO-BRAND-LAST4',
       'GW-CARD-PLACEHOLDER-ALLOWED',
       'GW-CARD-CURRENCY',

@@ -93,7 +93,7 @@ check('production credentials: /pay and /complete answer 403 and change nothing'
 
 check('production credentials never see sandbox charges, transfers or webhooks', {
   id: 'gateway.isolation.live-cannot-see-sandbox', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  requirements: ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS', 'GW-ENV-WEBHOOKS-SEPARATE'],
+  requirements: ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS', 'GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-SAME-HOST'],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;

@@ -57,6 +57,7 @@ check(
     requirements: [
       'GW-PIXIN-CREATE-200',
       'GW-PIXIN-CREATE-PENDING',
+      'GW-PIXIN-STATUS-ENUM',
       'GW-PIXIN-RESP-ID',
       'GW-PIXIN-FEES-INT',
       'GW-MONEY-CENTS',

@@ -88,7 +88,7 @@ check('after expires_at the first lookup, pay or cancel shows expired; pay is re
   area: AREA,
   severity: 'critical',
   tier: 'timer',
-  requirements: ['PT-CHARGE-EXPIRY-LAZY', 'PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-CANCEL-EXPIRED-409', 'PT-CHARGE-EXPIRY-LIST', 'PT-STATE-ONE-TRANSITION'],
+  requirements: ['PT-CHARGE-EXPIRY-LAZY', 'PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-CANCEL-EXPIRED-409', 'PT-CHARGE-EXPIRY-LIST', 'PT-STATE-ONE-TRANSITION', 'PT-EVT-EXPIRY'],
 }, async (t) => {
   const client = t.partner();
   const made: Array<{ id: string; expiresAt: unknown; at: number; ref: string }> = [];

@@ -1,0 +1,54 @@
+/**
+ * Statements of gateway-api.md that the area files do not own: the transport ("JSON over HTTPS"),
+ * "No body is accepted" on POST /api/auth, and the postbackUrl type. Where the text leaves the
+ * handling open, only a 5xx is a failure and what the target chose is recorded as a note.
+ */
+import { check } from '../../harness/check.js';
+import { expectStatus } from '../../harness/checks/status.js';
+import { makeFinding } from '../../harness/checks/context.js';
+import { pixChargeBody } from './support.js';
+
+const AREA = 'General';
+
+function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '::1' || hostname === '[::1]' || /^127\./.test(hostname);
+}
+
+// "JSON over HTTPS at {base_url}." Plain HTTP on a loopback address is a local test setup (note);
+// plain HTTP elsewhere is a warning (the reading notes make the transport an observation).
+check('the base URL is HTTPS', {
+  id: 'gateway.general.https', api: 'gateway', area: AREA, severity: 'minor',
+  requirements: ['GW-SVC-JSON-HTTPS'],
+}, async (t) => {
+  const base = new URL(t.target.gateway?.baseUrl ?? '');
+  if (base.protocol === 'https:') return;
+  if (isLoopback(base.hostname)) {
+    t.run.note(`base URL ${base.origin} is plain HTTP on a loopback address (a local setup)`);
+    return;
+  }
+  t.run.record(makeFinding({ requirements: ['GW-SVC-JSON-HTTPS'] }, {
+    code: 'transport.not-https', title: 'the gateway is served over plain HTTP', severity: 'warning',
+    expected: 'an https:// base URL ("JSON over HTTPS")', actual: base.origin,
+  }));
+});
+
+// "POST /api/auth … No body is accepted." Whether a body sent anyway is ignored or refused is not
+// stated: both are fine (noted); a 5xx is a failure.
+check('a body sent to POST /api/auth is ignored or refused, never a server error', {
+  id: 'gateway.general.auth-body', api: 'gateway', area: AREA,
+  requirements: ['GW-AUTH-NO-BODY'],
+}, async (t) => {
+  const r = await t.gateway().auth(undefined, { json: { grant_type: 'client_credentials' } });
+  t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-AUTH-NO-BODY'] }));
+  t.run.note(`POST /api/auth with a JSON body answered ${r.status}`);
+});
+
+// "postbackUrl | string (URI) | no": whether a string that is no URI is refused is not stated.
+check('a postbackUrl that is not a URI is refused or accepted, never a server error', {
+  id: 'gateway.general.postback-not-uri', api: 'gateway', area: AREA, severity: 'minor',
+  requirements: ['GW-PIXIN-POSTBACK-URI'],
+}, async (t) => {
+  const r = await t.gateway().createPixCharge(pixChargeBody({ postbackUrl: 'not a uri' }));
+  t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-POSTBACK-URI'] }));
+  t.run.note(`a PIX charge with postbackUrl "not a uri" answered ${r.status}`);
+});
