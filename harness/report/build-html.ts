@@ -247,7 +247,7 @@ function main(argv: readonly string[]): number {
   try {
     const result = buildHtmlReport({ resultsDir, outputDir });
     const removed = Object.values(result.scrubbed).reduce((a, b) => a + b, 0);
-    console.log(`report: ${relative(process.cwd(), result.index) || result.index} (${(result.durationMs / 1000).toFixed(1)} s; ${removed} analytics tag(s)/URL(s) removed, none remain; open it as a file, offline)`);
+    console.log(`report: ${relative(process.cwd(), result.index) || result.index} (${(result.durationMs / 1000).toFixed(1)} s; ${removed} analytics tag(s)/URL(s) removed, none remain)\nview it offline with: npx allure open ${relative(process.cwd(), dirname(result.index)) || dirname(result.index)}  (it loads data files, which browsers block from file://)`);
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
