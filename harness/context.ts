@@ -252,7 +252,9 @@ export class Session {
     const capability = which === 'sandbox' ? 'gateway' : (`gateway.${which}` as const);
     const pair = gw?.[which];
     if (!gw || !pair || !this.gatewayHttp) throw new NotRunError(capability, notRunReason(this.config, capability) ?? `gateway ${which} pair not configured`);
-    const manager = new GatewayTokenManager(this.gatewayHttp, pair, which);
+    // a pair equal to the production pair is production, whatever slot it was configured in
+    const production = which === 'live' || (gw.live !== undefined && gw.live.clientId === pair.clientId);
+    const manager = new GatewayTokenManager(this.gatewayHttp, pair, production ? 'live' : which);
     this.tokenManagers.set(which, manager);
     return manager;
   }

@@ -148,6 +148,10 @@ export function loadTargetConfig(env: Env = process.env): TargetConfig {
     }
     const gateway: GatewayTarget = { baseUrl: gatewayUrl, sandbox };
     const live = pair(env, 'GATEWAY_LIVE');
+    if (live && live.clientId === sandbox.clientId) {
+      // the sandbox pair drives every money-moving check: it must never be the production pair
+      throw new HarnessError('config.sandbox-is-production', 'GATEWAY_CLIENT_ID is the production client id (GATEWAY_LIVE_CLIENT_ID): the sandbox pair must be a sandbox pair; nothing was sent');
+    }
     if (live) gateway.live = live;
     else notRun('gateway.live', 'GATEWAY_LIVE_CLIENT_ID/GATEWAY_LIVE_CLIENT_SECRET not set: production-credential checks not run');
     const other = pair(env, 'GATEWAY_OTHER');
@@ -168,6 +172,10 @@ export function loadTargetConfig(env: Env = process.env): TargetConfig {
     }
     const partner: PartnerTarget = { baseUrl: partnerUrl, apiKey };
     const live = value(env, 'PARTNER_LIVE_API_KEY');
+    if (apiKey.startsWith('ak_live_') || (live !== undefined && live === apiKey)) {
+      // "Key prefix ak_test_ selects sandbox; ak_live_ selects production": never test with a live key
+      throw new HarnessError('config.sandbox-is-production', 'PARTNER_API_KEY is a production key (ak_live_ prefix or equal to PARTNER_LIVE_API_KEY): an ak_test_ key is required; nothing was sent');
+    }
     if (live) partner.liveApiKey = live;
     else notRun('partner.live', 'PARTNER_LIVE_API_KEY not set: production-key checks not run');
     const other = value(env, 'PARTNER_OTHER_API_KEY');

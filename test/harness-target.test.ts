@@ -81,6 +81,14 @@ const info: ReferenceInfo = {
   partner: { baseUrl: 'http://127.0.0.1:2/v1', apiKey: 'ak_test_a', liveApiKey: 'ak_live_b', otherApiKey: 'ak_test_c', webhookSecret: 'w' },
 };
 
+describe('production credentials in a sandbox slot', () => {
+  it('refuses a gateway sandbox pair that is the production pair, and a live partner key as the test key', () => {
+    const gw = { GATEWAY_BASE_URL: 'https://gw.example', GATEWAY_CLIENT_ID: 'live-id', GATEWAY_CLIENT_SECRET: 'live-secret', GATEWAY_LIVE_CLIENT_ID: 'live-id', GATEWAY_LIVE_CLIENT_SECRET: 'live-secret' };
+    expect(() => loadTargetConfig(gw)).toThrow(/sandbox pair must be a sandbox pair/);
+    expect(() => loadTargetConfig({ PARTNER_BASE_URL: 'https://pt.example/v1', PARTNER_API_KEY: 'ak_live_abcdef123456' })).toThrow(/production key/);
+  });
+});
+
 describe('embedded reference', () => {
   it('targetFromReference fills every capability', () => {
     const t = targetFromReference(info, { host: '127.0.0.1', port: 1, publicUrl: 'http://127.0.0.1:1' });
