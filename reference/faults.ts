@@ -17,6 +17,12 @@ export interface FaultSpec {
   tier: 'quick' | 'timer';
   /** one line: what a broken implementation does */
   intent: string;
+  /**
+   * Set when every requirement the fault breaks is one the contract states ambiguously: the suite
+   * reports it as a warning (never a failure, by the fairness rule), so it is detected under
+   * `--strict`. The text says why the reading is ambiguous.
+   */
+  strict?: string;
 }
 
 export const FAULTS: readonly FaultSpec[] = [...GATEWAY_FAULTS, ...PARTNER_FAULTS];

@@ -15,7 +15,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-auth-garbage-token-accepted', ['GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE'], 'only the presence of a Bearer token is checked; any string passes'),
   fault('gw-auth-wrong-secret-accepted', ['GW-AUTH-401-INVALID'], 'a known client_id gets a token whatever the secret'),
   fault('gw-auth-body-500', ['GW-AUTH-NO-BODY'], 'a body sent to POST /api/auth crashes the exchange (500)'),
-  fault('gw-auth-expires-in-seconds', ['GW-AUTH-EXPIRES-IN-MS'], 'expiresIn is given in seconds instead of milliseconds'),
+  { ...fault('gw-auth-expires-in-seconds', ['GW-AUTH-EXPIRES-IN-MS'], 'expiresIn is given in seconds instead of milliseconds'), strict: 'the unit of expiresIn is only read off a number: a value under 1000 reads as seconds, a heuristic' },
 
   // Limits, at both sides
   fault('gw-pixin-amount-99-accepted', ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-400'], 'a PIX charge of 99 cents is created'),
@@ -28,7 +28,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
 
   // Documents and PIX keys
   fault('gw-pixin-cpf-check-digit-ignored', ['GW-PIXIN-DOC-VALID'], 'a CPF with wrong check digits is accepted on a PIX charge'),
-  fault('gw-pixin-alphanumeric-cnpj-rejected', ['GW-PIXIN-DOC-CNPJ-ALNUM'], 'a valid alphanumeric CNPJ is refused (numeric-only validator)'),
+  { ...fault('gw-pixin-alphanumeric-cnpj-rejected', ['GW-PIXIN-DOC-CNPJ-ALNUM'], 'a valid alphanumeric CNPJ is refused (numeric-only validator)'), strict: 'the text says digits only; accepting the alphanumeric CNPJ is expected of a current implementation, refusing it is a warning' },
   fault('gw-pixkey-phone-without-plus55-accepted', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'a phone key without the +55 prefix is accepted'),
   fault('gw-pixkey-malformed-email-accepted', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'anything containing @ is accepted as an e-mail key'),
 
