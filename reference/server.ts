@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handler } from './shared/http.js';
 import { sendJson } from './shared/http.js';
+import { withChaos } from './shared/chaos.js';
 import { parseFaults } from './faults.js';
 import { createGatewayApp } from './gateway/app.js';
 import { createPartnerApp } from './partner/app.js';
@@ -26,7 +27,7 @@ export interface ReferenceOptions {
   partnerRetryCapMs: number;
   partnerDeliveryTimeoutMs: number;
   partnerExpiryScale: number;
-  /** REFERENCE_CHAOS=1: random 429s, latency, delayed webhooks (TODO: not implemented yet) */
+  /** REFERENCE_CHAOS=1: random 429s, latency, delayed webhooks (reference/shared/chaos.ts) */
   chaos: boolean;
 }
 
@@ -136,8 +137,8 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
     deliveryTimeoutMs: options.partnerDeliveryTimeoutMs,
     expiryScale: options.partnerExpiryScale,
   });
-  const gatewayServer = serve(gateway.handler);
-  const partnerServer = serve(partner.handler);
+  const gatewayServer = serve(options.chaos ? withChaos(gateway.handler, { rateLimitedBody: { success: false, message: 'Too many requests' } }) : gateway.handler);
+  const partnerServer = serve(options.chaos ? withChaos(partner.handler, { rateLimitedBody: { detail: 'too many requests' } }) : partner.handler);
   const close = async (): Promise<void> => {
     await Promise.all([stop(gatewayServer), stop(partnerServer)]);
     await Promise.all([gateway.close(), partner.close()]);

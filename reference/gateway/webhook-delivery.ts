@@ -9,6 +9,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GatewayStore, PixCharge, PixTransfer } from './store.js';
+import { chaosDeliveryDelayMs } from '../shared/chaos.js';
 
 export type TransactionEvent = 'transaction_created' | 'transaction_paid';
 export type TransferEvent = 'transfer_created' | 'transfer_completed';
@@ -141,7 +142,7 @@ export class WebhookDispatcher {
     // the exact bytes sent; the signature covers this text (compact JSON)
     const body = JSON.stringify(payload);
     for (const target of this.targetsFor(event, owner, postbackUrl)) {
-      this.schedule(0, () => this.attempt(event, target, payload, body, 0));
+      this.schedule(chaosDeliveryDelayMs(), () => this.attempt(event, target, payload, body, 0));
     }
   }
 

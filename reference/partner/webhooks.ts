@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { PartnerFaultSwitch } from './faults.js';
 import { randomHex } from './store.js';
+import { chaosDeliveryDelayMs } from '../shared/chaos.js';
 
 /** "up to 8 attempts per event" (Events). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -57,7 +58,7 @@ export class WebhookDispatcher {
   /** Queues an event; returns at once (deliveries never block an API response). */
   enqueue(event: PartnerEvent): void {
     if (this.closed || this.options.url === undefined) return;
-    this.schedule(event, JSON.stringify(event), 1, 0);
+    this.schedule(event, JSON.stringify(event), 1, chaosDeliveryDelayMs());
   }
 
   heldEvents(): readonly HeldEvent[] {
