@@ -136,6 +136,10 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-production-validation-422',
+    observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/pix/in/qrcode', { token: ctx.tokens.production, body: { amountInCents: 99, customer: { documentType: 'cpf', document: '52998224725' } } })).status === 422,
+  },
+  {
     fault: 'gw-card-status-approved',
     observe: async (ctx) => pick((await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({}) })).body, 'data.status') === 'approved',
   },

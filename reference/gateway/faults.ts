@@ -80,6 +80,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-webhook-missing-user-agent', ['GW-WH-USER-AGENT'], 'callbacks carry no User-Agent header'),
 
   // Isolation between environments and accounts
+  fault('gw-production-validation-422', ['GW-ENV-IDENTICAL-BEHAVIOUR'], 'production answers 422 where the sandbox answers 400 for the same invalid PIX charge'),
   fault('gw-isolation-production-sees-sandbox', ['GW-ENV-ISOLATION'], 'a production token reads and lists sandbox resources of the same account'),
   fault('gw-isolation-other-account-sees-resource', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "another account's token reads its resources"),
   fault('gw-sandbox-simulation-in-production-allowed', ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], '/pay and /complete skip the sandbox-credentials check'),

@@ -8,7 +8,7 @@ import { buildChargeCode } from './charge-code.js';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
 import { findVisible, ledgerLatency } from './context.js';
 import { completeCpf, isValidCnpj, isValidCpf } from './documents.js';
-import { failure, invalidField, notFound } from './errors.js';
+import { ApiError, failure, invalidField, notFound } from './errors.js';
 import { pixChargeFee } from './fees.js';
 import { MAX_AMOUNT_CENTS, MAX_SPLIT_PERCENT_SUM, maximumDescriptionLength, minimumChargeAmount } from './limits.js';
 import { discardBody, readJsonObject } from './request-body.js';
@@ -113,6 +113,18 @@ function chargeView(charge: PixCharge): Record<string, unknown> {
 }
 
 async function createCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  try {
+    return await createValidCharge(deps, call);
+  } catch (error) {
+    // fault: production validates through another stack, answering 422 where the sandbox answers 400
+    if (deps.faults.has('gw-production-validation-422') && call.principal.environment !== 'sandbox' && error instanceof ApiError && error.status === 400) {
+      throw new ApiError(422, error.body, error.headers);
+    }
+    throw error;
+  }
+}
+
+async function createValidCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const { faults } = deps;
   const body = await readJsonObject(call.req, faults);
   const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumChargeAmount(faults), max: MAX_AMOUNT_CENTS });

@@ -52,3 +52,27 @@ check('a postbackUrl that is not a URI is refused or accepted, never a server er
   t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-POSTBACK-URI'] }));
   t.run.note(`a PIX charge with postbackUrl "not a uri" answered ${r.status}`);
 });
+
+// "The pair used at POST /api/auth selects the environment; everything else behaves identically in
+// both." Compared only with requests that move no money: the same invalid PIX charge (refused before
+// anything is created) and the same unknown-id lookup must get the same status with either pair.
+check('production and sandbox answer the same invalid request and the same lookup alike', {
+  id: 'gateway.general.environments-identical', api: 'gateway', area: AREA,
+  requirements: ['GW-ENV-IDENTICAL-BEHAVIOUR'], needs: ['gateway.live'],
+}, async (t) => {
+  const invalid = { amountInCents: 99, customer: { documentType: 'cpf', document: '52998224725' } };
+  const unknownId = `conformance-unknown-${Date.now()}`;
+  const sandbox = t.gateway();
+  const live = t.gateway('live');
+  const pairs = [
+    { what: 'a PIX charge of 99 cents (below the minimum)', sandbox: await sandbox.createPixCharge(invalid), live: await live.createPixCharge(invalid) },
+    { what: `GET /api/v1/pix/in/qrcode/${unknownId}`, sandbox: await sandbox.getPixCharge(unknownId), live: await live.getPixCharge(unknownId) },
+  ];
+  for (const p of pairs) {
+    if (p.sandbox.status === p.live.status || p.sandbox.status === 429 || p.live.status === 429) continue;
+    t.run.record(makeFinding({ requirements: ['GW-ENV-IDENTICAL-BEHAVIOUR'], exchanges: [p.sandbox.exchange, p.live.exchange] }, {
+      code: 'environment.behaviour-differs', title: `the environments answer ${p.what} differently`, severity: 'failure',
+      expected: 'the same status with the sandbox and the production pair', actual: `sandbox ${p.sandbox.status}, production ${p.live.status}`,
+    }));
+  }
+});
