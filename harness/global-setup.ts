@@ -16,6 +16,7 @@ import type { CallbackConfig, EmbeddedReference, ReferenceInfo, TargetConfig } f
 import type { RunningReceiver } from './webhooks/receiver.js';
 import type * as ReceiverModule from './webhooks/receiver.js';
 import type * as TargetModule from './target.js';
+import { timersFromReferenceEnv } from './webhooks/redelivery-timers.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -108,7 +109,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         callbackPublicUrl: callback.publicUrl,
         ...(nonEmpty(env['REFERENCE_FAULTS']) && { faults: env['REFERENCE_FAULTS'] }),
       });
-      Object.assign(exported, envFromReference(reference.info));
+      Object.assign(exported, envFromReference(reference.info), timersFromReferenceEnv(env));
       target = targetModule.targetFromReference(reference.info, callback);
     } else {
       target = targetModule.loadTargetConfig({ ...env, ...exported });

@@ -29,11 +29,11 @@ export const SHORT_TIMERS: Readonly<Record<string, string>> = {
   REFERENCE_TOKEN_TTL_MS: '3000',
   // expires_in_seconds 60 → 1.2 s
   REFERENCE_PARTNER_EXPIRY_SCALE: '0.02',
-  // 8 attempts: gaps 25 ms … 1.6 s (12 attempts, a fault: up to 25.6 s). The cap stays the
-  // contract's 5 minutes: the suite judges gaps against it, so a shortened cap would read as a
-  // schedule that stops doubling.
-  REFERENCE_PARTNER_RETRY_BASE_MS: '25',
-  REFERENCE_PARTNER_RETRY_CAP_MS: '300000',
+  // 8 attempts: gaps 100, 200, 400, 800, 800, 800, 800 ms (a fault: up to 6.4 s, or 12 attempts).
+  // The embedded run hands the cap and call timeout to the suite (PAYGATE_PARTNER_RETRY_CAP_MS,
+  // PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS via harness/global-setup.ts), which judges gaps against them.
+  REFERENCE_PARTNER_RETRY_BASE_MS: '100',
+  REFERENCE_PARTNER_RETRY_CAP_MS: '800',
   REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS: '2000',
 };
 
