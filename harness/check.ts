@@ -229,6 +229,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
         requests: run.exchanges.length,
         exercised: exercisedBy(run.exchanges),
+        ...(run.notes.length > 0 && { notes: [...run.notes] }),
       });
       meta.replay = replayCommand({
         profile: settings.profile,

@@ -123,12 +123,22 @@ export class CheckRun implements ExchangeObserver {
     this.record(this.options.contract.validateExchange(exchange, raw));
   }
 
-  /** Records findings; `undefined` entries (a check that passed) are ignored. */
+  /**
+   * Records findings; `undefined` entries (a check that passed) are ignored. A finding with the code
+   * of one already recorded about the same response (a 5xx seen by the contract validation and then
+   * by the check's status expectation) is folded into it: one finding, both requirement lists.
+   */
   record(...findings: (Finding | undefined | readonly (Finding | undefined)[])[]): void {
     for (const item of findings.flat()) {
       if (!item) continue;
-      (item.severity === 'failure' ? this.failures : this.warnings).push(item);
       for (const id of item.requirements) if (!this.requirements.includes(id)) this.requirements.push(id);
+      const list = item.severity === 'failure' ? this.failures : this.warnings;
+      const same = item.exchanges.length === 1 ? list.find((f) => f.code === item.code && f.exchanges.length === 1 && sameExchange(f.exchanges[0]!, item.exchanges[0]!)) : undefined;
+      if (same) {
+        for (const id of item.requirements) if (!same.requirements.includes(id)) same.requirements.push(id);
+        continue;
+      }
+      list.push(item);
     }
   }
 
@@ -278,4 +288,8 @@ export class Session {
   async close(): Promise<void> {
     await Promise.all([this.gatewayHttp?.close(), this.partnerHttp?.close()]);
   }
+}
+
+function sameExchange(a: Exchange, b: Exchange): boolean {
+  return a === b || (a.seq === b.seq && a.request.method === b.request.method && a.request.url === b.request.url && a.startedAt === b.startedAt);
 }

@@ -8,6 +8,7 @@ import { GatewayClient } from '../harness/clients/gateway.js';
 import { PartnerClient } from '../harness/clients/partner.js';
 import { CheckRun, NotRunError, Session } from '../harness/context.js';
 import { formatFinding } from '../harness/format.js';
+import type { Exchange } from '../harness/exchange.js';
 import type { Finding } from '../harness/findings.js';
 import { loadTargetConfig, startEmbeddedReference, targetFromReference } from '../harness/target.js';
 import type { EmbeddedReference } from '../harness/target.js';
@@ -186,6 +187,17 @@ describe('CheckRun', () => {
     const strict = new CheckRun('s', [], { strict: true });
     strict.record({ code: 'w', title: 't', severity: 'warning', requirements: [], expected: '', actual: '', exchanges: [] });
     expect(() => strict.finish()).toThrow();
+  });
+
+  it('folds a second finding with the same code about the same response into the first', () => {
+    const exchange = { seq: 7, api: 'gateway', request: { method: 'GET', url: 'http://t/x', headers: {} }, response: { status: 503, headers: {}, body: '' }, startedAt: 'now', durationMs: 1, curl: '' } as unknown as Exchange;
+    const run = new CheckRun('c', []);
+    const finding: Omit<Finding, 'requirements'> = { code: 'target.5xx', title: 't', severity: 'failure', expected: '', actual: '', exchanges: [exchange] };
+    run.record({ ...finding, requirements: ['GW-OP'] }, { ...finding, requirements: ['GW-OP', 'GW-SPECIFIC'] });
+    expect(run.failures).toHaveLength(1);
+    expect(run.failures[0]!.requirements).toEqual(['GW-OP', 'GW-SPECIFIC']);
+    run.record({ ...finding, requirements: [], exchanges: [{ ...exchange, seq: 8 }] });
+    expect(run.failures).toHaveLength(2);
   });
 });
 

@@ -237,6 +237,15 @@ describe('renderMarkdown', () => {
     expect(bad).toContain('1 check(s) failed');
   });
 
+  test("a check's observations reach conformance.json and the Observations section", () => {
+    const c = checkRecordFrom(outcome('invalid amount', 'passed', meta({ checkId: 'gateway.pixin.amount', requirements: ['GW-UNCOVERED'], notes: ['answered 422 (400 or 422 both allowed)'] })));
+    expect(c.notes).toEqual(['answered 422 (400 or 422 both allowed)']);
+    const report = buildConformance(run(), [c], catalogue);
+    expect(JSON.parse(JSON.stringify(report)).checks[0].notes).toEqual(['answered 422 (400 or 422 both allowed)']);
+    expect(renderMarkdown(report)).toContain('## Observations (1 checks)');
+    expect(checkRecordFrom(outcome('quiet', 'passed', meta({ checkId: 'g.q', requirements: ['GW-UNCOVERED'] }))).notes).toBeUndefined();
+  });
+
   test('escapes table cells', () => {
     const c = checkRecordFrom(outcome('pipe | name', 'passed', meta({ checkId: 'a|b', requirements: ['GW-UNCOVERED'] })));
     const md = renderMarkdown(buildConformance(run(), [c], catalogue));

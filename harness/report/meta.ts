@@ -52,6 +52,8 @@ export interface CheckMeta {
   replay?: string;
   /** operations/statuses the check exercised (optional; feeds the coverage section) */
   exercised?: Exercised[];
+  /** observations the check reported (never a failure): what the target chose where the contract is open */
+  notes?: string[];
 }
 
 export const CHECK_META_KEY = 'paygateCheck';

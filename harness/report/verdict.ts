@@ -43,6 +43,8 @@ export interface CheckRecord {
   replay?: string;
   durationMs: number;
   exercised?: Exercised[];
+  /** the check's observations (CheckMeta.notes) */
+  notes?: string[];
 }
 
 export interface RunInfo {
@@ -192,6 +194,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
     ...(meta?.replay !== undefined && { replay: meta.replay }),
     durationMs: Math.round(outcome.durationMs),
     ...(meta?.exercised !== undefined && { exercised: meta.exercised }),
+    ...(meta?.notes !== undefined && meta.notes.length > 0 && { notes: [...meta.notes] }),
   };
 }
 
@@ -513,6 +516,12 @@ export function renderMarkdown(report: ConformanceReport): string {
 
   out.push(...findingSection('Failures', report.failures));
   out.push(...findingSection('Warnings (ambiguous or advisory points: do not fail the run unless --strict)', report.warnings));
+  const observed = report.checks.filter((c) => c.notes !== undefined && c.notes.length > 0);
+  if (observed.length > 0) {
+    out.push(`## Observations (${observed.length} checks)`, '', 'What the target showed where the contract leaves a choice open; never a failure.', '');
+    for (const c of observed) out.push(`- **${cell(c.check)}**: ${(c.notes ?? []).map(cell).join('; ')}`);
+    out.push('');
+  }
   if (report.errors.length > 0) {
     out.push(`## Harness errors (${report.errors.length})`, '', 'The suite itself failed here; these are not findings about the target.', '');
     for (const e of report.errors) out.push(`- **${cell(e.check)}**: ${cell(e.message)} — replay: \`${cell(e.replay)}\``);
