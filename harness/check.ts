@@ -52,6 +52,8 @@ export interface RunSettings {
   api: 'gateway' | 'partner' | 'both';
   maxRps: number | undefined;
   replay: string | undefined;
+  /** PAYGATE_TEST_TIMEOUT_MS: one time limit for every check, replacing the computed ones */
+  timeoutMs: number | undefined;
 }
 
 function positiveNumber(value: string | undefined): number | undefined {
@@ -73,6 +75,7 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env): RunSettings {
     api: api === 'gateway' || api === 'partner' ? api : 'both',
     maxRps: positiveNumber(env['PAYGATE_MAX_RPS']),
     replay: env['PAYGATE_REPLAY'] || undefined,
+    timeoutMs: positiveNumber(env['PAYGATE_TEST_TIMEOUT_MS']),
   };
   if (env === process.env) cachedSettings = settings;
   return settings;
@@ -107,8 +110,33 @@ export interface CheckSpec {
   needs?: Capability[];
   /** `certify` only (production-credential checks) */
   certifyOnly?: boolean;
-  /** vitest timeout (default 60 s quick, 15 min timer) */
+  /** time limit in the quick profile with no rate cap (default 60 s; timer checks 15 min); see {@link checkBudgetMs} */
   timeoutMs?: number;
+}
+
+/**
+ * How long a check may run. Each request has its own timeout, so this only bounds a check against a
+ * target that keeps it waiting; it is scaled so that a slow but conforming target is never cut off:
+ * by the property runs (full and certify run 4× the quick runs, `--runs` sets them) and by the rate
+ * cap (a worker held under 20 requests/s gets proportionally longer). Timer checks keep their own
+ * limit (their waits are the contract's). PAYGATE_TEST_TIMEOUT_MS replaces it outright.
+ */
+export function checkBudgetMs(spec: Pick<CheckSpec, 'tier' | 'timeoutMs'>, settings: Pick<RunSettings, 'profile' | 'runs' | 'maxRps' | 'timeoutMs'>): number {
+  if (settings.timeoutMs !== undefined) return settings.timeoutMs;
+  if (spec.tier === 'timer') return spec.timeoutMs ?? 15 * 60_000;
+  const base = spec.timeoutMs ?? 60_000;
+  const runs = settings.runs !== undefined ? Math.max(1, settings.runs / 8) : settings.profile === 'quick' ? 1 : 4;
+  const rate = settings.maxRps !== undefined ? Math.max(1, 20 / settings.maxRps) : 1;
+  return Math.round(base * runs * rate);
+}
+
+/** Raced against a check's body: resolves `'deadline'` after `ms`. */
+function deadline(ms: number): { promise: Promise<'deadline'>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
 }
 
 /** Clients and helpers bound to one CheckRun. */
@@ -179,8 +207,9 @@ const MAX_ATTACHED_EXCHANGES = 40;
 /** Registers one conformance check as a vitest test. */
 export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => Promise<void>): void {
   const settings = runSettings();
-  const timeout = spec.timeoutMs ?? (spec.tier === 'timer' ? 15 * 60_000 : 60_000);
-  test(title, { timeout }, async (ctx: TestContext) => {
+  const budget = checkBudgetMs(spec, settings);
+  // vitest's own limit only backs up ours, which keeps the findings made so far
+  test(title, { timeout: budget + 10_000 }, async (ctx: TestContext) => {
     const severity = spec.severity ?? 'normal';
     const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
     const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };
@@ -216,14 +245,24 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       },
     };
     let notRun: string | undefined;
+    let outOfTime = false;
+    const limit = deadline(budget);
     try {
-      await body(tools);
+      const running = body(tools);
+      // after the deadline the body may still settle; its outcome no longer matters
+      running.catch(() => undefined);
+      outOfTime = (await Promise.race([running, limit.promise])) === 'deadline';
+      if (outOfTime) {
+        const silent = run.exchanges.filter((e) => !e.response).length;
+        run.note(`stopped after ${budget / 1000} s: ${run.exchanges.length} request(s) made, ${silent} without a response`);
+      }
     } catch (error) {
       // a check that found failures before it had to stop still fails: its findings are never dropped
       if (error instanceof NotRunError && run.failures.length === 0) notRun = error.message;
       else if (error instanceof NotRunError) run.note(`stopped early: ${error.message}`);
       else throw error;
     } finally {
+      limit.cancel();
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
@@ -245,6 +284,14 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     if (notRun) {
       ctx.skip(notRun);
       return;
+    }
+    if (outOfTime && run.failures.length === 0) {
+      const silent = run.exchanges.filter((e) => !e.response).length;
+      throw new HarnessError(
+        'check.out-of-time',
+        `the check did not finish within ${budget / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
+          'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow',
+      );
     }
     run.finish();
   });

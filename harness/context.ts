@@ -142,6 +142,19 @@ export class CheckRun implements ExchangeObserver {
     }
   }
 
+  /**
+   * Withdraws the warnings with `code` about `exchange`, noting why: for a response the check
+   * provoked on purpose and judges itself (e.g. a request the contract says is not accepted, refused
+   * with a status the operation does not list but the Errors table allows).
+   */
+  dismiss(code: string, exchange: Exchange, reason: string): void {
+    const before = this.warnings.length;
+    const kept = this.warnings.filter((f) => !(f.code === code && f.exchanges.some((e) => sameExchange(e, exchange))));
+    if (kept.length === before) return;
+    this.warnings.splice(0, before, ...kept);
+    this.note(`${code} on request #${exchange.seq} not reported: ${reason}`);
+  }
+
   /** Adds requirement IDs this check covers. */
   cover(...ids: string[]): void {
     for (const id of ids) if (!this.requirements.includes(id)) this.requirements.push(id);

@@ -1,13 +1,14 @@
 // Zero false failures: the whole quick profile (both APIs), through `npm run conformance`'s entry
-// point, against the correct reference with three seeds (2 runs at a time), draws no failure and no
-// harness error. Warnings are allowed (points the contract leaves ambiguous); they are printed.
+// point, against the correct reference with two seeds (run side by side), draws no failure and no
+// harness error. With the fault matrix's baseline and the chaos run, `npm test` passes four seeds;
+// `npm run soak` passes twenty. Warnings are allowed (points the contract leaves ambiguous); they are printed.
 import { beforeAll, describe, expect, test } from 'vitest';
 import { describeRun, runCorrect } from './fault-matrix/correct.js';
 import type { CorrectRunSummary } from './fault-matrix/correct.js';
 import { inParallel } from './fault-matrix/runner.js';
 
-/** PAYGATE_SELFTEST_SEEDS=a,b,c overrides the three seeds (to replay a soak failure). */
-const SEEDS: readonly number[] = process.env['PAYGATE_SELFTEST_SEEDS']?.split(',').map(Number).filter(Number.isSafeInteger) ?? [1_011, 20_262, 303_303];
+/** PAYGATE_SELFTEST_SEEDS=a,b,c overrides the seeds (to replay a soak failure). */
+const SEEDS: readonly number[] = process.env['PAYGATE_SELFTEST_SEEDS']?.split(',').map(Number).filter(Number.isSafeInteger) ?? [1_011, 303_303];
 
 describe('the correct reference', () => {
   const runs = new Map<number, CorrectRunSummary>();

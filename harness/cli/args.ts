@@ -90,7 +90,7 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'CI', help: 'when set (or stdout is not a terminal), progress is printed as plain periodic lines' },
   { name: 'PAYGATE_REPORTS_DIR', help: 'where every report goes (default reports)' },
   { name: 'PAYGATE_JUNIT_FILE', help: 'JUnit file path (default <reports>/junit.xml; the vitest --outputFile flag does not override the config)' },
-  { name: 'PAYGATE_TEST_TIMEOUT_MS', help: 'per-check timeout (default 2 min in quick, 45 min in full/certify where checks wait for contract timers)' },
+  { name: 'PAYGATE_TEST_TIMEOUT_MS', help: "one time limit for every check (default: 60 s, or the check's own, × 4 in full/certify, longer under --max-rps; timer checks 15-30 min)" },
   { name: 'PAYGATE_PARTNER_RETRY_CAP_MS', help: "the target's partner redelivery cap when its sandbox runs timers shorter than the contract's 5 min (embedded: REFERENCE_PARTNER_RETRY_CAP_MS); only shortens" },
   { name: 'PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS', help: "the target's partner per-call timeout when shorter than the contract's 10 s (embedded: REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS); only shortens" },
   { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },

@@ -6,7 +6,7 @@
  *
  * Everything here is JSON-serialisable on purpose: task meta crosses a process boundary.
  */
-import { getCurrentTest } from 'vitest/suite';
+import { TestRunner } from 'vitest';
 import type { Exchange } from '../exchange.js';
 import type { Finding } from '../findings.js';
 
@@ -73,7 +73,7 @@ function metaObjectOf(holder: TaskHolder | undefined): Record<string, unknown> {
     const meta = 'task' in holder ? holder.task.meta : holder.meta;
     return meta as Record<string, unknown>;
   }
-  const current = getCurrentTest();
+  const current = TestRunner.getCurrentTest();
   if (current === undefined) {
     throw new Error(
       'report/meta: setCheckMeta called outside a running test; pass the test context (`test(name, (ctx) => …)`)',
