@@ -162,7 +162,11 @@ class ApiSpec {
     }
     // literal segments before parameters: `/charges/search` wins over `/charges/{id}`
     this.operations.sort((a, b) => literalScore(b.segments) - literalScore(a.segments));
+    for (const op of this.operations) this.byName.set(op.match.operation, op);
   }
+
+  /** operation name (`GET /charges/{id}`) → operation: looked up on every response */
+  readonly byName = new Map<string, CompiledOperation>();
 
   private indexParents(node: unknown, parent?: object): void {
     if (typeof node !== 'object' || node === null) return;
@@ -317,7 +321,7 @@ export class Contract {
   }
 
   private findOperation(api: ApiName, operation: string): CompiledOperation | undefined {
-    return this.specs.get(api)?.operations.find((o) => o.match.operation === operation);
+    return this.specs.get(api)?.byName.get(operation);
   }
 
   /** The response keys (`200`, `2XX`, `default`, …) the operation documents. */

@@ -129,6 +129,30 @@ function headerRecord(raw: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
+/**
+ * Makes `object[key]` computed on first read and kept (an ordinary enumerable property for
+ * JSON.stringify and spreads); assigning it replaces the value.
+ */
+function lazyProperty<T extends object, K extends keyof T>(object: T, key: K, compute: () => T[K]): void {
+  let value: T[K] | undefined;
+  let known = false;
+  Object.defineProperty(object, key, {
+    enumerable: true,
+    configurable: true,
+    get(): T[K] {
+      if (!known) {
+        value = compute();
+        known = true;
+      }
+      return value as T[K];
+    },
+    set(next: T[K]) {
+      value = next;
+      known = true;
+    },
+  });
+}
+
 function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
@@ -148,6 +172,11 @@ function buildQuery(query: RequestOptions['query']): string {
   }
   const s = params.toString();
   return s ? `?${s}` : '';
+}
+
+function isTimeout(err: unknown): boolean {
+  const code = err instanceof Error ? (err as Error & { code?: unknown }).code : undefined;
+  return code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
 }
 
 function describeError(err: unknown): string {
@@ -246,9 +275,9 @@ export class HttpClient {
     if (this.limiter && !scoped?.skipRateLimit) await this.limiter.take();
     const dispatcher: Dispatcher = scoped?.dispatcher ?? this.pool;
 
+    // undici's own timers (no AbortController and timer per request): the answer's headers, then
+    // each stretch of the body, must come within the timeout
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs);
     const startedAt = new Date();
     const t0 = performance.now();
     let status = 0;
@@ -261,19 +290,16 @@ export class HttpClient {
         method: options.method.toUpperCase() as Dispatcher.HttpMethod,
         headers,
         body,
-        signal: controller.signal,
-        headersTimeout: timeoutMs + 1000,
-        bodyTimeout: timeoutMs + 1000,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       status = res.statusCode;
       responseHeaders = headerRecord(res.headers);
       text = Buffer.from(await res.body.arrayBuffer()).toString('utf8');
     } catch (err) {
-      error = controller.signal.aborted ? `timeout after ${timeoutMs} ms` : describeError(err);
-      if (error !== undefined && status !== 0) error = `${error} (while reading the body of a ${status} response)`;
+      error = isTimeout(err) ? `timeout after ${timeoutMs} ms` : describeError(err);
+      if (status !== 0) error = `${error} (while reading the body of a ${status} response)`;
       status = 0;
-    } finally {
-      clearTimeout(timer);
     }
     const durationMs = Math.round((performance.now() - t0) * 10) / 10;
     const json = parseJson(text);
@@ -290,8 +316,8 @@ export class HttpClient {
     if (status !== 0) {
       const redactedBody = r.redactBody(text, json);
       recordedResponse = { status, headers: r.redactHeaders(responseHeaders), body: redactedBody };
-      const redactedJson = parseJson(redactedBody);
-      if (redactedJson !== undefined) recordedResponse.json = redactedJson;
+      // parsed when first read (reports, a few checks): most exchanges never need it
+      lazyProperty(recordedResponse, 'json', () => parseJson(redactedBody));
     }
     const exchange: Exchange = {
       seq: nextExchangeSeq(),
@@ -304,7 +330,8 @@ export class HttpClient {
     if (options.operation) exchange.operation = options.operation;
     if (recordedResponse) exchange.response = recordedResponse;
     if (error !== undefined) exchange.error = r.redactText(error);
-    exchange.curl = toCurl(exchange);
+    // rendered when a report or a failure shows it, from the already redacted record
+    lazyProperty(exchange, 'curl', () => toCurl(exchange));
 
     const result: HttpResult = { status, headers: responseHeaders, text, json, exchange };
     for (const l of this.listeners) l(exchange, result);
