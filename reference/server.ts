@@ -74,7 +74,7 @@ export function referenceOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     tokenTtlMs: numberFrom(env, 'REFERENCE_TOKEN_TTL_MS', 60_000),
     partnerWebhookUrl: env.REFERENCE_PARTNER_WEBHOOK_URL?.trim() || undefined,
     partnerWebhookSecret: env.REFERENCE_PARTNER_WEBHOOK_SECRET?.trim() || `whsec_${randomBytes(24).toString('hex')}`,
-    partnerRetryBaseMs: numberFrom(env, 'REFERENCE_PARTNER_RETRY_BASE_MS', 5_000),
+    partnerRetryBaseMs: numberFrom(env, 'REFERENCE_PARTNER_RETRY_BASE_MS', 1_000),
     partnerRetryCapMs: numberFrom(env, 'REFERENCE_PARTNER_RETRY_CAP_MS', 300_000),
     partnerDeliveryTimeoutMs: numberFrom(env, 'REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS', 10_000),
     partnerExpiryScale: numberFrom(env, 'REFERENCE_PARTNER_EXPIRY_SCALE', 1),
