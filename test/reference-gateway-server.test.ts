@@ -47,7 +47,7 @@ describe('startReference', () => {
 
   it('reads the documented defaults from the environment', () => {
     const options = referenceOptionsFromEnv({ REFERENCE_TOKEN_TTL_MS: '1500', REFERENCE_FAULTS: 'gw-balance-as-number' });
-    expect(options).toMatchObject({ host: '127.0.0.1', gatewayPort: 0, partnerPort: 0, tokenTtlMs: 1500, partnerRetryBaseMs: 5_000, partnerRetryCapMs: 300_000, partnerDeliveryTimeoutMs: 10_000, partnerExpiryScale: 1, chaos: false });
+    expect(options).toMatchObject({ host: '127.0.0.1', gatewayPort: 0, partnerPort: 0, tokenTtlMs: 1500, partnerRetryBaseMs: 1_000, partnerRetryCapMs: 300_000, partnerDeliveryTimeoutMs: 10_000, partnerExpiryScale: 1, chaos: false });
     expect([...options.faults]).toEqual(['gw-balance-as-number']);
   });
 });
