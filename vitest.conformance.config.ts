@@ -9,7 +9,7 @@ const profile = env['PAYGATE_PROFILE'] ?? 'quick';
 const timed = profile === 'full' || profile === 'certify';
 const minutes = 60_000;
 // quick waits for no contract timer; full/certify wait for token and charge expiry and for
-// webhook redelivery backoff (5 s doubling up to a 5-minute cap), so a test may take many minutes
+// webhook redelivery backoff (doubling up to a 5-minute cap), so a test may take many minutes
 const testTimeout = Number(env['PAYGATE_TEST_TIMEOUT_MS'] ?? (timed ? 45 * minutes : 2 * minutes));
 const workers = env['PAYGATE_WORKERS'] !== undefined ? Number(env['PAYGATE_WORKERS']) : undefined;
 const reportsDir = env['PAYGATE_REPORTS_DIR'] ?? 'reports';

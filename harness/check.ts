@@ -208,8 +208,10 @@ const MAX_ATTACHED_EXCHANGES = 40;
 export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => Promise<void>): void {
   const settings = runSettings();
   const budget = checkBudgetMs(spec, settings);
+  // timer checks mostly sleep: those of one file wait side by side
+  const register = spec.tier === 'timer' ? test.concurrent : test;
   // vitest's own limit only backs up ours, which keeps the findings made so far
-  test(title, { timeout: budget + 10_000 }, async (ctx: TestContext) => {
+  register(title, { timeout: budget + 10_000 }, async (ctx: TestContext) => {
     const severity = spec.severity ?? 'normal';
     const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
     const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };

@@ -135,10 +135,12 @@ describe('worker environment', () => {
       PAYGATE_STRICT: '1',
       PAYGATE_RUNS: '10',
       PAYGATE_REPLAY: '1:2',
-      PAYGATE_WORKERS: '2',
+      PAYGATE_WORKERS: '3',
       PAYGATE_MAX_RPS_TOTAL: '5',
-      PAYGATE_MAX_RPS: '2.5',
+      PAYGATE_MAX_RPS: '1.666',
     });
+    expect(workerEnv(parseArgs(['--max-rps', '4']), 1)).toMatchObject({ PAYGATE_WORKERS: '2', PAYGATE_MAX_RPS: '2' });
+    expect(workerEnv(parseArgs(['--profile', 'full']), 1)).toMatchObject({ PAYGATE_WORKERS: '3' });
     const quick = workerEnv(parseArgs([]), 1);
     expect(quick['PAYGATE_MAX_RPS']).toBeUndefined();
     expect(quick['PAYGATE_WORKERS']).toBeUndefined();

@@ -297,9 +297,17 @@ export function effectiveMaxRps(options: Pick<CliOptions, 'profile' | 'maxRps'>)
   return options.maxRps ?? (options.profile === 'certify' ? CERTIFY_DEFAULT_MAX_RPS : undefined);
 }
 
-/** Worker processes: --workers, else 2 under a rate cap (so timer waits still overlap), else vitest's default. */
+/**
+ * Worker processes in full and certify: the timer checks live in three files (token expiry, charge
+ * expiry, webhook redelivery), so three workers let their waits overlap while they mostly sleep.
+ */
+export const TIMED_PROFILE_WORKERS = 3;
+
+/** Worker processes: --workers; else 3 in full/certify (timer waits overlap); else 2 under a rate cap; else vitest's default. */
 export function effectiveWorkers(options: Pick<CliOptions, 'profile' | 'maxRps' | 'workers'>): number | undefined {
-  return options.workers ?? (effectiveMaxRps(options) !== undefined ? 2 : undefined);
+  if (options.workers !== undefined) return options.workers;
+  if (options.profile !== 'quick') return TIMED_PROFILE_WORKERS;
+  return effectiveMaxRps(options) !== undefined ? 2 : undefined;
 }
 
 /** The PAYGATE_* environment for the test workers. */
@@ -320,7 +328,7 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
   if (rps !== undefined) {
     // the limiter is per process: each worker gets its share so the run never exceeds the cap
     env['PAYGATE_MAX_RPS_TOTAL'] = String(rps);
-    env['PAYGATE_MAX_RPS'] = String(Math.round((rps / (workers ?? 1)) * 1000) / 1000);
+    env['PAYGATE_MAX_RPS'] = String(Math.floor((rps / (workers ?? 1)) * 1000) / 1000);
   }
   return env;
 }
