@@ -45,7 +45,8 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   api: 'partner',
   area: AREA,
   tier: 'timer',
-  timeoutMs: 30 * 60_000,
+  // the first attempt, then up to 8 more gaps each as long as a conforming service may take
+  timeoutMs: WEBHOOK_WAIT_MS + (MAX_ATTEMPTS + 1) * LONGEST_GAP_MS + 60_000,
   needs: ['partner.webhooks'],
   requirements: ['PT-WH-REDELIVERY-RETRIES', 'PT-WH-REDELIVERY-ATTEMPTS', 'PT-WH-EVENT-ID-STABLE', 'PT-WH-BACKOFF', 'PT-WH-BACKOFF-CAP', 'PT-WH-REDELIVERY-FRESH-T', 'PT-WH-SIGNATURE'],
 }, async (t) => {
@@ -135,7 +136,7 @@ check('a delivery answered after more than 10 s is treated as failed and redeliv
   api: 'partner',
   area: AREA,
   tier: 'timer',
-  timeoutMs: 15 * 60_000,
+  timeoutMs: 2 * WEBHOOK_WAIT_MS + CALL_TIMEOUT_MS + LONGEST_GAP_MS + 60_000,
   needs: ['partner.webhooks'],
   requirements: ['PT-WH-TIMEOUT', 'PT-WH-EVENT-ID-STABLE'],
 }, async (t) => {
