@@ -25,6 +25,11 @@ export interface ApiResponse {
   exchange: Exchange;
 }
 
+/** The ApiResponse of a harness request (both clients). */
+export function toResponse(r: HttpResult): ApiResponse {
+  return { status: r.status, json: r.json, headers: r.headers, exchange: r.exchange };
+}
+
 /** Extra per-call options (negative tests, timing). */
 export interface CallOptions {
   headers?: Record<string, string>;
@@ -120,10 +125,6 @@ export interface GatewayClientOptions {
 }
 
 const enc = encodeURIComponent;
-
-function toResponse(r: HttpResult): ApiResponse {
-  return { status: r.status, json: r.json, headers: r.headers, exchange: r.exchange };
-}
 
 export class GatewayClient {
   readonly http: HttpClient;

@@ -3,11 +3,12 @@
  * "Endpoints"). Paths are relative to `{partner_base_url}` (which ends in `/v1`). Every call is
  * recorded, redacted and handed to the observer (a CheckRun validating it against the contract).
  */
-import type { ExchangeObserver, HttpClient, HttpResult, RequestOptions, CredentialEnvironment } from '../http.js';
+import type { ExchangeObserver, HttpClient, RequestOptions, CredentialEnvironment } from '../http.js';
 import type { PartnerKeyName } from '../auth.js';
 import { partnerKeyEnvironment } from '../auth.js';
 import { SecretKinds } from '../redact.js';
 import type { ApiResponse, CallOptions } from './gateway.js';
+import { toResponse } from './gateway.js';
 
 export type { ApiResponse, CallOptions } from './gateway.js';
 
@@ -39,10 +40,6 @@ export interface PartnerClientOptions {
 }
 
 const enc = encodeURIComponent;
-
-function toResponse(r: HttpResult): ApiResponse {
-  return { status: r.status, json: r.json, headers: r.headers, exchange: r.exchange };
-}
 
 export class PartnerClient {
   readonly http: HttpClient;
