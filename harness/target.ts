@@ -14,6 +14,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { HarnessError } from './findings.js';
+import type { ReferenceInfo } from '../reference/server.js';
 
 export interface GatewayCredentials {
   clientId: string;
@@ -201,20 +202,8 @@ export function notRunReason(config: TargetConfig, capability: Capability): stri
   return undefined;
 }
 
-/** What `reference/main.ts --json` prints on its first stdout line (docs/ARCHITECTURE.md). */
-export interface ReferenceInfo {
-  gateway: {
-    baseUrl: string;
-    clientId: string;
-    clientSecret: string;
-    liveClientId: string;
-    liveClientSecret: string;
-    otherClientId: string;
-    otherClientSecret: string;
-    splitEmail: string;
-  };
-  partner: { baseUrl: string; apiKey: string; liveApiKey: string; otherApiKey: string; webhookSecret: string };
-}
+/** What `reference/main.ts --json` prints on its first stdout line: one type for both sides. */
+export type { ReferenceInfo };
 
 export interface EmbeddedReference {
   info: ReferenceInfo;

@@ -11,7 +11,9 @@ import { sendJson } from './shared/http.js';
 import { withChaos } from './shared/chaos.js';
 import { parseFaults } from './faults.js';
 import { createGatewayApp } from './gateway/app.js';
+import type { GatewayCredentials } from './gateway/app.js';
 import { createPartnerApp } from './partner/app.js';
+import type { PartnerCredentials } from './partner/app.js';
 
 export interface ReferenceOptions {
   host: string;
@@ -31,24 +33,10 @@ export interface ReferenceOptions {
   chaos: boolean;
 }
 
+/** What `reference/main.ts --json` prints on its first stdout line (docs/ARCHITECTURE.md). */
 export interface ReferenceInfo {
-  gateway: {
-    baseUrl: string;
-    clientId: string;
-    clientSecret: string;
-    liveClientId: string;
-    liveClientSecret: string;
-    otherClientId: string;
-    otherClientSecret: string;
-    splitEmail: string;
-  };
-  partner: {
-    baseUrl: string;
-    apiKey: string;
-    liveApiKey: string;
-    otherApiKey: string;
-    webhookSecret: string;
-  };
+  gateway: { baseUrl: string } & GatewayCredentials;
+  partner: { baseUrl: string } & PartnerCredentials;
 }
 
 export interface RunningReference {
@@ -149,13 +137,7 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
     const host = urlHost(options.host);
     const info: ReferenceInfo = {
       gateway: { baseUrl: `http://${host}:${gatewayPort}`, ...gateway.credentials },
-      partner: {
-        baseUrl: `http://${host}:${partnerPort}/v1`,
-        apiKey: partner.credentials.apiKey,
-        liveApiKey: partner.credentials.liveApiKey,
-        otherApiKey: partner.credentials.otherApiKey,
-        webhookSecret: partner.credentials.webhookSecret,
-      },
+      partner: { baseUrl: `http://${host}:${partnerPort}/v1`, ...partner.credentials },
     };
     return { info, close };
   } catch (error) {

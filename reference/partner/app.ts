@@ -26,9 +26,17 @@ export interface PartnerOptions {
   expiryScale: number;
 }
 
+/** The keys of the three partner accounts/environments and the registered webhook's secret. */
+export interface PartnerCredentials {
+  apiKey: string;
+  liveApiKey: string;
+  otherApiKey: string;
+  webhookSecret: string;
+}
+
 export interface PartnerApp {
   handler: Handler;
-  credentials: { apiKey: string; liveApiKey: string; otherApiKey: string; webhookSecret: string };
+  credentials: PartnerCredentials;
   close(): Promise<void>;
 }
 
