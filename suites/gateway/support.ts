@@ -21,18 +21,11 @@ import { expectStatus } from '../../harness/checks/status.js';
 import type { CheckContext } from '../../harness/checks/context.js';
 import type { Exchange } from '../../harness/exchange.js';
 import type { Finding } from '../../harness/findings.js';
+import { dataOf, isRecord } from '../../harness/model.js';
 import { card, cardCustomer, cpfCheckDigits, pixCustomer, trackingParameters } from '../../generators/index.js';
 import type { CardOptions, CardCustomerOptions, PixCustomerOptions } from '../../generators/index.js';
 
-/** A JSON object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `json.data` when it is an object, else undefined. */
-export function dataOf(json: unknown): Record<string, unknown> | undefined {
-  return isRecord(json) && isRecord(json.data) ? json.data : undefined;
-}
+export { dataOf, isRecord };
 
 /** A short unique tag for descriptions, ids and callback paths (never collides across workers). */
 export function uniqueTag(prefix = 'conf'): string {

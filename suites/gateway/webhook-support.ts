@@ -25,22 +25,20 @@ import {
 } from '../../harness/checks/index.js';
 import type { CheckContext } from '../../harness/checks/index.js';
 import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature } from '../../harness/webhooks/signatures.js';
+import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/model.js';
 import { pixChargeBody } from './support.js';
 
 export type JsonRecord = Record<string, unknown>;
 
-export function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
-/** `data` of a `{success, data}` envelope, when it is an object. */
+/** `data` of a response's `{success, data}` envelope, when it is an object. */
 export function dataOf(response: ApiResponse): JsonRecord | undefined {
-  const json = response.json;
-  return isRecord(json) && isRecord(json.data) ? json.data : undefined;
+  return jsonData(response.json);
 }
 
 export function is2xx(response: ApiResponse): boolean {
-  return response.status >= 200 && response.status <= 299;
+  return statusIs2xx(response.status);
 }
 
 /** A unique receiver path for one webhook or postbackUrl (`/gw/<uuid>`), so checks never share deliveries. */

@@ -7,22 +7,14 @@
  * Why measured, not modelled: other test files move the same sandbox balance at the same time, so no
  * value of pix.balance can be predicted. An effect is measured around one operation of this sequence
  * (balance, operation, balance); a delta outside the expected range is measured once more on a fresh
- * resource before it is reported, and then only as a WARNING (GW-PIXIN-PAID-CREDITS-BALANCE says an
- * unexpected delta is a warning: the fee treatment is not stated and concurrency can disturb it).
+ * resource before it is reported, and then only as a WARNING (GW-PIXIN-PAID-CREDITS-BALANCE: the fee
+ * treatment is not stated and concurrency can disturb one reading).
  */
 import { expectStatus } from '../../../harness/checks/index.js';
 import { ModelCommand, abandonOn429, dataOf, isRecord, recordAll } from '../../../harness/model.js';
 import type { Exchange } from '../../../harness/exchange.js';
 import type { GatewayModel, GatewayReal } from './model.js';
-
-/** "12.34" → 1234; undefined when not a 2-decimal reais string (the contract validator reports that). */
-export function reaisToCents(value: unknown): number | undefined {
-  if (typeof value !== 'string' || !/^-?\d+\.\d{2}$/.test(value)) return undefined;
-  const negative = value.startsWith('-');
-  const [units, cents] = value.replace('-', '').split('.') as [string, string];
-  const total = Number(units) * 100 + Number(cents);
-  return negative ? -total : total;
-}
+import { reaisToCents } from '../support.js';
 
 export interface BalanceReading {
   cents: number | undefined;
