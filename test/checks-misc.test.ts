@@ -124,6 +124,14 @@ describe('expectStatus', () => {
     expect(expectStatus(exchange(429, '', { 'retry-after': '2' }), 200, ctx)).toMatchObject({ code: 'status.rate-limited', severity: 'warning' });
     expect(expectStatus(exchange(undefined), 200, ctx)).toMatchObject({ code: 'target.no-response', severity: 'failure' });
   });
+  it("otherClientError 'warning' only softens another 4xx", () => {
+    const soft = { otherClientError: 'warning' } as const;
+    expect(expectStatus(exchange(403), [400, 422], ctx, soft)).toMatchObject({ code: 'status.unexpected', severity: 'warning' });
+    expect(expectStatus(exchange(200), [400, 422], ctx, soft)).toMatchObject({ code: 'status.unexpected', severity: 'failure' });
+    expect(expectStatus(exchange(302), [400, 422], ctx, soft)).toMatchObject({ code: 'status.unexpected', severity: 'failure' });
+    expect(expectStatus(exchange(502), [400, 422], ctx, soft)).toMatchObject({ code: 'target.5xx', severity: 'failure' });
+    expect(expectStatus(exchange(undefined), [400, 422], ctx, soft)).toMatchObject({ code: 'target.no-response', severity: 'failure' });
+  });
 });
 
 describe('identifiers', () => {

@@ -38,9 +38,11 @@ function label(exchange: Exchange): string {
  * - any 5xx: failure `target.5xx`, whatever was expected (no route documents a 5xx);
  * - 429 when not expected: WARNING `status.rate-limited` — never a failure by itself ("Every route
  *   can answer 401 and 429"); the caller may retry and check again;
- * - any other status outside `expected`: failure `status.unexpected`.
+ * - any other status outside `expected`: failure `status.unexpected`, or a WARNING for another 4xx
+ *   when `options.otherClientError` is `'warning'` (a refusal where the text leaves the exact code
+ *   open, e.g. 400 for an unreadable header): 5xx, 2xx and no answer still fail.
  */
-export function expectStatus(exchange: Exchange, expected: StatusExpectation, ctx: CheckContext): Finding | undefined {
+export function expectStatus(exchange: Exchange, expected: StatusExpectation, ctx: CheckContext, options: { otherClientError?: 'failure' | 'warning' } = {}): Finding | undefined {
   const c = withExchange(ctx, exchange);
   const want = describeExpectation(expected);
   const response = exchange.response;
@@ -79,7 +81,7 @@ export function expectStatus(exchange: Exchange, expected: StatusExpectation, ct
   return makeFinding(c, {
     code: 'status.unexpected',
     title: `${label(exchange)} answered ${status}, expected ${want}`,
-    severity: 'failure',
+    severity: status >= 400 && status <= 499 && options.otherClientError === 'warning' ? 'warning' : 'failure',
     expected: `HTTP ${want}`,
     actual: `HTTP ${status}, ${body}`,
   });

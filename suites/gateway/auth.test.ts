@@ -143,13 +143,9 @@ check(
       const r = c.authorization === null ? await gw.auth(null) : await gw.auth(null, { authorization: c.authorization });
       // the credentials are missing or unreadable: "401 invalid credentials". A 400 for an
       // unparseable header is a reading the text does not exclude, so another 4xx only warns.
-      const finding = expectStatus(r.exchange, 401, { requirements: ['GW-AUTH-401-INVALID'] });
-      if (finding && r.status >= 400 && r.status <= 499) {
-        t.run.record({ ...finding, severity: 'warning' });
-        t.run.note(`${c.label}: HTTP ${r.status}`);
-      } else {
-        t.run.record(finding);
-      }
+      const finding = expectStatus(r.exchange, 401, { requirements: ['GW-AUTH-401-INVALID'] }, { otherClientError: 'warning' });
+      t.run.record(finding);
+      if (finding && r.status >= 400 && r.status <= 499) t.run.note(`${c.label}: HTTP ${r.status}`);
     }
   },
 );

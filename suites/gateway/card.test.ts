@@ -298,9 +298,8 @@ check(
     // "format ctoken_..." vs "Sandbox: any token is approved": the two readings conflict (catalogue)
     const body = cardChargeBody();
     const r = await t.gateway().createCardCharge({ ...body, card: { ...body.card, token: `tok_${randomUUID().replace(/-/g, '')}` } });
-    const f = expectStatus(r.exchange, [200, 201], { requirements: ['GW-CARD-TOKEN-FORMAT'] });
-    if (f && r.status >= 400 && r.status <= 499) t.run.record({ ...f, severity: 'warning', title: `a token without the ctoken_ prefix was refused: ${f.title}` });
-    else t.run.record(f);
+    const f = expectStatus(r.exchange, [200, 201], { requirements: ['GW-CARD-TOKEN-FORMAT'] }, { otherClientError: 'warning' });
+    t.run.record(f?.severity === 'warning' ? { ...f, title: `a token without the ctoken_ prefix was refused: ${f.title}` } : f);
     if (is2xx(r) && cardStatus(r) !== 'paid') t.run.record(statusFinding(r, ['GW-CARD-TOKEN-FORMAT'], 'warning', 'data.status = "paid" ("any token is approved")', 'a token without the ctoken_ prefix was not approved'));
     t.run.note(`token without ctoken_ prefix: HTTP ${r.status}, status ${show(cardStatus(r))}`);
   },

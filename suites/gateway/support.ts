@@ -39,10 +39,7 @@ export function uniqueTag(prefix = 'conf'): string {
  * is a failure (expectStatus; a 429 stays a warning there).
  */
 export function expectInvalidBodyRejected(exchange: Exchange, ctx: CheckContext): Finding | undefined {
-  const finding = expectStatus(exchange, [400, 422], ctx);
-  const status = exchange.response?.status ?? 0;
-  if (finding && status >= 400 && status <= 499 && status !== 429) return { ...finding, severity: 'warning' };
-  return finding;
+  return expectStatus(exchange, [400, 422], ctx, { otherClientError: 'warning' });
 }
 
 /** A fresh valid CPF (digits only), not from fast-check: for fixed bodies outside properties. */

@@ -61,9 +61,9 @@ export function ctxOf(requirements: string[], exchanges: ApiResponse['exchange']
   return { requirements, exchanges, ...extra };
 }
 
-/** Records the status finding; true when the status matched. */
-export function status(run: CheckRun, r: ApiResponse, expected: StatusExpectation, requirements: string[], severity?: 'warning'): boolean {
-  const finding = expectStatus(r.exchange, expected, ctxOf(requirements, [], severity ? { severity } : {}));
+/** Records the status finding; true when the status matched. `otherClientError: 'warning'`: another 4xx only warns. */
+export function status(run: CheckRun, r: ApiResponse, expected: StatusExpectation, requirements: string[], otherClientError?: 'warning'): boolean {
+  const finding = expectStatus(r.exchange, expected, ctxOf(requirements), otherClientError ? { otherClientError } : {});
   run.record(finding);
   return finding === undefined;
 }
