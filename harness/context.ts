@@ -25,7 +25,7 @@ import type { ExchangeObserver, HttpResult } from './http.js';
 import { HttpClient } from './http.js';
 import type { Contract } from './contract.js';
 import { loadContract } from './contract.js';
-import { formatFinding, formatFindings } from './format.js';
+import { formatFinding } from './format.js';
 import { defaultRedactor, registerTargetSecrets } from './redact.js';
 import type { Redactor } from './redact.js';
 import { GatewayTokenManager } from './auth.js';
@@ -81,14 +81,6 @@ export interface CheckRunSummary {
   replay?: string;
 }
 
-type CheckRunListener = (summary: CheckRunSummary) => void;
-const finishListeners = new Set<CheckRunListener>();
-/** Process-wide: called with every finished CheckRun's summary (report collectors). */
-export function onCheckRunFinish(listener: CheckRunListener): () => void {
-  finishListeners.add(listener);
-  return () => finishListeners.delete(listener);
-}
-
 export class CheckRun implements ExchangeObserver {
   readonly requirements: string[];
   readonly exchanges: Exchange[] = [];
@@ -98,7 +90,6 @@ export class CheckRun implements ExchangeObserver {
   readonly notes: string[] = [];
   seed: number | undefined;
   replay: string | undefined;
-  private finished = false;
 
   constructor(
     readonly name: string,
@@ -191,29 +182,18 @@ export class CheckRun implements ExchangeObserver {
     return s;
   }
 
-  /** Every finding rendered (failures first). */
-  report(): string {
-    const opts = { check: this.name, ...(this.seed !== undefined ? { seed: this.seed } : {}), ...(this.replay !== undefined ? { replay: this.replay } : {}) };
-    return formatFindings(this.findings, opts);
-  }
-
   /**
-   * Ends the check: notifies report collectors once and throws {@link ConformanceFailure} when a
-   * finding has severity failure (or any finding under `strict`). Returns the summary otherwise.
+   * Ends the check: throws {@link ConformanceFailure} when a finding has severity failure (or any
+   * finding under `strict`). Returns the summary otherwise.
    */
   finish(): CheckRunSummary {
-    const summary = this.summary();
-    if (!this.finished) {
-      this.finished = true;
-      for (const l of finishListeners) l(summary);
-    }
     const failing = this.failing();
     if (failing.length) {
       const opts = { check: this.name, ...(this.seed !== undefined ? { seed: this.seed } : {}), ...(this.replay !== undefined ? { replay: this.replay } : {}) };
       const body = failing.map((f) => formatFinding(f, opts)).join('\n\n');
       throw new ConformanceFailure(`${this.name}: ${failing.length} finding(s) break the contract\n\n${body}`, failing);
     }
-    return summary;
+    return this.summary();
   }
 }
 

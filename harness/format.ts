@@ -8,10 +8,11 @@
  *     GW-… (section): "the contract's words"
  *   Reproduce with:
  *     curl …
- *   Replay with: npm run conformance -- --seed N  (fast-check path "…")
+ *   Replay with: npm run conformance -- --profile P --seed N --replay '<fast-check path>' --grep '<check>'
  *
  * Everything printed goes through the redactor once more (defence in depth).
  */
+import { shellQuote } from './curl.js';
 import type { Finding } from './findings.js';
 import { findRequirement } from './requirements.js';
 import { defaultRedactor } from './redact.js';
@@ -46,15 +47,25 @@ function requirementLine(id: string): string {
   return `${req.id} (${req.section}): "${req.quote}"${ambiguity}`;
 }
 
-/** The replay line, or undefined when there is nothing to replay with. */
+/** The replay command for a check: same profile and seed, its test name, and the fast-check path if any. */
+export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string }): string {
+  const parts = ['npm run conformance --'];
+  parts.push(`--profile ${options.profile ?? process.env['PAYGATE_PROFILE'] ?? 'quick'}`);
+  const seed = options.seed ?? (process.env['PAYGATE_SEED'] !== undefined ? Number(process.env['PAYGATE_SEED']) : undefined);
+  if (seed !== undefined && Number.isFinite(seed)) parts.push(`--seed ${seed}`);
+  if (options.path !== undefined) parts.push(`--replay ${shellQuote(options.path)}`);
+  if (options.title !== undefined) parts.push(`--grep ${shellQuote(options.title)}`);
+  return parts.join(' ');
+}
+
+/** The replay line printed with a failure (the same command as the reports'), or undefined when there is nothing to replay with. */
 export function formatReplay(options: Pick<FormatOptions, 'seed' | 'replay' | 'check'>): string | undefined {
   if (options.seed === undefined && options.replay === undefined) return undefined;
-  const parts = ['npm run conformance --'];
-  if (options.seed !== undefined) parts.push(`--seed ${options.seed}`);
-  if (options.check) parts.push(`--grep ${JSON.stringify(options.check)}`);
-  let line = `Replay with: ${parts.join(' ')}`;
-  if (options.replay !== undefined) line += `  (fast-check path ${JSON.stringify(options.replay)})`;
-  return line;
+  return `Replay with: ${replayCommand({
+    ...(options.seed !== undefined && { seed: options.seed }),
+    ...(options.replay !== undefined && { path: options.replay }),
+    ...(options.check && { title: options.check }),
+  })}`;
 }
 
 /** Renders one finding for people (test output, Allure, conformance.md). */
@@ -74,10 +85,4 @@ export function formatFinding(finding: Finding, options: FormatOptions = {}): st
   const replay = formatReplay(options);
   if (replay) lines.push(replay);
   return (options.redactor ?? defaultRedactor).redactText(lines.join('\n'));
-}
-
-/** Renders several findings, failures first, separated by blank lines. */
-export function formatFindings(findings: readonly Finding[], options: FormatOptions = {}): string {
-  const ordered = [...findings].sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'failure' ? -1 : 1));
-  return ordered.map((f) => formatFinding(f, options)).join('\n\n');
 }

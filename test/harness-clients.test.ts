@@ -164,7 +164,7 @@ describe('formatFinding', () => {
     expect(text).toMatch(/GW-JSON-BODIES \(.+\): "All bodies are JSON\."/);
     expect(text).toContain('GW-NOT-IN-CATALOGUE (not in the requirement catalogue)');
     expect(text).toContain("Reproduce with:\n  curl -sS -i -X GET 'http://h/x'");
-    expect(text).toContain('Replay with: npm run conformance -- --seed 7 --grep "a check"  (fast-check path "1:2")');
+    expect(text).toContain("Replay with: npm run conformance -- --profile quick --seed 7 --replay 1:2 --grep 'a check'");
   });
   it('marks warnings and redacts known secrets', () => {
     const r = new Redactor();

@@ -99,11 +99,6 @@ export async function attachText(name: string, text: string): Promise<void> {
   await allure.attachment(name, text, 'text/plain');
 }
 
-/** A JSON attachment. */
-export async function attachJson(name: string, value: unknown): Promise<void> {
-  await allure.attachment(name, JSON.stringify(value, null, 2), 'application/json');
-}
-
 /** A finding as plain text (title, expected/received, requirements, curl). */
 export function formatFindingSummary(finding: FindingSummary, kind: 'failure' | 'warning'): string {
   const lines = [

@@ -9,6 +9,9 @@
 import { TestRunner } from 'vitest';
 import type { Exchange } from '../exchange.js';
 import type { Finding } from '../findings.js';
+import { replayCommand } from '../format.js';
+
+export { replayCommand };
 
 export type CheckApi = 'gateway' | 'partner';
 export type CheckSeverity = 'blocker' | 'critical' | 'normal' | 'minor';
@@ -150,18 +153,6 @@ export interface CheckIdentity {
   /** the profile to replay with (default PAYGATE_PROFILE) */
   profile?: string;
   notRun?: string;
-}
-
-/** The replay command for a check: same profile and seed, its test name, and the fast-check path if any. */
-export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string }): string {
-  const quote = (text: string): string => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
-  const parts = ['npm run conformance --'];
-  parts.push(`--profile ${options.profile ?? process.env['PAYGATE_PROFILE'] ?? 'quick'}`);
-  const seed = options.seed ?? (process.env['PAYGATE_SEED'] !== undefined ? Number(process.env['PAYGATE_SEED']) : undefined);
-  if (seed !== undefined && Number.isFinite(seed)) parts.push(`--seed ${seed}`);
-  if (options.path !== undefined) parts.push(`--replay ${quote(options.path)}`);
-  if (options.title !== undefined) parts.push(`--grep ${quote(options.title)}`);
-  return parts.join(' ');
 }
 
 /** Builds a CheckMeta from a finished check run (CheckRun.summary()) and the check's identity. */

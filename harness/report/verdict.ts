@@ -12,6 +12,7 @@
  *   timer requirement outside full/certify, a harness error, or "no check covers it" (a checkable
  *   requirement no check names: also listed under coverage.notCovered).
  */
+import { shellQuote } from '../curl.js';
 import type { Requirement } from '../requirements.js';
 import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
 
@@ -203,11 +204,6 @@ export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pic
   if (check.replay !== undefined) return check.replay;
   const seed = run.seed === null ? '' : ` --seed ${run.seed}`;
   return `npm run conformance -- --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
-}
-
-/** POSIX single-quoted shell word. */
-export function shellQuote(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 function emptyCounts(): Counts {
