@@ -30,6 +30,23 @@ export function toResponse(r: HttpResult): ApiResponse {
   return { status: r.status, json: r.json, headers: r.headers, exchange: r.exchange };
 }
 
+/**
+ * The send options of one documented call: `extra` (the client's own, e.g. `auth`) merged with the
+ * caller's per-call options; a raw body wins over `body`. Shared by both clients.
+ */
+export function callOptions<T extends Omit<RequestOptions, 'api' | 'observers' | 'credentialEnvironment'>>(
+  method: string, path: string, operation: string, body: unknown, opts: CallOptions, extra: Partial<T>,
+): T {
+  const options = { method, path, operation, ...extra } as T;
+  if (opts.headers || extra.headers) options.headers = { ...extra.headers, ...opts.headers };
+  if (opts.timeoutMs !== undefined) options.timeoutMs = opts.timeoutMs;
+  if (opts.retryOn429 !== undefined) options.retryOn429 = opts.retryOn429;
+  if (opts.rawBody !== undefined) options.rawBody = opts.rawBody;
+  else if (body !== undefined) options.json = body;
+  if (opts.contentType !== undefined) options.contentType = opts.contentType;
+  return options;
+}
+
 /** Extra per-call options (negative tests, timing). */
 export interface CallOptions {
   headers?: Record<string, string>;
@@ -170,14 +187,7 @@ export class GatewayClient {
   }
 
   private call(method: string, path: string, operation: string, body: unknown, opts: CallOptions = {}, extra: Partial<GatewaySendOptions> = {}): Promise<ApiResponse> {
-    const options: GatewaySendOptions = { method, path, operation, ...extra };
-    if (opts.headers || extra.headers) options.headers = { ...extra.headers, ...opts.headers };
-    if (opts.timeoutMs !== undefined) options.timeoutMs = opts.timeoutMs;
-    if (opts.retryOn429 !== undefined) options.retryOn429 = opts.retryOn429;
-    if (opts.rawBody !== undefined) options.rawBody = opts.rawBody;
-    else if (body !== undefined) options.json = body;
-    if (opts.contentType !== undefined) options.contentType = opts.contentType;
-    return this.send(options);
+    return this.send(callOptions<GatewaySendOptions>(method, path, operation, body, opts, extra));
   }
 
   /**

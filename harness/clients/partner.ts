@@ -8,7 +8,7 @@ import type { PartnerKeyName } from '../auth.js';
 import { partnerKeyEnvironment } from '../auth.js';
 import { SecretKinds } from '../redact.js';
 import type { ApiResponse, CallOptions } from './gateway.js';
-import { toResponse } from './gateway.js';
+import { callOptions, toResponse } from './gateway.js';
 
 export type { ApiResponse, CallOptions } from './gateway.js';
 
@@ -80,14 +80,7 @@ export class PartnerClient {
   }
 
   private call(method: string, path: string, operation: string, body: unknown, opts: CallOptions = {}, extra: Partial<RequestOptions> = {}): Promise<ApiResponse> {
-    const options: PartnerSendOptions = { method, path, operation, ...extra };
-    if (opts.headers || extra.headers) options.headers = { ...extra.headers, ...opts.headers };
-    if (opts.timeoutMs !== undefined) options.timeoutMs = opts.timeoutMs;
-    if (opts.retryOn429 !== undefined) options.retryOn429 = opts.retryOn429;
-    if (opts.rawBody !== undefined) options.rawBody = opts.rawBody;
-    else if (body !== undefined) options.json = body;
-    if (opts.contentType !== undefined) options.contentType = opts.contentType;
-    return this.send(options);
+    return this.send(callOptions<PartnerSendOptions>(method, path, operation, body, opts, extra));
   }
 
   /**
