@@ -146,6 +146,11 @@ export function dataOf(json: unknown): Record<string, unknown> | undefined {
   return isRecord(json) && isRecord(json.data) ? json.data : undefined;
 }
 
+/** Picks the `index`-th element (modulo), so a command generated before its resources exist still resolves. */
+export function pick<T>(list: readonly T[], index: number): T | undefined {
+  return list.length === 0 ? undefined : list[index % list.length];
+}
+
 /** Short form of an id for step labels. */
 export function shortId(id: string): string {
   return id.length > 14 ? `${id.slice(0, 12)}…` : id;

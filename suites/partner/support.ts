@@ -31,11 +31,11 @@ import { verifyPartnerSignature, PARTNER_SIGNATURE_HEADER } from '../../harness/
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
+import { isRecord } from '../../harness/model.js';
 
 export type Json = Record<string, unknown>;
 
 export const STATES = ['pending', 'paid', 'expired', 'canceled'] as const;
-export type ChargeState = (typeof STATES)[number];
 
 /** Where the partner webhook is registered (harness/target.ts: `${callback.publicUrl}/partner`). */
 export const PARTNER_WEBHOOK_PATH = '/partner';
@@ -43,9 +43,7 @@ export const PARTNER_WEBHOOK_PATH = '/partner';
 /** How long a check waits for a webhook that should follow a state change (no fixed sleep). */
 export const WEBHOOK_WAIT_MS = 20_000;
 
-export function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export { isRecord };
 
 /** A unique caller label: `external_ref` is how our events and charges are told apart from other workers'. */
 export function uniqueRef(tag: string): string {

@@ -54,8 +54,6 @@ export interface GatewayModel {
   transfers: ModelTransfer[];
   cards: ModelCard[];
   webhooks: ModelWebhook[];
-  /** every x-idempotency-key this sequence used → the transfer it created */
-  keys: Map<string, string>;
 }
 
 export interface GatewayReal extends ModelContext {
@@ -65,10 +63,7 @@ export interface GatewayReal extends ModelContext {
 }
 
 export function newGatewayModel(): GatewayModel {
-  return { charges: [], transfers: [], cards: [], webhooks: [], keys: new Map() };
+  return { charges: [], transfers: [], cards: [], webhooks: [] };
 }
 
-/** Picks the `index`-th element (modulo), so a command generated before its resources exist still resolves. */
-export function pick<T>(list: readonly T[], index: number): T | undefined {
-  return list.length === 0 ? undefined : list[index % list.length];
-}
+export { pick } from '../../../harness/model.js';

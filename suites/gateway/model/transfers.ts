@@ -23,6 +23,13 @@ import { pick } from './model.js';
 import type { GatewayModel, GatewayReal, ModelTransfer, TransferState } from './model.js';
 
 /** Checks a 2xx creation answer; returns the transfer id and status, or undefined after recording why. */
+/** Records a transfer the target created in the model (`t1`, `t2`, … in creation order). */
+function addTransfer(m: GatewayModel, created: { id: string; status: TransferState }, key: string, body: TransferRequest, overdrawn?: true): ModelTransfer {
+  const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: created.id, key, body, status: created.status, ...(overdrawn && { overdrawn }) };
+  m.transfers.push(t);
+  return t;
+}
+
 function createdTransfer(r: GatewayReal, res: ApiResponse, body: TransferRequest): { id: string; status: TransferState } | undefined {
   const data = dataOf(res.json);
   const id = data?.id;
@@ -60,9 +67,7 @@ export class CreateTransfer extends ModelCommand<GatewayModel, GatewayReal> {
     abandonOn429(r, res);
     const created = createdTransfer(r, res, this.body);
     if (!created) return;
-    const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: created.id, key, body: this.body, status: created.status };
-    m.transfers.push(t);
-    m.keys.set(key, t.id);
+    const t = addTransfer(m, created, key, this.body);
     r.log.describe(`create transfer ${t.ref} of ${this.body.amount} cents to ${this.body.pixKey} (x-idempotency-key ${shortId(key)})`);
     r.log.outcome(`${t.status}, id ${shortId(t.id)}`);
   }
@@ -186,9 +191,7 @@ export class SameKeyConcurrently extends ModelCommand<GatewayModel, GatewayReal>
     for (const x of result.values) if (!is2xx(x.status)) r.it.run.note(`same-key burst: the concurrent duplicate answered ${x.status} (the contract only fixes replay and 409 for a different body)`);
     const created = createdTransfer(r, first, this.body);
     if (!created) return;
-    const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: created.id, key, body: this.body, status: created.status };
-    m.transfers.push(t);
-    m.keys.set(key, t.id);
+    const t = addTransfer(m, created, key, this.body);
     r.log.outcome(`HTTP ${statuses.join(' ‖ ')}: one transfer ${t.ref}`);
   }
 
@@ -382,9 +385,7 @@ export class CompleteOverdrawn extends ModelCommand<GatewayModel, GatewayReal> {
     }
     const made = createdTransfer(r, res, body);
     if (!made) return;
-    const t: ModelTransfer = { ref: `t${m.transfers.length + 1}`, id: made.id, key, body, status: made.status, overdrawn: true };
-    m.transfers.push(t);
-    m.keys.set(key, t.id);
+    const t = addTransfer(m, made, key, body, true);
     const done = await r.gw.completeTransfer(t.id);
     r.log.outcome(`${t.ref} created; complete HTTP ${done.status}`);
     if (is2xx(done.status)) {

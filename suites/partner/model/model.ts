@@ -39,7 +39,4 @@ export function newPartnerModel(): PartnerModel {
   return { charges: [] };
 }
 
-/** Picks the `index`-th element (modulo). */
-export function pick<T>(list: readonly T[], index: number): T | undefined {
-  return list.length === 0 ? undefined : list[index % list.length];
-}
+export { pick } from '../../../harness/model.js';
