@@ -314,7 +314,8 @@ export class HttpClient {
     if (body !== undefined) recordedRequest.body = r.redactBody(Buffer.isBuffer(body) ? body.toString('utf8') : body);
     let recordedResponse: RecordedResponse | undefined;
     if (status !== 0) {
-      const redactedBody = r.redactBody(text, json);
+      // `json` is the parse already made (undefined: the body is not JSON)
+      const redactedBody = r.redactBody(text, json, true);
       recordedResponse = { status, headers: r.redactHeaders(responseHeaders), body: redactedBody };
       // parsed when first read (reports, a few checks): most exchanges never need it
       lazyProperty(recordedResponse, 'json', () => parseJson(redactedBody));

@@ -154,12 +154,13 @@ export class Redactor {
    * keeps its original formatting unless a secret field's value is too short to be learnt, in which
    * case the redacted document is re-serialised. `parsedText`: `JSON.parse(text)` when the caller
    * already has it (harness/http.ts parses every response once; this saves a second parse); it is
-   * read, never modified. Omitted or undefined: the text is parsed here.
+   * read, never modified. Omitted or undefined: the text is parsed here, unless `parsedKnown` says
+   * the caller's parse already found it is not JSON.
    */
-  redactBody(text: string, parsedText?: unknown): string {
+  redactBody(text: string, parsedText?: unknown, parsedKnown = parsedText !== undefined): string {
     let parsed: unknown = parsedText;
     let isJson = parsedText !== undefined;
-    if (!isJson) {
+    if (!parsedKnown) {
       try {
         parsed = JSON.parse(text);
         isJson = true;
@@ -167,25 +168,37 @@ export class Redactor {
         // not JSON: known values only
       }
     }
-    if (isJson && parsed !== null && typeof parsed === 'object') {
-      let reserialise = false;
-      const walk = (node: unknown): unknown => {
-        if (Array.isArray(node)) return node.map(walk);
+    if (isJson && parsed !== null && typeof parsed === 'object' && this.learnSecretFields(parsed)) {
+      // a secret field too short to find in the text: hide it in a re-serialised copy
+      const hide = (node: unknown): unknown => {
+        if (Array.isArray(node)) return node.map(hide);
         if (node === null || typeof node !== 'object') return node;
         const copy: Record<string, unknown> = {};
         for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
-          if (typeof v === 'string' && SECRET_KEYS.has(normaliseKey(k)) && v.length > 0) {
-            if (v.length < MIN_SECRET_LENGTH) reserialise = true;
-            else if (!this.secrets.has(v)) this.register(v, kindForKey(k));
-            copy[k] = redactedMarker(this.kindOf(v));
-          } else copy[k] = walk(v);
+          copy[k] = isSecretField(k, v) ? redactedMarker(this.kindOf(v)) : hide(v);
         }
         return copy;
       };
-      const redacted = walk(parsed);
-      if (reserialise) return this.redactText(JSON.stringify(redacted));
+      return this.redactText(JSON.stringify(hide(parsed)));
     }
     return this.redactText(text);
+  }
+
+  /**
+   * Registers the values of secret-named fields (long enough to be found in text) anywhere in a
+   * parsed document; true when one is too short to be found, so the text must be re-serialised.
+   */
+  private learnSecretFields(node: unknown): boolean {
+    if (Array.isArray(node)) return node.reduce<boolean>((short, item) => this.learnSecretFields(item) || short, false);
+    if (node === null || typeof node !== 'object') return false;
+    let short = false;
+    for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
+      if (isSecretField(k, v)) {
+        if (v.length < MIN_SECRET_LENGTH) short = true;
+        else if (!this.secrets.has(v)) this.register(v, kindForKey(k));
+      } else if (this.learnSecretFields(v)) short = true;
+    }
+    return short;
   }
 
   /** Redacts any value for display: strings as text, others through JSON. */
@@ -199,6 +212,11 @@ export class Redactor {
     }
     return this.redactBody(text);
   }
+}
+
+/** A secret-named field holding a non-empty string. */
+function isSecretField(key: string, value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0 && SECRET_KEYS.has(normaliseKey(key));
 }
 
 /** The process-wide redactor used by default by every harness module. */
