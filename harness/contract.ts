@@ -352,7 +352,11 @@ export class Contract {
    */
   responseValidator(api: ApiName, operation: string, status: number, mediaType = 'application/json'): ValidateFunction | undefined {
     const key = this.responseKeyFor(api, operation, status);
-    if (!key) return undefined;
+    return key ? this.validatorFor(api, operation, key, mediaType) : undefined;
+  }
+
+  /** {@link responseValidator} for a response key already found. */
+  private validatorFor(api: ApiName, operation: string, key: string, mediaType: string): ValidateFunction | undefined {
     const cacheKey = `${api} ${operation} ${key} ${mediaType}`;
     const cached = this.validators.get(cacheKey);
     if (cached) return cached;
@@ -414,8 +418,11 @@ export class Contract {
     }
     if (!operation) return [];
     const status = response.status;
-    const opReqs = this.operationRequirements(api, operation);
-    const general = opReqs.length ? opReqs : [this.fallback[api]];
+    // only findings about the status name these: worked out when one is made
+    const general = (): string[] => {
+      const opReqs = this.operationRequirements(api, operation);
+      return opReqs.length ? opReqs : [this.fallback[api]];
+    };
     const base = { exchanges: [exchange] };
 
     if (status >= 500) {
@@ -425,7 +432,7 @@ export class Contract {
           code: 'target.5xx',
           title: `${operation} answered ${status}: a server error is never a conforming answer`,
           severity: 'failure',
-          requirements: general,
+          requirements: general(),
           expected: `a status documented for ${operation} (${this.documentedStatuses(api, operation).join(', ') || 'none'}) or a general error status`,
           actual: `${status} ${truncate(response.body)}`,
         },
@@ -444,7 +451,7 @@ export class Contract {
             ? `${operation} answered ${status}, which the Errors table allows in general but the operation does not list`
             : `${operation} answered ${status}, a status the contract does not document for it`,
           severity: 'warning',
-          requirements: general,
+          requirements: general(),
           expected: `one of ${this.documentedStatuses(api, operation).join(', ') || '(none documented)'}`,
           actual: String(status),
         });
@@ -464,16 +471,17 @@ export class Contract {
     if (!mediaType) return findings;
 
     const text = raw?.text ?? response.body;
-    let body: unknown = raw && 'json' in raw ? raw.json : response.json;
-    if (body === undefined) {
+    const parsedByCaller = raw !== undefined && 'json' in raw;
+    let body: unknown = parsedByCaller ? raw.json : response.json;
+    if (body === undefined && !parsedByCaller) {
       try {
         body = JSON.parse(text) as unknown;
       } catch {
         body = undefined;
       }
     }
-    const reqFromResponse = resp ? this.spec(api).nearestRequirement(resp.node) : [];
     if (body === undefined) {
+      const reqFromResponse = resp ? this.spec(api).nearestRequirement(resp.node) : [];
       findings.push({
         ...base,
         code: 'contract.not-json',
@@ -496,7 +504,7 @@ export class Contract {
         actual: response.headers['content-type'] ?? '(none)',
       });
     }
-    const validate = this.responseValidator(api, operation, status, mediaType);
+    const validate = this.validatorFor(api, operation, key, mediaType);
     if (!validate || validate(body)) return findings;
     const schemaRoot = this.spec(api).deref(content[mediaType] && (content[mediaType] as Json).schema);
     for (const error of validate.errors ?? []) {
