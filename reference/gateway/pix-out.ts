@@ -13,19 +13,10 @@ import { MAX_AMOUNT_CENTS, maximumDescriptionLength, minimumTransferAmount } fro
 import { classifyPixKey, type PixKeyKind } from './pix-keys.js';
 import { discardBody, readJsonObject } from './request-body.js';
 import { newEndToEndId, nowIso, scopeOf, type IdempotencyRecord, type PayerInfo, type PixTransfer } from './store.js';
+import { canonicalJson } from '../shared/json.js';
 import { optionalHttpUrl, optionalString, requireInteger, requireString, type JsonObject } from './validation.js';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
-
-/** JSON with object keys sorted at every level: two bodies are "the same" when their values are. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 function idempotencyKeyOf(call: GatewayCall, faults: ReadonlySet<string>): string {
   const header = call.req.headers['x-idempotency-key'];

@@ -82,14 +82,3 @@ export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch): C
   return { ok: true, request: { amountCents: amount, description, externalRef, customerEmail, expiresInSeconds } };
 }
 
-/** Canonical JSON (keys sorted at every depth) so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same body. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}

@@ -6,7 +6,8 @@
  */
 import { buildDynamicBrCode, crc16CcittFalse } from '../shared/brcode.js';
 import { KeyedMutex } from '../shared/mutex.js';
-import { canonicalJson, parseChargeRequest } from './charge-request.js';
+import { parseChargeRequest } from './charge-request.js';
+import { canonicalJson } from '../shared/json.js';
 import type { ChargeRequest } from './charge-request.js';
 import type { PartnerFaultSwitch } from './faults.js';
 import { postCapture } from './finance.js';
