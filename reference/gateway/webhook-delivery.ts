@@ -109,11 +109,11 @@ export class WebhookDispatcher {
   ) {}
 
   emitTransaction(event: TransactionEvent, charge: PixCharge): void {
-    this.emit(event, charge, charge.postbackUrl, transactionPayload(event, charge, this.faults));
+    this.emit(event, charge, charge.postbackUrl, () => transactionPayload(event, charge, this.faults));
   }
 
   emitTransfer(event: TransferEvent, transfer: PixTransfer): void {
-    this.emit(event, transfer, transfer.postbackUrl, transferPayload(event, transfer, this.faults));
+    this.emit(event, transfer, transfer.postbackUrl, () => transferPayload(event, transfer, this.faults));
   }
 
   async close(): Promise<void> {
@@ -137,11 +137,15 @@ export class WebhookDispatcher {
     return targets;
   }
 
-  private emit(event: string, owner: { accountId: string; environment: string }, postbackUrl: string | undefined, payload: Record<string, unknown>): void {
+  /** `makePayload` runs only when someone receives the event (most charges have no webhook). */
+  private emit(event: string, owner: { accountId: string; environment: string }, postbackUrl: string | undefined, makePayload: () => Record<string, unknown>): void {
     if (this.closed) return;
+    const targets = this.targetsFor(event, owner, postbackUrl);
+    if (targets.length === 0) return;
+    const payload = makePayload();
     // the exact bytes sent; the signature covers this text (compact JSON)
     const body = JSON.stringify(payload);
-    for (const target of this.targetsFor(event, owner, postbackUrl)) {
+    for (const target of targets) {
       this.schedule(chaosDeliveryDelayMs(), () => this.attempt(event, target, payload, body, 0));
     }
   }
