@@ -5,6 +5,7 @@
  * Contract: "Customer (PIX IN request) — document: digits only; must be valid for PIX" and the
  * PIX key formats of `POST /api/v1/pix/out/pixkey`. The suite has its own independent validator.
  */
+import { randomInt } from 'node:crypto';
 
 /** A document whose characters are all equal (000.000.000-00, 11111111111111…) is never valid. */
 function isRepeatedCharacter(text: string): boolean {
@@ -58,6 +59,14 @@ export function isValidCnpj(text: string, options: CnpjOptions = { alphanumeric:
 }
 
 /** Appends the two check digits to a 9-digit CPF base; used to mint simulated payers. */
+/** A random valid CPF (digits only, never all one digit): a simulated counterparty's document. */
+export function randomValidCpf(): string {
+  let base = '';
+  do base = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
+  while (/^(\d)\1*$/.test(base));
+  return completeCpf(base);
+}
+
 export function completeCpf(base9: string): string {
   const digits = [...base9].map(Number);
   const first = mod11CheckDigit(digits, CPF_FIRST_WEIGHTS);

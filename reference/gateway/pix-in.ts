@@ -3,11 +3,11 @@
  * "POST …/{transactionId}/pay (sandbox)", "PIX charge" states, "Customer (PIX IN request)",
  * "Item", "Split", "Limits".
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { buildChargeCode } from './charge-code.js';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
 import { findVisible, ledgerLatency } from './context.js';
-import { completeCpf, isValidCnpj, isValidCpf } from './documents.js';
+import { isValidCnpj, isValidCpf, randomValidCpf } from './documents.js';
 import { ApiError, failure, invalidField, notFound } from './errors.js';
 import { pixChargeFee } from './fees.js';
 import { MAX_AMOUNT_CENTS, MAX_SPLIT_PERCENT_SUM, maximumDescriptionLength, minimumChargeAmount } from './limits.js';
@@ -170,10 +170,7 @@ async function getCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> 
 
 /** A simulated payer: the sandbox has no real bank on the other side. */
 function simulatedPayer(): { name: string; document: string } {
-  let base = '';
-  do base = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
-  while (/^(\d)\1*$/.test(base));
-  return { name: 'PAGADOR SANDBOX', document: completeCpf(base) };
+  return { name: 'PAGADOR SANDBOX', document: randomValidCpf() };
 }
 
 /**

@@ -3,10 +3,10 @@
  * `x-idempotency-key`, replay and 409 `IDEMPOTENCY_CONFLICT`), "GET …/{transferId}",
  * "POST …/{transferId}/complete (sandbox)", "PIX transfer" states.
  */
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
 import { findVisible, ledgerLatency } from './context.js';
-import { completeCpf } from './documents.js';
+import { randomValidCpf } from './documents.js';
 import { ApiError, failure, invalidField, notFound } from './errors.js';
 import { pixTransferFee } from './fees.js';
 import { MAX_AMOUNT_CENTS, maximumDescriptionLength, minimumTransferAmount } from './limits.js';
@@ -33,10 +33,7 @@ function idempotencyKeyOf(call: GatewayCall, faults: ReadonlySet<string>): strin
 /** The account behind the key, as the simulated DICT lookup returns it. */
 function simulatedCreditor(pixKey: string, kind: PixKeyKind): PayerInfo {
   if (kind === 'cpf' || kind === 'cnpj') return { name: 'FAVORECIDO SANDBOX', document: pixKey };
-  let base = '';
-  do base = String(randomInt(0, 1_000_000_000)).padStart(9, '0');
-  while (/^(\d)\1*$/.test(base));
-  return { name: 'FAVORECIDO SANDBOX', document: completeCpf(base) };
+  return { name: 'FAVORECIDO SANDBOX', document: randomValidCpf() };
 }
 
 function validateTransfer(body: JsonObject, faults: ReadonlySet<string>): { pixKey: string; kind: PixKeyKind; amount: number; description?: string; postbackUrl?: string } {
