@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
-import type { RunTools } from '../../harness/check.js';
+import type { CheckTools, RunTools } from '../../harness/check.js';
 import type { CheckRun } from '../../harness/context.js';
 import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../harness/clients/partner.js';
 import type { Finding } from '../../harness/findings.js';
@@ -36,6 +36,13 @@ import { isRecord } from '../../harness/model.js';
 export type Json = Record<string, unknown>;
 
 export const STATES = ['pending', 'paid', 'expired', 'canceled'] as const;
+
+/** The partner webhook secret; the check is not run without one. */
+export function webhookSecret(t: CheckTools): string {
+  const secret = t.target.partner?.webhookSecret;
+  if (!secret) return t.notRun('partner.webhooks', 'PARTNER_WEBHOOK_SECRET not set');
+  return secret;
+}
 
 /** Where the partner webhook is registered (harness/target.ts: `${callback.publicUrl}/partner`). */
 export const PARTNER_WEBHOOK_PATH = '/partner';

@@ -13,11 +13,10 @@
  * short and lets a sandbox's uncapped backoff show within it.
  */
 import { check } from '../../harness/check.js';
-import type { CheckTools } from '../../harness/check.js';
 import { makeFinding, show } from '../../harness/checks/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { gapSlackMs, redeliveryTimers } from '../../harness/webhooks/redelivery-timers.js';
-import { chargeBody, ctxOf, eventMatcher, eventOf, mustCreate, PARTNER_WEBHOOK_PATH, refToken, signatureFindings, WEBHOOK_WAIT_MS } from './support.js';
+import { chargeBody, ctxOf, eventMatcher, eventOf, mustCreate, PARTNER_WEBHOOK_PATH, refToken, signatureFindings, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
 const MAX_ATTEMPTS = 8;
@@ -27,12 +26,6 @@ const CALL_TIMEOUT_MS = TIMERS.callTimeoutMs;
 const SLACK_MS = gapSlackMs(TIMERS);
 /** The longest a conforming service can leave between two attempts (a call that hangs until its timeout, then the capped backoff). */
 const LONGEST_GAP_MS = CAP_MS + CALL_TIMEOUT_MS + SLACK_MS;
-
-function secretOf(t: CheckTools): string {
-  const secret = t.target.partner?.webhookSecret;
-  if (!secret) return t.notRun('partner.webhooks', 'PARTNER_WEBHOOK_SECRET not set');
-  return secret;
-}
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -50,7 +43,7 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   needs: ['partner.webhooks'],
   requirements: ['PT-WH-REDELIVERY-RETRIES', 'PT-WH-REDELIVERY-ATTEMPTS', 'PT-WH-EVENT-ID-STABLE', 'PT-WH-BACKOFF', 'PT-WH-BACKOFF-CAP', 'PT-WH-REDELIVERY-FRESH-T', 'PT-WH-SIGNATURE'],
 }, async (t) => {
-  const secret = secretOf(t);
+  const secret = webhookSecret(t);
   const receiver = t.receiver();
   const body = chargeBody('wh-redelivery');
   const token = refToken(body.external_ref!);
@@ -73,7 +66,7 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
       // Before the 8th attempt: wait as long as a conforming service may take (cap + timeout).
       // After it: look for a 9th where a doubling schedule would put it (a later one goes unseen).
       const timeoutMs = seen.length < MAX_ATTEMPTS ? LONGEST_GAP_MS : Math.min(LONGEST_GAP_MS, 2.5 * (lastGap ?? CAP_MS) + 2_000);
-      const next = await receiver.waitFor((d) => d.seq > last.seq && matcher(d), { path: PARTNER_WEBHOOK_PATH, afterSeq: last.seq, timeoutMs });
+      const next = await receiver.waitFor(matcher, { path: PARTNER_WEBHOOK_PATH, afterSeq: last.seq, timeoutMs });
       if (!next) {
         concludedMissing = seen.length < MAX_ATTEMPTS;
         break;
@@ -140,7 +133,7 @@ check('a delivery answered after more than 10 s is treated as failed and redeliv
   needs: ['partner.webhooks'],
   requirements: ['PT-WH-TIMEOUT', 'PT-WH-EVENT-ID-STABLE'],
 }, async (t) => {
-  secretOf(t);
+  webhookSecret(t);
   const receiver = t.receiver();
   const body = chargeBody('wh-timeout');
   const token = refToken(body.external_ref!);

@@ -12,15 +12,9 @@ import { check } from '../../harness/check.js';
 import type { CheckTools } from '../../harness/check.js';
 import { makeFinding, verifyIsoTimestamp, verifyWebhookIsJsonPost } from '../../harness/checks/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { chargeBody, ctxOf, eventFindings, eventOf, lookupState, mustCreate, signatureFindings, status, waitForEvent, WEBHOOK_WAIT_MS } from './support.js';
+import { chargeBody, ctxOf, eventFindings, eventOf, lookupState, mustCreate, signatureFindings, status, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
-
-function secretOf(t: CheckTools): string {
-  const secret = t.target.partner?.webhookSecret;
-  if (!secret) return t.notRun('partner.webhooks', 'PARTNER_WEBHOOK_SECRET not set');
-  return secret;
-}
 
 /** Waits for our event of `type`; records a failure (naming `requirements`) when it never comes. */
 async function expectEvent(t: CheckTools, ref: string, type: string, requirements: string[]): Promise<Delivery | undefined> {
@@ -35,7 +29,7 @@ function verifyDelivery(t: CheckTools, d: Delivery, expected: { type: string; am
   t.run.record(verifyWebhookIsJsonPost(d, ctxOf(['PT-WH-STATE-CHANGE', 'PT-BODY-JSON'])));
   t.run.record(eventFindings(d, expected));
   t.run.record(verifyIsoTimestamp(eventOf(d)?.created_at, ctxOf(['PT-WH-BODY-SHAPE'], [], { subject: 'event created_at' })));
-  t.run.record(signatureFindings(d, secretOf(t)));
+  t.run.record(signatureFindings(d, webhookSecret(t)));
 }
 
 // "business.pix.created | charge created"
@@ -46,7 +40,7 @@ check('creation sends a signed business.pix.created event with the external_ref 
   needs: ['partner.webhooks'],
   requirements: ['PT-EVT-CREATED', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-EVENT-TYPES', 'PT-WH-SIGNATURE', 'PT-WH-SIGNATURE-HEADER', 'PT-WH-RAW-BODY', 'PT-WH-TIMESTAMP-EPOCH', 'PT-WH-TOLERANCE'],
 }, async (t) => {
-  secretOf(t);
+  webhookSecret(t);
   // punctuation, spaces and non-ASCII in the label: "returned unchanged … in webhooks"
   const body = chargeBody('wh-created', { external_ref: ` ${chargeBody('x').external_ref} / Ação "ç" ` });
   await mustCreate(t, body);
@@ -63,7 +57,7 @@ check('pay sends a signed business.pix.paid event with amount, e2e_id and extern
   needs: ['partner.webhooks'],
   requirements: ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-SIGNATURE', 'PT-WH-RAW-BODY'],
 }, async (t) => {
-  secretOf(t);
+  webhookSecret(t);
   const client = t.partner();
   const body = chargeBody('wh-paid');
   const { id } = await mustCreate(t, body);
@@ -81,7 +75,7 @@ check('cancel sends a signed business.pix.canceled event', {
   needs: ['partner.webhooks'],
   requirements: ['PT-EVT-CANCELED', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-SIGNATURE'],
 }, async (t) => {
-  secretOf(t);
+  webhookSecret(t);
   const body = chargeBody('wh-canceled');
   const { id } = await mustCreate(t, body);
   if (!status(t.run, await t.partner().cancelCharge(id), '2xx', ['PT-CHARGE-CANCEL-PENDING'])) return;
