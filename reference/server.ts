@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Handler } from './shared/http.js';
 import { sendJson } from './shared/http.js';
-import { withChaos } from './shared/chaos.js';
+import { chaosEnabled, withChaos } from './shared/chaos.js';
 import { parseFaults } from './faults.js';
 import { createGatewayApp } from './gateway/app.js';
 import type { GatewayCredentials } from './gateway/app.js';
@@ -66,7 +66,7 @@ export function referenceOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     partnerRetryCapMs: numberFrom(env, 'REFERENCE_PARTNER_RETRY_CAP_MS', 300_000),
     partnerDeliveryTimeoutMs: numberFrom(env, 'REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS', 10_000),
     partnerExpiryScale: numberFrom(env, 'REFERENCE_PARTNER_EXPIRY_SCALE', 1),
-    chaos: env.REFERENCE_CHAOS?.trim() === '1',
+    chaos: chaosEnabled(env),
   };
 }
 
@@ -115,7 +115,7 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
   // a typo must never run a "faulty" reference that is in fact correct
   parseFaults([...options.faults].join(','));
 
-  const gateway = createGatewayApp({ faults: options.faults, tokenTtlMs: options.tokenTtlMs });
+  const gateway = createGatewayApp({ faults: options.faults, tokenTtlMs: options.tokenTtlMs, delivery: { chaos: options.chaos } });
   const partner = createPartnerApp({
     faults: options.faults,
     webhookUrl: options.partnerWebhookUrl,
@@ -124,6 +124,7 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
     retryCapMs: options.partnerRetryCapMs,
     deliveryTimeoutMs: options.partnerDeliveryTimeoutMs,
     expiryScale: options.partnerExpiryScale,
+    chaos: options.chaos,
   });
   const gatewayServer = serve(options.chaos ? withChaos(gateway.handler, { rateLimitedBody: { success: false, message: 'Too many requests' } }) : gateway.handler);
   const partnerServer = serve(options.chaos ? withChaos(partner.handler, { rateLimitedBody: { detail: 'too many requests' } }) : partner.handler);

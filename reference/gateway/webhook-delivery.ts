@@ -9,7 +9,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GatewayStore, PixCharge, PixTransfer } from './store.js';
-import { chaosDeliveryDelayMs } from '../shared/chaos.js';
+import { deliveryDelayMs } from '../shared/chaos.js';
 
 export type TransactionEvent = 'transaction_created' | 'transaction_paid';
 export type TransferEvent = 'transfer_created' | 'transfer_completed';
@@ -39,6 +39,8 @@ export interface DeliveryOptions {
   timeoutMs: number;
   /** gaps before each redelivery after a failed attempt (non-2xx or network error) */
   retryDelaysMs: readonly number[];
+  /** REFERENCE_CHAOS: first attempts start 0–1 s late */
+  chaos?: boolean;
 }
 
 export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = { timeoutMs: 5_000, retryDelaysMs: [2_000, 10_000, 60_000] };
@@ -146,7 +148,7 @@ export class WebhookDispatcher {
     // the exact bytes sent; the signature covers this text (compact JSON)
     const body = JSON.stringify(payload);
     for (const target of targets) {
-      this.schedule(chaosDeliveryDelayMs(), () => this.attempt(event, target, payload, body, 0));
+      this.schedule(deliveryDelayMs(this.options.chaos ?? false), () => this.attempt(event, target, payload, body, 0));
     }
   }
 

@@ -24,6 +24,8 @@ export interface PartnerOptions {
   retryCapMs: number;
   deliveryTimeoutMs: number;
   expiryScale: number;
+  /** REFERENCE_CHAOS: webhook first attempts start 0–1 s late */
+  chaos?: boolean;
 }
 
 /** The keys of the three partner accounts/environments and the registered webhook's secret. */
@@ -70,6 +72,7 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
     retryCapMs: options.retryCapMs,
     deliveryTimeoutMs: options.deliveryTimeoutMs,
     faults,
+    ...(options.chaos !== undefined && { chaos: options.chaos }),
   });
   const charges = new ChargeService({ store, faults, dispatcher, expiryScale: options.expiryScale });
 

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
 import type { PartnerFaultSwitch } from './faults.js';
 import { randomHex } from './store.js';
-import { chaosDeliveryDelayMs } from '../shared/chaos.js';
+import { deliveryDelayMs } from '../shared/chaos.js';
 
 /** "up to 8 attempts per event" (Events). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -36,6 +36,8 @@ export interface DeliveryOptions {
   retryCapMs: number;
   deliveryTimeoutMs: number;
   faults: PartnerFaultSwitch;
+  /** REFERENCE_CHAOS: first attempts start 0–1 s late */
+  chaos?: boolean;
 }
 
 /** An event whose attempts all failed ("After all fail, the event is held for manual resend"). */
@@ -58,7 +60,7 @@ export class WebhookDispatcher {
   /** Queues an event; returns at once (deliveries never block an API response). */
   enqueue(event: PartnerEvent): void {
     if (this.closed || this.options.url === undefined) return;
-    this.schedule(event, JSON.stringify(event), 1, chaosDeliveryDelayMs());
+    this.schedule(event, JSON.stringify(event), 1, deliveryDelayMs(this.options.chaos ?? false));
   }
 
   heldEvents(): readonly HeldEvent[] {

@@ -9,8 +9,8 @@
  * - webhook deliveries (first attempts) wait a random 0–1000 ms before they are sent: neither
  *   contract promises a delivery delay.
  *
- * `withChaos` wraps an API's Handler (reference/server.ts); the webhook senders call
- * {@link chaosDeliveryDelayMs} where they schedule a first attempt.
+ * `withChaos` wraps an API's Handler (reference/server.ts); the webhook senders, told by their
+ * options, call {@link deliveryDelayMs} where they schedule a first attempt.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Handler } from './http.js';
@@ -42,8 +42,13 @@ export function chaosEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /** The delay before a first webhook delivery attempt: 0 unless chaos is on. */
+export function deliveryDelayMs(chaos: boolean, random: () => number = Math.random): number {
+  return chaos ? Math.floor(random() * MAX_DELIVERY_DELAY_MS) : 0;
+}
+
+/** {@link deliveryDelayMs} with chaos read from the environment. */
 export function chaosDeliveryDelayMs(env: NodeJS.ProcessEnv = process.env, random: () => number = Math.random): number {
-  return chaosEnabled(env) ? Math.floor(random() * MAX_DELIVERY_DELAY_MS) : 0;
+  return deliveryDelayMs(chaosEnabled(env), random);
 }
 
 function sleep(ms: number): Promise<void> {
