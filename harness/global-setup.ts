@@ -22,8 +22,6 @@ declare module 'vitest' {
   interface ProvidedContext {
     /** the run's target (embedded reference or configured), set by harness/global-setup.ts */
     paygateTarget: TargetConfig;
-    /** the webhook receiver's local base URL (its control API lives under it) */
-    paygateReceiverUrl: string;
   }
 }
 
@@ -73,9 +71,9 @@ export function receiverAddress(env: NodeJS.ProcessEnv, embedded: boolean): { ho
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const env = process.env;
-  const embedded = !nonEmpty(env['GATEWAY_BASE_URL']) && !nonEmpty(env['PARTNER_BASE_URL']);
   const receiverModule = await load<typeof ReceiverModule>('./webhooks/receiver.js', 'the webhook receiver');
   const targetModule = await load<typeof TargetModule>('./target.js', 'the target configuration');
+  const embedded = targetModule.isEmbeddedTarget(env);
 
   const address = receiverAddress(env, embedded);
   let receiver: RunningReceiver;
@@ -90,9 +88,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const bound = new URL(receiver.url);
   const port = Number(bound.port || address.port);
-  const hostInUrl = address.host.includes(':') && !address.host.startsWith('[') ? `[${address.host}]` : address.host;
-  const publicUrl = (nonEmpty(env['CALLBACK_PUBLIC_URL']) ? (env['CALLBACK_PUBLIC_URL'] ?? '') : `http://${hostInUrl}:${port}`).replace(/\/+$/, '');
-  const callback: CallbackConfig = { host: address.host, port, publicUrl };
+  // the public URL as every other reader works it out, with the port actually bound
+  const callback: CallbackConfig = targetModule.loadCallbackConfig({ ...env, CALLBACK_HOST: address.host, CALLBACK_PORT: String(port) });
   const exported: Record<string, string> = {
     CALLBACK_HOST: callback.host,
     CALLBACK_PORT: String(callback.port),
@@ -122,7 +119,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   Object.assign(process.env, exported);
   project.provide('paygateTarget', target);
-  project.provide('paygateReceiverUrl', receiver.url);
 
   return async () => {
     try {

@@ -109,6 +109,11 @@ function pair(env: Env, prefix: string): GatewayCredentials | undefined {
   return undefined;
 }
 
+/** True when no target is configured (neither base URL set): the embedded reference is the target. */
+export function isEmbeddedTarget(env: Env = process.env): boolean {
+  return value(env, 'GATEWAY_BASE_URL') === undefined && value(env, 'PARTNER_BASE_URL') === undefined;
+}
+
 /** The callback receiver's settings (defaults 127.0.0.1, 4799, http://HOST:PORT). */
 export function loadCallbackConfig(env: Env = process.env): CallbackConfig {
   const host = value(env, 'CALLBACK_HOST') ?? '127.0.0.1';
@@ -130,9 +135,9 @@ export function loadCallbackConfig(env: Env = process.env): CallbackConfig {
 /** Reads the target configuration from environment variables (INTERFACE.md). */
 export function loadTargetConfig(env: Env = process.env): TargetConfig {
   const callback = loadCallbackConfig(env);
+  if (isEmbeddedTarget(env)) return { callback, embedded: true, notRun: [] };
   const gatewayUrl = baseUrl(env, 'GATEWAY_BASE_URL');
   const partnerUrl = baseUrl(env, 'PARTNER_BASE_URL');
-  if (!gatewayUrl && !partnerUrl) return { callback, embedded: true, notRun: [] };
 
   const config: TargetConfig = { callback, embedded: false, notRun: [] };
   const notRun = (capability: Capability, reason: string): void => {

@@ -27,6 +27,7 @@ import { buildConformance, exitCodeFor } from '../report/verdict.js';
 import type { ConformanceReport } from '../report/verdict.js';
 import { fragmentPath, loadCatalogue, toolVersion } from '../report/verdict-reporter.js';
 import type { VerdictFragment } from '../report/verdict-reporter.js';
+import { isEmbeddedTarget } from '../target.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFIG_FILE = 'vitest.conformance.config.ts';
@@ -34,7 +35,7 @@ export const CONFIG_FILE = 'vitest.conformance.config.ts';
 function describeTarget(env: NodeJS.ProcessEnv): string {
   const gateway = env['GATEWAY_BASE_URL'];
   const partner = env['PARTNER_BASE_URL'];
-  if ((gateway ?? '') === '' && (partner ?? '') === '') return 'embedded reference sandbox (started for this run)';
+  if (isEmbeddedTarget(env)) return 'embedded reference sandbox (started for this run)';
   return [gateway ? `gateway ${gateway}` : 'gateway not configured', partner ? `partner ${partner}` : 'partner not configured'].join(', ');
 }
 
