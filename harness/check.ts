@@ -81,12 +81,19 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env): RunSettings {
   return settings;
 }
 
+let cachedTarget: TargetConfig | undefined;
+/** The worker's target, read once from the environment global-setup exported. */
+function workerTarget(): TargetConfig {
+  cachedTarget ??= loadTargetConfig();
+  return cachedTarget;
+}
+
 let sessionPromise: Promise<Session> | undefined;
 /** The worker's session (HTTP pools, tokens, contract), built once from the environment. */
 export function sharedSession(): Promise<Session> {
   if (!sessionPromise) {
     const settings = runSettings();
-    sessionPromise = Session.create(loadTargetConfig(), {
+    sessionPromise = Session.create(workerTarget(), {
       seed: settings.seed,
       strict: settings.strict,
       ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}),
@@ -215,7 +222,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
     const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };
     await annotateCheck(base);
-    const target = loadTargetConfig();
+    const target = workerTarget();
     const skipReason = notRunFor(spec, target, settings);
     if (skipReason) {
       setCheckMeta({ ...meta, notRun: skipReason }, ctx);

@@ -95,14 +95,12 @@ export async function burst<T>(n: number, makeRequest: (index: number) => Promis
   const limiter = processRateLimiter(options.maxRps);
   if (limiter) await limiter.take(n);
 
-  const starts: number[] = [];
   const outcomes: BurstOutcome<T>[] = [];
   try {
     // the barrier: every connection is open; start all requests in this tick
     const pending = clients.map((dispatcher, index) =>
       dispatchScope.run({ origin, dispatcher, skipRateLimit: true }, async (): Promise<BurstOutcome<T>> => {
         const startedAt = performance.now();
-        starts.push(startedAt);
         try {
           const value = await makeRequest(index);
           return { index, status: 'fulfilled', value, startedAt, settledAt: performance.now() };
@@ -115,6 +113,7 @@ export async function burst<T>(n: number, makeRequest: (index: number) => Promis
   } finally {
     await Promise.allSettled(clients.map((c) => c.destroy()));
   }
+  const starts = outcomes.map((o) => o.startedAt);
   return {
     outcomes,
     values: outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : [])),
