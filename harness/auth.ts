@@ -9,7 +9,7 @@
 import { HarnessError } from './findings.js';
 import type { Exchange } from './exchange.js';
 import type { CredentialEnvironment, ExchangeObserver, HttpClient, HttpResult } from './http.js';
-import { SecretKinds, basicCredential } from './redact.js';
+import { SecretKinds, basicCredential, registerPairSecrets } from './redact.js';
 import type { GatewayCredentials, PartnerTarget } from './target.js';
 
 /** Which gateway pair: sandbox (required), live (production) or other (second account). */
@@ -68,8 +68,7 @@ export class GatewayTokenManager {
   ) {
     this.environment = pairName === 'live' ? 'production' : 'sandbox';
     this.now = options.now ?? Date.now;
-    http.redactor.register(pair.clientSecret, SecretKinds.gatewayClientSecret[pairName]);
-    http.redactor.register(basicCredential(pair.clientId, pair.clientSecret), SecretKinds.gatewayBasic[pairName]);
+    registerPairSecrets(http.redactor, pair, pairName);
   }
 
   /**

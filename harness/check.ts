@@ -39,8 +39,9 @@ import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from './repor
 import type { CheckMeta, CheckSeverity } from './report/meta.js';
 import type { Finding } from './findings.js';
 import { HarnessError } from './findings.js';
+import type { Profile } from './cli/args.js';
 
-export type Profile = 'quick' | 'full' | 'certify';
+export type { Profile };
 
 /** The run's settings, from the PAYGATE_* variables the CLI sets (defaults for a bare `vitest`). */
 export interface RunSettings {

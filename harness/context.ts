@@ -28,7 +28,7 @@ import { loadContract } from './contract.js';
 import { formatFinding } from './format.js';
 import { defaultRedactor, registerTargetSecrets } from './redact.js';
 import type { Redactor } from './redact.js';
-import { GatewayTokenManager } from './auth.js';
+import { GatewayTokenManager, partnerApiKey } from './auth.js';
 import type { GatewayPairName, PartnerKeyName } from './auth.js';
 import { GatewayClient } from './clients/gateway.js';
 import { PartnerClient } from './clients/partner.js';
@@ -272,7 +272,7 @@ export class Session {
   partner(observer?: ExchangeObserver, which: PartnerKeyName = 'test'): PartnerClient {
     const pt = this.config.partner;
     const capability = which === 'test' ? 'partner' : (`partner.${which}` as const);
-    const apiKey = which === 'live' ? pt?.liveApiKey : which === 'other' ? pt?.otherApiKey : pt?.apiKey;
+    const apiKey = pt ? partnerApiKey(pt, which) : undefined;
     if (!pt || !apiKey || !this.partnerHttp) throw new NotRunError(capability, notRunReason(this.config, capability) ?? `partner ${which} key not configured`);
     return new PartnerClient({ http: this.partnerHttp, apiKey, keyName: which, ...(observer ? { observer } : {}) });
   }

@@ -238,15 +238,19 @@ export function basicCredential(clientId: string, clientSecret: string): string 
   return Buffer.from(`${clientId}:${clientSecret}`, 'utf8').toString('base64');
 }
 
+/** Registers a gateway pair's client secret and its Basic credential under the pair's kinds. */
+export function registerPairSecrets(redactor: Redactor, pair: { clientId: string; clientSecret: string }, which: 'sandbox' | 'live' | 'other'): void {
+  redactor.register(pair.clientSecret, SecretKinds.gatewayClientSecret[which]);
+  redactor.register(basicCredential(pair.clientId, pair.clientSecret), SecretKinds.gatewayBasic[which]);
+}
+
 /** Registers every secret of a target configuration (client secrets, Basic credentials, keys). */
 export function registerTargetSecrets(config: TargetConfig, redactor: Redactor = defaultRedactor): void {
   const gw = config.gateway;
   if (gw) {
     for (const which of ['sandbox', 'live', 'other'] as const) {
       const pair = gw[which];
-      if (!pair) continue;
-      redactor.register(pair.clientSecret, SecretKinds.gatewayClientSecret[which]);
-      redactor.register(basicCredential(pair.clientId, pair.clientSecret), SecretKinds.gatewayBasic[which]);
+      if (pair) registerPairSecrets(redactor, pair, which);
     }
   }
   const pt = config.partner;

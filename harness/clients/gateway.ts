@@ -13,7 +13,7 @@ import type { CredentialEnvironment, ExchangeObserver, HttpClient, HttpResult, R
 import type { GatewayTokenManager } from '../auth.js';
 import { basicAuthorization } from '../auth.js';
 import type { GatewayCredentials } from '../target.js';
-import { SecretKinds, basicCredential } from '../redact.js';
+import { SecretKinds, registerPairSecrets } from '../redact.js';
 
 /** What an API call produced. `json` is the UNREDACTED parse (use it; print `exchange` instead). */
 export interface ApiResponse {
@@ -201,8 +201,7 @@ export class GatewayClient {
     const authorization = opts.authorization ?? (p ? basicAuthorization(p.clientId, p.clientSecret) : undefined);
     if (authorization !== undefined) headers.authorization = authorization;
     if (p && p !== this.tokens.pair) {
-      this.http.redactor.register(p.clientSecret, 'GATEWAY_CLIENT_SECRET');
-      this.http.redactor.register(basicCredential(p.clientId, p.clientSecret), 'GATEWAY_BASIC');
+      registerPairSecrets(this.http.redactor, p, 'sandbox');
     }
     const response = await this.call('POST', '/api/auth', 'POST /api/auth', opts.json, { ...opts, headers }, { auth: 'none' });
     const body = response.json as { token?: unknown } | undefined;

@@ -16,7 +16,8 @@ import { shellQuote } from '../curl.js';
 import type { Requirement } from '../requirements.js';
 import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
 
-export type Profile = 'quick' | 'full' | 'certify';
+import type { Profile } from '../cli/args.js';
+export type { Profile };
 export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error';
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'unobservable';
 export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
