@@ -110,6 +110,28 @@ export abstract class ModelCommand<M extends object, R extends ModelContext> imp
   }
 }
 
+/**
+ * A command that acts on one existing model entity: runs when {@link candidates} is not empty and
+ * acts on the `index`-th of them (modulo, see {@link pick}).
+ */
+export abstract class PickingCommand<M extends object, R extends ModelContext, E> extends ModelCommand<M, R> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  /** the entities this command may act on */
+  protected abstract candidates(m: Readonly<M>): readonly E[];
+
+  check(m: Readonly<M>): boolean {
+    return this.candidates(m).length > 0;
+  }
+
+  /** the entity to act on (only called when {@link check} passed) */
+  protected target(m: Readonly<M>): E {
+    return pick(this.candidates(m), this.index) as E;
+  }
+}
+
 /** Records findings; returns true when any of them is a failure. */
 export function recordAll(run: CheckRun, ...findings: (Finding | undefined)[]): boolean {
   const present = findings.filter((f): f is Finding => f !== undefined);

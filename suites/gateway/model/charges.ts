@@ -12,7 +12,7 @@ import type { ApiResponse, PixChargeRequest } from '../../../harness/clients/gat
 import type { Exchange } from '../../../harness/exchange.js';
 import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/model.js';
 import { readPixBalance } from './balance.js';
-import { pick } from './model.js';
+import { OnCharge } from './model.js';
 import type { GatewayModel, GatewayReal, ModelCharge } from './model.js';
 
 /** A customer valid by the contract's words (a CPF with correct check digits), for charges the model makes itself. */
@@ -124,17 +124,13 @@ export class CreatePixCharge extends ModelCommand<GatewayModel, GatewayReal> {
   }
 }
 
-export class GetPixCharge extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.charges.length > 0;
+export class GetPixCharge extends OnCharge {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelCharge[] {
+    return m.charges;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const c = pick(m.charges, this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`get PIX charge ${c.ref} (model: ${c.status})`);
     await verifyChargeState(r, c);
   }
@@ -164,20 +160,20 @@ export async function verifyChargeState(r: GatewayReal, c: ModelCharge): Promise
   }
 }
 
-export class PayPixCharge extends ModelCommand<GatewayModel, GatewayReal> {
+export class PayPixCharge extends OnCharge {
   constructor(
-    readonly index: number,
+    index: number,
     readonly measure: boolean,
   ) {
-    super();
+    super(index);
   }
 
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.charges.length > 0;
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelCharge[] {
+    return m.charges;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const c = pick(m.charges, this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`pay PIX charge ${c.ref} (model: ${c.status})${this.measure && c.status === 'pending' ? ', measuring the balance' : ''}`);
     if (c.status === 'pending') {
       const pay = async () => {
@@ -212,20 +208,20 @@ export class PayPixCharge extends ModelCommand<GatewayModel, GatewayReal> {
 }
 
 /** Two simultaneous /pay of one pending charge: exactly one 200 (paid) and one 400 is the only serialisable outcome. */
-export class PayPayConcurrently extends ModelCommand<GatewayModel, GatewayReal> {
+export class PayPayConcurrently extends OnCharge {
   constructor(
-    readonly index: number,
+    index: number,
     readonly measure: boolean,
   ) {
-    super();
+    super(index);
   }
 
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.charges.some((c) => c.status === 'pending');
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelCharge[] {
+    return m.charges.filter((x) => x.status === 'pending');
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const c = pick(m.charges.filter((x) => x.status === 'pending'), this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`pay PIX charge ${c.ref} twice at the same instant (pay ‖ pay)`);
     const pay = async () => {
       const result = await r.burst('gateway', 2, () => r.gw.payPixCharge(c.id));

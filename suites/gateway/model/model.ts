@@ -15,6 +15,7 @@
  */
 import type { GatewayClient, TransferRequest } from '../../../harness/clients/gateway.js';
 import type { ModelContext } from '../../../harness/model.js';
+import { PickingCommand } from '../../../harness/model.js';
 
 export type ChargeState = 'pending' | 'paid';
 export type TransferState = 'banking_processing' | 'pending' | 'completed';
@@ -66,4 +67,7 @@ export function newGatewayModel(): GatewayModel {
   return { charges: [], transfers: [], cards: [], webhooks: [] };
 }
 
-export { pick } from '../../../harness/model.js';
+/** A command on one of the model's charges, transfers or webhooks (see PickingCommand). */
+export abstract class OnCharge extends PickingCommand<GatewayModel, GatewayReal, ModelCharge> {}
+export abstract class OnTransfer extends PickingCommand<GatewayModel, GatewayReal, ModelTransfer> {}
+export abstract class OnWebhook extends PickingCommand<GatewayModel, GatewayReal, ModelWebhook> {}

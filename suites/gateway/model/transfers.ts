@@ -19,7 +19,7 @@ import type { ApiResponse, TransferRequest } from '../../../harness/clients/gate
 import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/model.js';
 import { readPixBalance } from './balance.js';
 import { createPaidCharge } from './charges.js';
-import { pick } from './model.js';
+import { OnTransfer } from './model.js';
 import type { GatewayModel, GatewayReal, ModelTransfer, TransferState } from './model.js';
 
 /** Checks a 2xx creation answer; returns the transfer id and status, or undefined after recording why. */
@@ -77,17 +77,13 @@ export class CreateTransfer extends ModelCommand<GatewayModel, GatewayReal> {
   }
 }
 
-export class ReplayTransfer extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.transfers.length > 0;
+export class ReplayTransfer extends OnTransfer {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelTransfer[] {
+    return m.transfers;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const t = pick(m.transfers, this.index) as ModelTransfer;
+    const t = this.target(m);
     r.log.describe(`resend transfer ${t.ref} with the same x-idempotency-key and body`);
     const res = await r.gw.createTransfer(t.body, { idempotencyKey: t.key });
     if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }))) return;
@@ -112,17 +108,13 @@ export class ReplayTransfer extends ModelCommand<GatewayModel, GatewayReal> {
   }
 }
 
-export class ConflictTransfer extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.transfers.length > 0;
+export class ConflictTransfer extends OnTransfer {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelTransfer[] {
+    return m.transfers;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const t = pick(m.transfers, this.index) as ModelTransfer;
+    const t = this.target(m);
     const other: TransferRequest = { ...t.body, amount: t.body.amount + 1 };
     r.log.describe(`reuse the x-idempotency-key of ${t.ref} with a different body (amount ${other.amount})`);
     const res = await r.gw.createTransfer(other, { idempotencyKey: t.key });
@@ -214,17 +206,13 @@ function completed(r: GatewayReal, t: ModelTransfer, res: ApiResponse): void {
   t.status = 'completed';
 }
 
-export class CompleteTransfer extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.transfers.length > 0;
+export class CompleteTransfer extends OnTransfer {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelTransfer[] {
+    return m.transfers;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const t = pick(m.transfers, this.index) as ModelTransfer;
+    const t = this.target(m);
     r.log.describe(`complete transfer ${t.ref} (model: ${t.status})`);
     if (t.status === 'completed') {
       const res = await r.gw.completeTransfer(t.id);
@@ -274,17 +262,13 @@ export class CompleteTransfer extends ModelCommand<GatewayModel, GatewayReal> {
 }
 
 /** Two simultaneous /complete of one banking_processing transfer: at most one succeeds, the other answers 400. */
-export class CompleteCompleteConcurrently extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.transfers.some((t) => t.status === 'banking_processing' && !t.overdrawn);
+export class CompleteCompleteConcurrently extends OnTransfer {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelTransfer[] {
+    return m.transfers.filter((x) => x.status === 'banking_processing' && !x.overdrawn);
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const t = pick(m.transfers.filter((x) => x.status === 'banking_processing' && !x.overdrawn), this.index) as ModelTransfer;
+    const t = this.target(m);
     r.log.describe(`complete transfer ${t.ref} twice at the same instant (complete ‖ complete)`);
     if (!(await fund(m, r, t))) return;
     const result = await r.burst('gateway', 2, () => r.gw.completeTransfer(t.id));
@@ -315,17 +299,13 @@ export class CompleteCompleteConcurrently extends ModelCommand<GatewayModel, Gat
   }
 }
 
-export class GetTransfer extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.transfers.length > 0;
+export class GetTransfer extends OnTransfer {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelTransfer[] {
+    return m.transfers;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const t = pick(m.transfers, this.index) as ModelTransfer;
+    const t = this.target(m);
     r.log.describe(`get transfer ${t.ref} (model: ${t.status})`);
     await verifyTransferState(r, t);
   }

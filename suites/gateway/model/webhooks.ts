@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectStatus } from '../../../harness/checks/index.js';
 import { ModelCommand, abandonOn429, dataOf, modelFinding, recordAll } from '../../../harness/model.js';
-import { pick } from './model.js';
+import { OnWebhook } from './model.js';
 import type { GatewayModel, GatewayReal, ModelWebhook } from './model.js';
 
 export class CreateWebhook extends ModelCommand<GatewayModel, GatewayReal> {
@@ -40,17 +40,13 @@ export class CreateWebhook extends ModelCommand<GatewayModel, GatewayReal> {
   }
 }
 
-export class DeleteWebhook extends ModelCommand<GatewayModel, GatewayReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<GatewayModel>): boolean {
-    return m.webhooks.length > 0;
+export class DeleteWebhook extends OnWebhook {
+  protected candidates(m: Readonly<GatewayModel>): readonly ModelWebhook[] {
+    return m.webhooks;
   }
 
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
-    const w = pick(m.webhooks, this.index) as ModelWebhook;
+    const w = this.target(m);
     r.log.describe(`delete webhook ${w.ref} (model: ${w.deleted ? 'deleted' : 'active'})`);
     const res = await r.gw.deleteWebhook(w.id);
     r.log.outcome(`HTTP ${res.status}`);

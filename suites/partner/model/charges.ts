@@ -19,9 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import { expectStatus, verifyPartnerErrorShape } from '../../../harness/checks/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/clients/partner.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, is2xx, isRecord, modelFinding, recordAll, shortId } from '../../../harness/model.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, is2xx, isRecord, modelFinding, recordAll, shortId } from '../../../harness/model.js';
 import { readStatement, verifyCapture } from './finance.js';
-import { pick } from './model.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
 function chargeOf(json: unknown): Record<string, unknown> | undefined {
@@ -52,6 +51,12 @@ function created(m: PartnerModel, r: PartnerReal, res: ApiResponse, body: Partne
   return c;
 }
 
+/** The model holds at most this many charges: a sequence stays short and cheap to shrink. */
+const MAX_CHARGES = 8;
+
+/** A command on one of the model's charges. */
+abstract class OnCharge extends PickingCommand<PartnerModel, PartnerReal, ModelCharge> {}
+
 export class CreateCharge extends ModelCommand<PartnerModel, PartnerReal> {
   constructor(
     readonly body: PartnerChargeRequest,
@@ -61,7 +66,7 @@ export class CreateCharge extends ModelCommand<PartnerModel, PartnerReal> {
   }
 
   check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.length < 8;
+    return m.charges.length < MAX_CHARGES;
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
@@ -80,17 +85,13 @@ export class CreateCharge extends ModelCommand<PartnerModel, PartnerReal> {
   }
 }
 
-export class ReplayCreate extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.some((c) => c.key !== undefined);
+export class ReplayCreate extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges.filter((x) => x.key !== undefined);
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges.filter((x) => x.key !== undefined), this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`resend the creation of ${c.ref} with the same Idempotency-Key and body`);
     const res = await r.pt.createCharge(c.body, { idempotencyKey: c.key as string });
     if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-IDEM-REPLAY'] }))) return;
@@ -107,17 +108,13 @@ export class ReplayCreate extends ModelCommand<PartnerModel, PartnerReal> {
   }
 }
 
-export class ConflictCreate extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.some((c) => c.key !== undefined);
+export class ConflictCreate extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges.filter((x) => x.key !== undefined);
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges.filter((x) => x.key !== undefined), this.index) as ModelCharge;
+    const c = this.target(m);
     const other: PartnerChargeRequest = { ...c.body, amount_cents: c.body.amount_cents + 1 };
     r.log.describe(`reuse the Idempotency-Key of ${c.ref} with a different body (amount ${other.amount_cents})`);
     const res = await r.pt.createCharge(other, { idempotencyKey: c.key as string });
@@ -144,7 +141,7 @@ export class SameKeyConcurrently extends ModelCommand<PartnerModel, PartnerReal>
   }
 
   check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.length < 8;
+    return m.charges.length < MAX_CHARGES;
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
@@ -175,17 +172,17 @@ export class SameKeyConcurrently extends ModelCommand<PartnerModel, PartnerReal>
 }
 
 /** Resends a body with an external_ref WITHOUT Idempotency-Key: a new charge (external_ref is only a label). */
-export class CreateAgainWithoutKey extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
+export class CreateAgainWithoutKey extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges.filter((x) => x.body.external_ref !== undefined);
   }
 
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.length < 8 && m.charges.some((c) => c.body.external_ref !== undefined);
+  override check(m: Readonly<PartnerModel>): boolean {
+    return m.charges.length < MAX_CHARGES && super.check(m);
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges.filter((x) => x.body.external_ref !== undefined), this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`create again the body of ${c.ref} (same external_ref) without Idempotency-Key`);
     const res = await r.pt.createCharge(c.body);
     if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-IDEM-ABSENT-NEW'] }))) return;
@@ -221,17 +218,13 @@ export async function verifyChargeState(r: PartnerReal, c: ModelCharge): Promise
   return status === 'pending' || status === 'paid' || status === 'canceled' ? status : undefined;
 }
 
-export class GetCharge extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.length > 0;
+export class GetCharge extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges;
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges, this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`get charge ${c.ref} (model: ${c.status})`);
     await verifyChargeState(r, c);
   }
@@ -322,17 +315,13 @@ export class ListCharges extends ModelCommand<PartnerModel, PartnerReal> {
   }
 }
 
-export class CancelCharge extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.length > 0;
+export class CancelCharge extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges;
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges, this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`cancel charge ${c.ref} (model: ${c.status})`);
     const res = await r.pt.cancelCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
@@ -353,20 +342,20 @@ export class CancelCharge extends ModelCommand<PartnerModel, PartnerReal> {
   }
 }
 
-export class PayCharge extends ModelCommand<PartnerModel, PartnerReal> {
+export class PayCharge extends OnCharge {
   constructor(
-    readonly index: number,
+    index: number,
     readonly measure: boolean,
   ) {
-    super();
+    super(index);
   }
 
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.length > 0;
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges;
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges, this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`pay charge ${c.ref} (model: ${c.status})${this.measure && c.status === 'pending' ? ', reading the statement before and after' : ''}`);
     if (c.status === 'pending') {
       const before = this.measure ? await readStatement(r) : undefined;
@@ -396,17 +385,13 @@ export class PayCharge extends ModelCommand<PartnerModel, PartnerReal> {
 }
 
 /** pay ‖ pay on one pending charge: it ends paid and is captured once, whatever the two answers say. */
-export class PayPayConcurrently extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.some((c) => c.status === 'pending');
+export class PayPayConcurrently extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges.filter((x) => x.status === 'pending');
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges.filter((x) => x.status === 'pending'), this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`pay charge ${c.ref} twice at the same instant (pay ‖ pay)`);
     const before = await readStatement(r);
     const result = await r.burst('partner', 2, () => r.pt.payCharge(c.id));
@@ -431,17 +416,13 @@ export class PayPayConcurrently extends ModelCommand<PartnerModel, PartnerReal> 
 }
 
 /** pay ‖ cancel on one pending charge: exactly one wins; the end state and the ledger match one serial order. */
-export class PayCancelConcurrently extends ModelCommand<PartnerModel, PartnerReal> {
-  constructor(readonly index: number) {
-    super();
-  }
-
-  check(m: Readonly<PartnerModel>): boolean {
-    return m.charges.some((c) => c.status === 'pending');
+export class PayCancelConcurrently extends OnCharge {
+  protected candidates(m: Readonly<PartnerModel>): readonly ModelCharge[] {
+    return m.charges.filter((x) => x.status === 'pending');
   }
 
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
-    const c = pick(m.charges.filter((x) => x.status === 'pending'), this.index) as ModelCharge;
+    const c = this.target(m);
     r.log.describe(`pay and cancel charge ${c.ref} at the same instant (pay ‖ cancel)`);
     const before = await readStatement(r);
     const result = await r.burst('partner', 2, (i) => (i === 0 ? r.pt.payCharge(c.id) : r.pt.cancelCharge(c.id)));

@@ -39,4 +39,3 @@ export function newPartnerModel(): PartnerModel {
   return { charges: [] };
 }
 
-export { pick } from '../../../harness/model.js';
