@@ -151,44 +151,59 @@ function judgeBalance(run: CheckRun, before: number | undefined, after: number |
   }
 }
 
+/**
+ * Verdict on the answers of a burst of one state transition: the losers must answer 400, at most
+ * one may succeed, and (unless every answer was a 429) one must. Returns the winners.
+ */
+function judgeConfirmations(
+  run: CheckRun,
+  answers: ApiResponse[],
+  what: { burst: string; loser: string; success: string; loserRequirements: string[]; twiceRequirements: string[]; noneRequirement: string; noneTitle: string },
+): ApiResponse[] {
+  const winners = answers.filter(is2xx);
+  judgeLosers(run, answers.filter((r) => !is2xx(r)), 400, what.loserRequirements);
+  if (winners.length > 1) {
+    run.record(makeFinding({ requirements: what.twiceRequirements, exchanges: winners.map((r) => r.exchange) }, {
+      code: 'atomicity.confirmed-twice', title: `${winners.length} concurrent ${what.burst} succeeded`, severity: 'failure',
+      expected: `exactly one 200; the others 400 (${what.loser})`, actual: `${winners.length} × 2xx`,
+    }));
+  }
+  if (winners.length === 0 && !answers.every((r) => r.status === 429)) {
+    run.record(makeFinding({ requirements: [what.noneRequirement], exchanges: answers.map((r) => r.exchange) }, {
+      code: 'atomicity.none-confirmed', title: what.noneTitle, severity: 'failure',
+      expected: `exactly one 200 with status ${what.success}`, actual: answers.map((r) => r.status).join(', '),
+    }));
+  }
+  return winners;
+}
+
 check('concurrent /pay of one charge: one success, one credit, one transaction_paid', {
   id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
   requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400', 'GW-PIXIN-PAY-PAID'],
 }, async (t) => {
-  {
-    const n = burstSize(t, 1);
-    const gw = t.gateway();
-    const run = t.run;
-    const hook = await registerWebhook(gw, run, t.callbackUrl, ['transaction_paid']);
-    try {
-      const postback = receiverPath();
-      const charge = await bigCharge(gw, run, t.callbackUrl(postback));
-      const before = await balanceCents(gw, run);
-      const burst = await t.burst('gateway', n, () => gw.payPixCharge(charge.id));
-      const after = await balanceCents(gw, run);
-      run.note(`${n} concurrent /pay, start spread ${burst.startSpreadMs.toFixed(1)} ms`);
-      const winners = burst.values.filter(is2xx);
-      // "400 charge no longer pending"
-      judgeLosers(run, burst.values.filter((r) => !is2xx(r)), 400, ['GW-PIXIN-PAY-NOT-PENDING-400', 'GW-ATOMIC-TRANSITIONS']);
-      if (winners.length > 1) {
-        run.record(makeFinding({ requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400'], exchanges: winners.map((r) => r.exchange) }, {
-          code: 'atomicity.confirmed-twice', title: `${winners.length} concurrent /pay of one charge succeeded`, severity: 'failure',
-          expected: 'exactly one 200; the others 400 (no longer pending)', actual: `${winners.length} × 2xx`,
-        }));
-      }
-      if (winners.length === 0 && !burst.values.every((r) => r.status === 429)) {
-        run.record(makeFinding({ requirements: ['GW-PIXIN-PAY-PAID'], exchanges: burst.values.map((r) => r.exchange) }, {
-          code: 'atomicity.none-confirmed', title: 'none of the concurrent /pay of a pending charge succeeded', severity: 'failure',
-          expected: 'exactly one 200 with status paid', actual: burst.values.map((r) => r.status).join(', '),
-        }));
-      }
-      // one credit: the paid amount, gross or net of the charge fees (GW-PIXIN-PAID-CREDITS-BALANCE ambiguity)
-      judgeBalance(run, before, after, { min: charge.amount - charge.fees, max: charge.amount }, charge.amount, charge.amount >= LARGE, 'credit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAID-CREDITS-BALANCE']);
-      const paths = [{ path: postback, label: 'postbackUrl' }, ...(hook ? [{ path: hook.path, label: `webhook ${hook.id}` }] : [])];
-      if (winners.length > 0) await atMostOneOccurrence(t, run, paths, 'transaction', charge.id, 'transaction_paid', ['GW-ATOMIC-TRANSITIONS', 'GW-EVT-TRANSACTION-PAID']);
-    } finally {
-      await removeWebhooks(gw, [hook]);
-    }
+  const n = burstSize(t, 1);
+  const gw = t.gateway();
+  const run = t.run;
+  const hook = await registerWebhook(gw, run, t.callbackUrl, ['transaction_paid']);
+  try {
+    const postback = receiverPath();
+    const charge = await bigCharge(gw, run, t.callbackUrl(postback));
+    const before = await balanceCents(gw, run);
+    const burst = await t.burst('gateway', n, () => gw.payPixCharge(charge.id));
+    const after = await balanceCents(gw, run);
+    run.note(`${n} concurrent /pay, start spread ${burst.startSpreadMs.toFixed(1)} ms`);
+    // "400 charge no longer pending"
+    const winners = judgeConfirmations(run, burst.values, {
+      burst: '/pay of one charge', loser: 'no longer pending', success: 'paid',
+      loserRequirements: ['GW-PIXIN-PAY-NOT-PENDING-400', 'GW-ATOMIC-TRANSITIONS'], twiceRequirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400'],
+      noneRequirement: 'GW-PIXIN-PAY-PAID', noneTitle: 'none of the concurrent /pay of a pending charge succeeded',
+    });
+    // one credit: the paid amount, gross or net of the charge fees (GW-PIXIN-PAID-CREDITS-BALANCE ambiguity)
+    judgeBalance(run, before, after, { min: charge.amount - charge.fees, max: charge.amount }, charge.amount, charge.amount >= LARGE, 'credit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAID-CREDITS-BALANCE']);
+    const paths = [{ path: postback, label: 'postbackUrl' }, ...(hook ? [{ path: hook.path, label: `webhook ${hook.id}` }] : [])];
+    if (winners.length > 0) await atMostOneOccurrence(t, run, paths, 'transaction', charge.id, 'transaction_paid', ['GW-ATOMIC-TRANSITIONS', 'GW-EVT-TRANSACTION-PAID']);
+  } finally {
+    await removeWebhooks(gw, [hook]);
   }
 });
 
@@ -196,56 +211,45 @@ check('concurrent /complete of one transfer: one success, one debit, one transfe
   id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
   requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400', 'GW-PIXOUT-COMPLETE-COMPLETED'],
 }, async (t) => {
-  {
-    const n = burstSize(t, 2);
-    const gw = t.gateway();
-    const run = t.run;
-    const hook = await registerWebhook(gw, run, t.callbackUrl, ['transfer_completed']);
-    try {
-      // funding: one large charge paid once; its credit is on the balance before the burst, and the
-      // transfer takes 90 % of it, so the balance covers exactly one debit of this file's own money
-      const charge = await bigCharge(gw, run, t.callbackUrl(receiverPath()));
-      const paid = await gw.payPixCharge(charge.id);
-      run.record(expectStatus(paid.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
-      if (!is2xx(paid)) return;
-      const amount = Math.floor((charge.amount - charge.fees) * 0.9);
-      const postback = receiverPath();
-      const created = await gw.createTransfer(transferBody(amount, { postbackUrl: t.callbackUrl(postback) }));
-      const data = dataOf(created);
-      if (!is2xx(created) || typeof data?.id !== 'string') {
-        if (created.status >= 400 && created.status <= 499) throw new NotRunError('gateway', `a transfer of ${amount} cents was refused with ${created.status} (maximum amounts are not shown)`);
-        run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
-        return;
-      }
-      const transferId = data.id;
-      const fees = Number.isSafeInteger(data.fees) ? (data.fees as number) : 0;
-      const net = Number.isSafeInteger(data.netAmount) ? (data.netAmount as number) : amount - fees;
-      const before = await balanceCents(gw, run);
-      const burst = await t.burst('gateway', n, () => gw.completeTransfer(transferId));
-      const after = await balanceCents(gw, run);
-      run.note(`${n} concurrent /complete, start spread ${burst.startSpreadMs.toFixed(1)} ms`);
-      const winners = burst.values.filter(is2xx);
-      // "400 already completed or canceled."
-      judgeLosers(run, burst.values.filter((r) => !is2xx(r)), 400, ['GW-PIXOUT-COMPLETE-TWICE-400', 'GW-ATOMIC-TRANSITIONS']);
-      if (winners.length > 1) {
-        run.record(makeFinding({ requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400'], exchanges: winners.map((r) => r.exchange) }, {
-          code: 'atomicity.confirmed-twice', title: `${winners.length} concurrent /complete of one transfer succeeded`, severity: 'failure',
-          expected: 'exactly one 200; the others 400 (already completed)', actual: `${winners.length} × 2xx`,
-        }));
-      }
-      if (winners.length === 0 && !burst.values.every((r) => r.status === 429)) {
-        run.record(makeFinding({ requirements: ['GW-PIXOUT-COMPLETE-COMPLETED'], exchanges: burst.values.map((r) => r.exchange) }, {
-          code: 'atomicity.none-confirmed', title: 'none of the concurrent /complete of a funded transfer succeeded', severity: 'failure',
-          expected: 'exactly one 200 with status completed', actual: burst.values.map((r) => r.status).join(', '),
-        }));
-      }
-      // one debit: the amount (fees out of it) or the amount plus fees — not stated which
-      judgeBalance(run, before, after, { min: -net, max: -(amount + fees) }, amount, charge.amount >= LARGE, 'debit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400']);
-      const paths = [{ path: postback, label: 'postbackUrl' }, ...(hook ? [{ path: hook.path, label: `webhook ${hook.id}` }] : [])];
-      if (winners.length > 0) await atMostOneOccurrence(t, run, paths, 'transfer', transferId, 'transfer_completed', ['GW-ATOMIC-TRANSITIONS', 'GW-EVT-TRANSFER-COMPLETED']);
-    } finally {
-      await removeWebhooks(gw, [hook]);
+  const n = burstSize(t, 2);
+  const gw = t.gateway();
+  const run = t.run;
+  const hook = await registerWebhook(gw, run, t.callbackUrl, ['transfer_completed']);
+  try {
+    // funding: one large charge paid once; its credit is on the balance before the burst, and the
+    // transfer takes 90 % of it, so the balance covers exactly one debit of this file's own money
+    const charge = await bigCharge(gw, run, t.callbackUrl(receiverPath()));
+    const paid = await gw.payPixCharge(charge.id);
+    run.record(expectStatus(paid.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
+    if (!is2xx(paid)) return;
+    const amount = Math.floor((charge.amount - charge.fees) * 0.9);
+    const postback = receiverPath();
+    const created = await gw.createTransfer(transferBody(amount, { postbackUrl: t.callbackUrl(postback) }));
+    const data = dataOf(created);
+    if (!is2xx(created) || typeof data?.id !== 'string') {
+      if (created.status >= 400 && created.status <= 499) throw new NotRunError('gateway', `a transfer of ${amount} cents was refused with ${created.status} (maximum amounts are not shown)`);
+      run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+      return;
     }
+    const transferId = data.id;
+    const fees = Number.isSafeInteger(data.fees) ? (data.fees as number) : 0;
+    const net = Number.isSafeInteger(data.netAmount) ? (data.netAmount as number) : amount - fees;
+    const before = await balanceCents(gw, run);
+    const burst = await t.burst('gateway', n, () => gw.completeTransfer(transferId));
+    const after = await balanceCents(gw, run);
+    run.note(`${n} concurrent /complete, start spread ${burst.startSpreadMs.toFixed(1)} ms`);
+    // "400 already completed or canceled."
+    const winners = judgeConfirmations(run, burst.values, {
+      burst: '/complete of one transfer', loser: 'already completed', success: 'completed',
+      loserRequirements: ['GW-PIXOUT-COMPLETE-TWICE-400', 'GW-ATOMIC-TRANSITIONS'], twiceRequirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400'],
+      noneRequirement: 'GW-PIXOUT-COMPLETE-COMPLETED', noneTitle: 'none of the concurrent /complete of a funded transfer succeeded',
+    });
+    // one debit: the amount (fees out of it) or the amount plus fees — not stated which
+    judgeBalance(run, before, after, { min: -net, max: -(amount + fees) }, amount, charge.amount >= LARGE, 'debit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400']);
+    const paths = [{ path: postback, label: 'postbackUrl' }, ...(hook ? [{ path: hook.path, label: `webhook ${hook.id}` }] : [])];
+    if (winners.length > 0) await atMostOneOccurrence(t, run, paths, 'transfer', transferId, 'transfer_completed', ['GW-ATOMIC-TRANSITIONS', 'GW-EVT-TRANSFER-COMPLETED']);
+  } finally {
+    await removeWebhooks(gw, [hook]);
   }
 });
 
@@ -253,74 +257,72 @@ check('concurrent transfers with one idempotency key and body create one transfe
   id: 'gateway.atomicity.concurrent-same-key', api: 'gateway', area: AREA, severity: 'critical',
   requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-REPLAY'],
 }, async (t) => {
-  {
-    const n = burstSize(t, 3);
-    const gw = t.gateway();
-    const run = t.run;
-    const key = randomUUID();
-    const postback = receiverPath();
-    const body = transferBody(321, { postbackUrl: t.callbackUrl(postback) });
-    const burst = await t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key }));
-    run.note(`${n} concurrent creations with one key, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
-    const winners = burst.values.filter(is2xx);
-    for (const r of burst.values.filter((x) => !is2xx(x))) {
-      if (r.status === 409) {
-        // The text gives 409 for "the same key with a different body" and promises the original
-        // response to a resend; it says nothing about a duplicate arriving while the first request is
-        // still in flight, when there is no original response yet. A 409 then creates nothing and is
-        // a common "request in progress" answer: a warning, not a failure. (Sequential replays with
-        // the same body must never get 409: checked below and in pix-transfers.)
-        run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-ERR-409-MEANING'], exchanges: [r.exchange] }, {
-          code: 'idempotency.in-flight-409', title: 'a concurrent duplicate with the same key and body answered 409', severity: 'warning',
-          expected: 'the original response (same transfer id), or a retryable 429', actual: `HTTP 409 ${show(r.json)}`,
-        }));
-      } else {
-        // a valid body: 400 would misstate it; 429 is tolerated; 5xx fails
-        run.record(expectStatus(r.exchange, [200, 429], { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }));
-      }
-    }
-    const ids = [...new Set(winners.map((r) => dataOf(r)?.id))];
-    if (ids.length > 1) {
-      run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-REPLAY'], exchanges: winners.map((r) => r.exchange) }, {
-        code: 'idempotency.duplicated', title: `${ids.length} transfers were created with one idempotency key and body`, severity: 'failure',
-        expected: 'one transfer id among all successful answers', actual: `ids ${ids.map((i) => show(i)).join(', ')}`,
+  const n = burstSize(t, 3);
+  const gw = t.gateway();
+  const run = t.run;
+  const key = randomUUID();
+  const postback = receiverPath();
+  const body = transferBody(321, { postbackUrl: t.callbackUrl(postback) });
+  const burst = await t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key }));
+  run.note(`${n} concurrent creations with one key, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
+  const winners = burst.values.filter(is2xx);
+  for (const r of burst.values.filter((x) => !is2xx(x))) {
+    if (r.status === 409) {
+      // The text gives 409 for "the same key with a different body" and promises the original
+      // response to a resend; it says nothing about a duplicate arriving while the first request is
+      // still in flight, when there is no original response yet. A 409 then creates nothing and is
+      // a common "request in progress" answer: a warning, not a failure. (Sequential replays with
+      // the same body must never get 409: checked below and in pix-transfers.)
+      run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-ERR-409-MEANING'], exchanges: [r.exchange] }, {
+        code: 'idempotency.in-flight-409', title: 'a concurrent duplicate with the same key and body answered 409', severity: 'warning',
+        expected: 'the original response (same transfer id), or a retryable 429', actual: `HTTP 409 ${show(r.json)}`,
       }));
-      return;
+    } else {
+      // a valid body: 400 would misstate it; 429 is tolerated; 5xx fails
+      run.record(expectStatus(r.exchange, [200, 429], { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }));
     }
-    const id = ids[0];
-    if (typeof id !== 'string') {
-      if (!burst.values.every((r) => r.status === 429 || r.status === 409)) {
-        run.record(makeFinding({ requirements: ['GW-PIXOUT-CREATE-200'], exchanges: burst.values.map((r) => r.exchange) }, {
-          code: 'idempotency.none-created', title: 'no concurrent creation with a fresh key succeeded', severity: 'failure', expected: 'at least one 200 with data.id', actual: burst.values.map((r) => r.status).join(', '),
-        }));
-      }
-      return;
-    }
-    // a resend after the burst: "returns the original response"
-    const replay = await gw.createTransfer(body, { idempotencyKey: key });
-    run.record(expectStatus(replay.exchange, 200, { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }));
-    if (is2xx(replay) && dataOf(replay)?.id !== id) {
-      run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'], exchanges: [replay.exchange] }, {
-        code: 'idempotency.new-transfer', title: 'a resend after the burst answered another transfer', severity: 'failure', expected: `data.id = ${show(id)}`, actual: `data.id = ${show(dataOf(replay)?.id)}`,
+  }
+  const ids = [...new Set(winners.map((r) => dataOf(r)?.id))];
+  if (ids.length > 1) {
+    run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-REPLAY'], exchanges: winners.map((r) => r.exchange) }, {
+      code: 'idempotency.duplicated', title: `${ids.length} transfers were created with one idempotency key and body`, severity: 'failure',
+      expected: 'one transfer id among all successful answers', actual: `ids ${ids.map((i) => show(i)).join(', ')}`,
+    }));
+    return;
+  }
+  const id = ids[0];
+  if (typeof id !== 'string') {
+    if (!burst.values.every((r) => r.status === 429 || r.status === 409)) {
+      run.record(makeFinding({ requirements: ['GW-PIXOUT-CREATE-200'], exchanges: burst.values.map((r) => r.exchange) }, {
+        code: 'idempotency.none-created', title: 'no concurrent creation with a fresh key succeeded', severity: 'failure', expected: 'at least one 200 with data.id', actual: burst.values.map((r) => r.status).join(', '),
       }));
     }
-    // "never duplicates the transfer": every transfer_created at this body's postbackUrl is about the same id
-    const rc = t.receiver();
-    const first = await rc.waitFor(isAbout('transfer', id, 'transfer_created'), { path: postback, timeoutMs: DELIVERY_TIMEOUT_MS });
-    if (!first) {
-      run.note('transfer_created did not reach the postbackUrl: duplicate detection by events skipped (the webhook suite judges delivery)');
-      return;
-    }
-    const others = await rc.waitFor((d) => {
-      const other = resourceOf(d, 'transfer')?.id;
-      return typeof other === 'string' && other !== id;
-    }, { path: postback, timeoutMs: EXTRA_EVENT_GRACE_MS });
-    if (others) {
-      run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE'] }, {
-        code: 'idempotency.duplicated', title: 'another transfer was created by the same key and body', severity: 'failure',
-        expected: `only transfer ${id} at this body's postbackUrl`, actual: `delivery #${others.seq}: ${others.bodyText.slice(0, 200)}`,
-      }));
-    }
+    return;
+  }
+  // a resend after the burst: "returns the original response"
+  const replay = await gw.createTransfer(body, { idempotencyKey: key });
+  run.record(expectStatus(replay.exchange, 200, { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }));
+  if (is2xx(replay) && dataOf(replay)?.id !== id) {
+    run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'], exchanges: [replay.exchange] }, {
+      code: 'idempotency.new-transfer', title: 'a resend after the burst answered another transfer', severity: 'failure', expected: `data.id = ${show(id)}`, actual: `data.id = ${show(dataOf(replay)?.id)}`,
+    }));
+  }
+  // "never duplicates the transfer": every transfer_created at this body's postbackUrl is about the same id
+  const rc = t.receiver();
+  const first = await rc.waitFor(isAbout('transfer', id, 'transfer_created'), { path: postback, timeoutMs: DELIVERY_TIMEOUT_MS });
+  if (!first) {
+    run.note('transfer_created did not reach the postbackUrl: duplicate detection by events skipped (the webhook suite judges delivery)');
+    return;
+  }
+  const others = await rc.waitFor((d) => {
+    const other = resourceOf(d, 'transfer')?.id;
+    return typeof other === 'string' && other !== id;
+  }, { path: postback, timeoutMs: EXTRA_EVENT_GRACE_MS });
+  if (others) {
+    run.record(makeFinding({ requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE'] }, {
+      code: 'idempotency.duplicated', title: 'another transfer was created by the same key and body', severity: 'failure',
+      expected: `only transfer ${id} at this body's postbackUrl`, actual: `delivery #${others.seq}: ${others.bodyText.slice(0, 200)}`,
+    }));
   }
 });
 
