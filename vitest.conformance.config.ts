@@ -20,7 +20,7 @@ export default defineConfig({
   test: {
     // PAYGATE_INCLUDE: the project's own end-to-end test of this plumbing runs fixture suites
     include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : ['suites/**/*.test.ts'],
-    globalSetup: ['./harness/global-setup.ts'],
+    globalSetup: ['./harness/run/global-setup.ts'],
     setupFiles: ['allure-vitest/setup'],
     // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
     // receiver lives in the global-setup process and workers reach it over HTTP

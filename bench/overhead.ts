@@ -9,9 +9,9 @@
  * machine hits both sides alike. Goal: harness ≥ 80 % of raw throughput.
  */
 import { Pool } from 'undici';
-import type { CheckRun, Session } from '../harness/context.js';
-import type { GatewayClient } from '../harness/clients/gateway.js';
-import { defaultRedactor } from '../harness/redact.js';
+import type { CheckRun, Session } from '../harness/run/session.js';
+import type { GatewayClient } from '../harness/http/gateway-client.js';
+import { defaultRedactor } from '../harness/http/redact.js';
 import { median, round, runLoad } from './load.js';
 import type { LoadResult } from './load.js';
 import { startBenchReference } from './reference.js';

@@ -1,15 +1,15 @@
 /**
  * The reference sandbox for the benchmarks.
  *
- * Default: a CHILD PROCESS (`tsx reference/main.ts --json`, through harness/target.ts, exactly as
+ * Default: a CHILD PROCESS (`tsx reference/main.ts --json`, through harness/config/target.ts, exactly as
  * the conformance run starts it). On this 2-core machine that gives the reference its own core and
  * event loop, so the harness-vs-raw comparison measures the client side, and the reference's
  * throughput is not taxed by the load generator sharing its event loop. `in-process` (startReference
  * from reference/server.ts) is kept for comparison and for the smoke test, where process start-up
  * time matters more than fairness.
  */
-import type { ReferenceInfo } from '../harness/target.js';
-import { startEmbeddedReference } from '../harness/target.js';
+import type { ReferenceInfo } from '../harness/config/target.js';
+import { startEmbeddedReference } from '../harness/config/target.js';
 
 export type ReferenceMode = 'child' | 'in-process';
 

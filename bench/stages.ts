@@ -4,10 +4,10 @@
  * validator lookup (which must be a cache hit: schemas are compiled once, never per request).
  * Each stage runs for a bounded count and time; the result is µs per call.
  */
-import type { Contract } from '../harness/contract.js';
-import type { HttpResult } from '../harness/http.js';
-import { toCurl } from '../harness/curl.js';
-import type { Redactor } from '../harness/redact.js';
+import type { Contract } from '../harness/contract/validator.js';
+import type { HttpResult } from '../harness/http/client.js';
+import { toCurl } from '../harness/http/curl.js';
+import type { Redactor } from '../harness/http/redact.js';
 import { round } from './load.js';
 
 export interface StageTiming {
@@ -47,7 +47,7 @@ export function measureStages(result: HttpResult, contract: Contract, redactor: 
   const stages: StageTiming[] = [
     time('JSON.parse(response body)', () => JSON.parse(result.text) as unknown, maxCalls, maxMs),
     time('redactBody(response body)', () => redactor.redactBody(result.text), maxCalls, maxMs),
-    // what harness/http.ts does: the body it already parsed is passed in
+    // what harness/http/client.ts does: the body it already parsed is passed in
     time('redactBody(response body, parsed)', () => redactor.redactBody(result.text, result.json), maxCalls, maxMs),
     time('redactHeaders(request + response)', () => {
       redactor.redactHeaders(requestHeaders);

@@ -5,7 +5,7 @@
  * connections, bounded in time and count (created charges stay in the reference's memory).
  */
 import { Pool } from 'undici';
-import type { ReferenceInfo } from '../harness/target.js';
+import type { ReferenceInfo } from '../harness/config/target.js';
 import { runLoad } from './load.js';
 import type { LoadResult } from './load.js';
 import { BENCH_CPF } from './overhead.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBudgetMs, runSettings } from '../harness/check.js';
+import { checkBudgetMs, runSettings } from '../harness/run/check.js';
 
 describe('run settings', () => {
   it('reads the PAYGATE_ variables the CLI sets, with defaults for a bare vitest', () => {

@@ -14,8 +14,8 @@ import {
   verifyEmvCrc,
   verifyEmvDynamic,
   verifyEmvStructure,
-} from '../harness/checks/emv.js';
-import type { CheckContext } from '../harness/checks/context.js';
+} from '../harness/rules/emv.js';
+import type { CheckContext } from '../harness/rules/judgement.js';
 
 const ctx: CheckContext = { requirements: ['GW-PIXIN-EMV'] };
 

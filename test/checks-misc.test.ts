@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../harness/exchange.js';
-import { verifyBalanceString, verifyIntegerCents } from '../harness/checks/money.js';
-import { parseIsoDateTime, verifyIsoTimestamp, verifyUtcTimestamp } from '../harness/checks/time.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import { verifyBalanceString, verifyIntegerCents } from '../harness/rules/money.js';
+import { parseIsoDateTime, verifyIsoTimestamp, verifyUtcTimestamp } from '../harness/rules/time.js';
 import {
   ensureErrorShapeIdempotencyConflict,
   ensureErrorShapeNotFound,
@@ -9,9 +9,9 @@ import {
   verifyDetailNamesField,
   verifyGatewayErrorShape,
   verifyPartnerErrorShape,
-} from '../harness/checks/errors.js';
-import { expectStatus } from '../harness/checks/status.js';
-import { verifyEndToEndId, verifyUuid } from '../harness/checks/identifiers.js';
+} from '../harness/rules/errors.js';
+import { expectStatus } from '../harness/rules/status.js';
+import { verifyEndToEndId, verifyUuid } from '../harness/rules/identifiers.js';
 
 const ctx = { requirements: ['REQ-1'] };
 

@@ -1,7 +1,7 @@
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { decodeQrPng, verifyQrMatchesEmv } from '../harness/checks/qr.js';
+import { decodeQrPng, verifyQrMatchesEmv } from '../harness/rules/qr.js';
 
 const ctx = { requirements: ['GW-PIXIN-QRCODE'] };
 const EMV = '00020101021226480014br.gov.bcb.pix2526pix.example.com/qr/v2/12345204000053039865802BR5913Fulano de Tal6008Brasilia62070503***6304FC66';

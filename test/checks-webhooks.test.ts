@@ -5,7 +5,7 @@ import {
   verifyPartnerWebhookSignature,
   verifyWebhookIsJsonPost,
   type ObservedDelivery,
-} from '../harness/checks/webhooks.js';
+} from '../harness/rules/webhooks.js';
 import { signGateway, signPartner } from '../harness/webhooks/signatures.js';
 
 const ctx = { requirements: ['GW-WEBHOOK-SIGNATURE'] };

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient } from '../harness/http.js';
-import { Redactor } from '../harness/redact.js';
-import { AuthFailedError, GatewayTokenManager, basicAuthorization, partnerApiKey, partnerKeyEnvironment } from '../harness/auth.js';
-import { GatewayClient } from '../harness/clients/gateway.js';
-import { PartnerClient } from '../harness/clients/partner.js';
-import { CheckRun, NotRunError, Session } from '../harness/context.js';
-import { formatFinding } from '../harness/format.js';
-import type { Exchange } from '../harness/exchange.js';
-import type { Finding } from '../harness/findings.js';
-import { loadTargetConfig, startEmbeddedReference, targetFromReference } from '../harness/target.js';
-import type { EmbeddedReference } from '../harness/target.js';
+import { HttpClient } from '../harness/http/client.js';
+import { Redactor } from '../harness/http/redact.js';
+import { AuthFailedError, GatewayTokenManager, basicAuthorization, partnerApiKey, partnerKeyEnvironment } from '../harness/http/auth.js';
+import { GatewayClient } from '../harness/http/gateway-client.js';
+import { PartnerClient } from '../harness/http/partner-client.js';
+import { CheckRun, NotRunError, Session } from '../harness/run/session.js';
+import { formatFinding } from '../harness/report/format.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import type { Finding } from '../harness/rules/finding.js';
+import { loadTargetConfig, startEmbeddedReference, targetFromReference } from '../harness/config/target.js';
+import type { EmbeddedReference } from '../harness/config/target.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { burst } from '../harness/concurrency.js';
-import { HttpClient } from '../harness/http.js';
-import { Redactor } from '../harness/redact.js';
-import { HarnessError } from '../harness/findings.js';
+import { burst } from '../harness/http/burst.js';
+import { HttpClient } from '../harness/http/client.js';
+import { Redactor } from '../harness/http/redact.js';
+import { HarnessError } from '../harness/rules/finding.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { Contract } from '../harness/contract.js';
-import { loadSpec } from '../harness/spec.js';
-import type { Exchange } from '../harness/exchange.js';
-import { Redactor } from '../harness/redact.js';
-import { HttpClient } from '../harness/http.js';
-import { CheckRun } from '../harness/context.js';
+import { Contract } from '../harness/contract/validator.js';
+import { loadSpec } from '../harness/contract/spec.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import { Redactor } from '../harness/http/redact.js';
+import { HttpClient } from '../harness/http/client.js';
+import { CheckRun } from '../harness/run/session.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpClient, onAnyExchange } from '../harness/http.js';
-import type { Exchange } from '../harness/exchange.js';
-import { HarnessError } from '../harness/findings.js';
-import { Redactor } from '../harness/redact.js';
-import { RateLimiter, parseRetryAfter } from '../harness/rate-limit.js';
+import { HttpClient, onAnyExchange } from '../harness/http/client.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import { HarnessError } from '../harness/rules/finding.js';
+import { Redactor } from '../harness/http/redact.js';
+import { RateLimiter, parseRetryAfter } from '../harness/http/rate-limit.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

@@ -1,13 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { HttpClient } from '../harness/http.js';
-import type { Exchange } from '../harness/exchange.js';
-import { Redactor } from '../harness/redact.js';
-import { shellQuote, shellWord, toCurl } from '../harness/curl.js';
-import { GatewayTokenManager } from '../harness/auth.js';
-import { GatewayClient } from '../harness/clients/gateway.js';
-import { PartnerClient } from '../harness/clients/partner.js';
+import { HttpClient } from '../harness/http/client.js';
+import type { Exchange } from '../harness/http/exchange.js';
+import { Redactor } from '../harness/http/redact.js';
+import { shellQuote, shellWord, toCurl } from '../harness/http/curl.js';
+import { GatewayTokenManager } from '../harness/http/auth.js';
+import { GatewayClient } from '../harness/http/gateway-client.js';
+import { PartnerClient } from '../harness/http/partner-client.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadTargetConfig, notRunReason, startEmbeddedReference, targetFromReference } from '../harness/target.js';
-import type { ReferenceInfo } from '../harness/target.js';
-import { HarnessError } from '../harness/findings.js';
+import { loadTargetConfig, notRunReason, startEmbeddedReference, targetFromReference } from '../harness/config/target.js';
+import type { ReferenceInfo } from '../harness/config/target.js';
+import { HarnessError } from '../harness/rules/finding.js';
 
 const gatewayEnv = { GATEWAY_BASE_URL: 'https://gw.example/', GATEWAY_CLIENT_ID: 'id', GATEWAY_CLIENT_SECRET: 'secret' };
 const partnerEnv = { PARTNER_BASE_URL: 'https://pt.example/v1/', PARTNER_API_KEY: 'ak_test_1' };

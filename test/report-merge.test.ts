@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { Requirement } from '../harness/requirements.js';
+import type { Requirement } from '../harness/contract/requirements.js';
 import { fragmentFiles, mergeFragments, readFragments } from '../harness/report/merge.js';
 import type { VerdictFragment } from '../harness/report/verdict-reporter.js';
 import type { CheckRecord, RunInfo } from '../harness/report/verdict.js';

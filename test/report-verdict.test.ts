@@ -1,7 +1,7 @@
 // Verdict building from synthetic check outcomes: check states, requirement verdicts, summary,
 // strict mode, the conformance.json shape (INTERFACE.md), markdown and the certify certificate.
 import { describe, expect, test } from 'vitest';
-import type { Requirement } from '../harness/requirements.js';
+import type { Requirement } from '../harness/contract/requirements.js';
 import type { CheckMeta, FindingSummary } from '../harness/report/meta.js';
 import { buildConformance, checkRecordFrom, exitCodeFor, renderMarkdown } from '../harness/report/verdict.js';
 import type { CheckRecord, RunInfo, TestOutcome } from '../harness/report/verdict.js';

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { HarnessError } from '../harness/findings.js';
+import { HarnessError } from '../harness/rules/finding.js';
 import {
   REQUIREMENT_ID_PATTERN,
   REQUIREMENT_KEYS,
@@ -14,7 +14,7 @@ import {
   loadRequirements,
   parseRequirements,
   requirementsFor,
-} from '../harness/requirements.js';
+} from '../harness/contract/requirements.js';
 
 const SPECS_DIR = fileURLToPath(new URL('../specs/', import.meta.url));
 

@@ -27,7 +27,7 @@ import { buildConformance, exitCodeFor } from '../report/verdict.js';
 import type { ConformanceReport } from '../report/verdict.js';
 import { fragmentPath, loadCatalogue, toolVersion } from '../report/verdict-reporter.js';
 import type { VerdictFragment } from '../report/verdict-reporter.js';
-import { isEmbeddedTarget } from '../target.js';
+import { isEmbeddedTarget } from '../config/target.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFIG_FILE = 'vitest.conformance.config.ts';
@@ -73,10 +73,10 @@ async function readVerdict(reportsDir: string, options: CliOptions): Promise<Con
   return JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport;
 }
 
-/** The target configuration's own validation (harness/target.ts), run before anything starts. */
+/** The target configuration's own validation (harness/config/target.ts), run before anything starts. */
 async function checkTargetConfig(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
-    const { loadTargetConfig } = await import('../target.js');
+    const { loadTargetConfig } = await import('../config/target.js');
     loadTargetConfig(env);
     return undefined;
   } catch (error) {

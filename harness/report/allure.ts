@@ -4,10 +4,10 @@
  * Layout in the report: epic = API, feature = functional area, story = each requirement ID,
  * severity, a `requirement` link per ID to its anchor in reports/conformance.md, parameters (seed,
  * sizes…), and one step per HTTP exchange with the request, the response and a curl line as
- * attachments. Exchanges are already redacted by harness/http.ts.
+ * attachments. Exchanges are already redacted by harness/http/client.ts.
  */
 import * as allure from 'allure-js-commons';
-import type { Exchange } from '../exchange.js';
+import type { Exchange } from '../http/exchange.js';
 import type { CheckMeta, FindingSummary, TaskHolder } from './meta.js';
 import { setCheckMeta } from './meta.js';
 

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Requirement } from '../requirements.js';
+import type { Requirement } from '../contract/requirements.js';
 import { buildConformance, exitCodeFor } from './verdict.js';
 import type { ConformanceReport, RunInfo } from './verdict.js';
 import { loadCatalogue, writeConformance } from './verdict-reporter.js';

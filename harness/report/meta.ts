@@ -7,9 +7,9 @@
  * Everything here is JSON-serialisable on purpose: task meta crosses a process boundary.
  */
 import { TestRunner } from 'vitest';
-import type { Exchange } from '../exchange.js';
-import type { Finding } from '../findings.js';
-import { replayCommand } from '../format.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Finding } from '../rules/finding.js';
+import { replayCommand } from './format.js';
 
 export { replayCommand };
 
@@ -132,7 +132,7 @@ export function exercisedBy(exchanges: readonly Exchange[]): Exercised[] {
   return [...seen.values()];
 }
 
-/** What a finished check run provides (harness/context.ts `CheckRun.summary()` has this shape). */
+/** What a finished check run provides (harness/run/session.ts `CheckRun.summary()` has this shape). */
 export interface CheckRunLike {
   requirements: readonly string[];
   failures: readonly Finding[];

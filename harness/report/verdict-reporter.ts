@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
-import type { Requirement } from '../requirements.js';
+import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi } from './meta.js';
 import { buildConformance, checkRecordFrom, renderMarkdown, APIS } from './verdict.js';
 import type { CheckRecord, ConformanceReport, Profile, RunInfo, TestOutcome } from './verdict.js';
@@ -98,7 +98,7 @@ export function outcomeOf(testCase: TestCase): TestOutcome {
 /** Loads the requirement catalogue; an unreadable catalogue leaves the verdict list to what checks name. */
 export async function loadCatalogue(): Promise<{ catalogue: readonly Requirement[]; problem?: string }> {
   try {
-    const { loadRequirements } = await import('../requirements.js');
+    const { loadRequirements } = await import('../contract/requirements.js');
     return { catalogue: loadRequirements() };
   } catch (error) {
     return { catalogue: [], problem: error instanceof Error ? error.message : String(error) };

@@ -12,8 +12,8 @@
  *   timer requirement outside full/certify, a harness error, or "no check covers it" (a checkable
  *   requirement no check names: also listed under coverage.notCovered).
  */
-import { shellQuote } from '../curl.js';
-import type { Requirement } from '../requirements.js';
+import { shellQuote } from '../http/curl.js';
+import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
 
 import type { Profile } from '../cli/args.js';
@@ -163,7 +163,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
   const firstError = outcome.errors?.[0];
   let state: CheckState;
   let error: string | undefined;
-  // harness/context.ts NotRunError: a HarnessError with code `not-run` (missing optional credential…)
+  // harness/run/session.ts NotRunError: a HarnessError with code `not-run` (missing optional credential…)
   const notRunError = firstError?.code === 'not-run' && failures.length === 0 ? firstError.message : undefined;
   if (notRunError !== undefined) state = 'not-run';
   else if (meta?.notRun !== undefined && failures.length === 0 && outcome.state !== 'failed') state = 'not-run';

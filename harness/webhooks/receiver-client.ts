@@ -4,7 +4,7 @@
  * `waitFor` resolves `undefined` and the caller records the contract finding. Only an unreachable or
  * misbehaving receiver throws, as a {@link HarnessError} (`webhooks.receiver-unreachable`).
  */
-import { HarnessError } from '../findings.js';
+import { HarnessError } from '../rules/finding.js';
 import type { Delivery, DeliveryFilter, DeliveryListing, ScriptSpec, WireDelivery } from './types.js';
 
 export interface WaitOptions {

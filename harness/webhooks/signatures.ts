@@ -16,7 +16,7 @@
  * verification." "hex" (not "lowercase hex"): either case is accepted.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Severity } from '../findings.js';
+import type { Severity } from '../rules/finding.js';
 
 export const GATEWAY_SIGNATURE_HEADER = 'servicegateway-signature';
 export const PARTNER_SIGNATURE_HEADER = 'x-service-signature';

@@ -13,13 +13,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { CheckTools } from '../../harness/check.js';
-import type { ApiResponse, GatewayClient } from '../../harness/clients/gateway.js';
-import type { CheckRun } from '../../harness/context.js';
+import { check } from '../../harness/run/check.js';
+import type { CheckTools } from '../../harness/run/check.js';
+import type { ApiResponse, GatewayClient } from '../../harness/http/gateway-client.js';
+import type { CheckRun } from '../../harness/run/session.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus, makeFinding, show } from '../../harness/checks/index.js';
-import { NotRunError } from '../../harness/context.js';
+import { expectStatus, makeFinding, show } from '../../harness/rules/index.js';
+import { NotRunError } from '../../harness/run/session.js';
 import {
   balanceCents,
   chargeBody,
@@ -32,8 +32,8 @@ import {
   resourceOf,
   removeWebhooks,
   transferBody,
-} from './webhook-support.js';
-import type { GatewayEvent, ResourceKind } from './webhook-support.js';
+} from './webhook-steps.js';
+import type { GatewayEvent, ResourceKind } from './webhook-steps.js';
 
 const AREA = 'Atomicity';
 /** Large first (a sound balance verdict), small when the target refuses large amounts. */

@@ -10,13 +10,13 @@
  *   and the client calls `POST /api/auth` again."
  */
 import { randomUUID } from 'node:crypto';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import { basicAuthorization } from '../../harness/auth.js';
-import type { GatewayAuthMode, GatewaySendOptions } from '../../harness/clients/gateway.js';
-import { expectStatus } from '../../harness/checks/status.js';
-import { makeFinding, show } from '../../harness/checks/context.js';
-import type { Finding } from '../../harness/findings.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import { basicAuthorization } from '../../harness/http/auth.js';
+import type { GatewayAuthMode, GatewaySendOptions } from '../../harness/http/gateway-client.js';
+import { expectStatus } from '../../harness/rules/status.js';
+import { makeFinding, show } from '../../harness/rules/judgement.js';
+import type { Finding } from '../../harness/rules/finding.js';
 import { cardChargeBody, isRecord, pixChargeBody, uniqueTag } from './support.js';
 
 const AREA = 'Authentication';

@@ -4,11 +4,11 @@
  * is the exception: it returns strings in reais with 2 decimals."; "Paid PIX credit goes into the
  * balance.").
  */
-import { check } from '../../harness/check.js';
-import { expectStatus } from '../../harness/checks/status.js';
-import { verifyBalanceString } from '../../harness/checks/money.js';
-import { makeFinding, show } from '../../harness/checks/context.js';
-import type { Exchange } from '../../harness/exchange.js';
+import { check } from '../../harness/run/check.js';
+import { expectStatus } from '../../harness/rules/status.js';
+import { verifyBalanceString } from '../../harness/rules/money.js';
+import { makeFinding, show } from '../../harness/rules/judgement.js';
+import type { Exchange } from '../../harness/http/exchange.js';
 import { balanceAround, createPendingCharge, effectsAgree, dataOf, isRecord, pixChargeBody, readPixBalance } from './support.js';
 
 const AREA = 'Balance';

@@ -8,15 +8,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import type { ApiResponse } from '../../harness/clients/gateway.js';
-import { expectStatus } from '../../harness/checks/status.js';
-import { makeFinding, show } from '../../harness/checks/context.js';
-import type { Finding } from '../../harness/findings.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import type { ApiResponse } from '../../harness/http/gateway-client.js';
+import { expectStatus } from '../../harness/rules/status.js';
+import { makeFinding, show } from '../../harness/rules/judgement.js';
+import type { Finding } from '../../harness/rules/finding.js';
 import { boundaryAmounts, declineCardToken, invalidCardCustomer, invalidInstallments, rawCardInjection } from '../../generators/index.js';
 import { balanceAround, cardChargeBody, effectsAgree, cardChargeRequest, dataOf, expectInvalidBodyRejected, isRecord } from './support.js';
-import { is2xx } from './webhook-support.js';
+import { is2xx } from './webhook-steps.js';
 
 const AREA = 'Card';
 

@@ -8,12 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import type { ApiResponse } from '../../harness/clients/gateway.js';
-import { verifyDetailNamesField, verifyGatewayErrorShape } from '../../harness/checks/errors.js';
-import { expectStatus } from '../../harness/checks/status.js';
-import { loadSpec } from '../../harness/spec.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import type { ApiResponse } from '../../harness/http/gateway-client.js';
+import { verifyDetailNamesField, verifyGatewayErrorShape } from '../../harness/rules/errors.js';
+import { expectStatus } from '../../harness/rules/status.js';
+import { loadSpec } from '../../harness/contract/spec.js';
 import { contractOverrides, singleRuleMutants } from '../../generators/index.js';
 import type { Mutant } from '../../generators/index.js';
 import { cardChargeBody, dataOf, expectInvalidBodyRejected, isRecord, pixChargeBody, uniqueTag } from './support.js';
@@ -22,7 +22,7 @@ const AREA = 'Errors';
 
 /**
  * Both documented shapes, with `message` a string or a list of strings (GW-ERR-SHAPES ambiguity:
- * "The type of `message` is not stated"). harness/checks/errors.ts requires a string, so a list is
+ * "The type of `message` is not stated"). harness/rules/errors.ts requires a string, so a list is
  * joined before the shared check runs.
  */
 function verifyErrorShape(it: RunTools, r: ApiResponse, requirements: string[] = ['GW-ERR-SHAPES']): void {

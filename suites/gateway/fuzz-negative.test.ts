@@ -17,12 +17,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import { ensureErrorShapeNotFound, expectStatus, verifyGatewayErrorShape } from '../../harness/checks/index.js';
-import type { ApiResponse } from '../../harness/clients/gateway.js';
-import { dataOf, modelFinding } from '../../harness/model.js';
-import { loadSpec } from '../../harness/spec.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import { ensureErrorShapeNotFound, expectStatus, verifyGatewayErrorShape } from '../../harness/rules/index.js';
+import type { ApiResponse } from '../../harness/http/gateway-client.js';
+import { dataOf, modelFinding } from '../../harness/run/model.js';
+import { loadSpec } from '../../harness/contract/spec.js';
 import { contractOverrides, listRules, singleRuleMutants, validBody } from '../../generators/index.js';
 import type { Mutant, Overrides } from '../../generators/index.js';
 

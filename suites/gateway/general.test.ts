@@ -3,11 +3,11 @@
  * "No body is accepted" on POST /api/auth, and the postbackUrl type. Where the text leaves the
  * handling open, only a 5xx is a failure and what the target chose is recorded as a note.
  */
-import { check } from '../../harness/check.js';
-import { expectStatus } from '../../harness/checks/status.js';
-import { makeFinding } from '../../harness/checks/context.js';
+import { check } from '../../harness/run/check.js';
+import { expectStatus } from '../../harness/rules/status.js';
+import { makeFinding } from '../../harness/rules/judgement.js';
 import { pixChargeBody } from './support.js';
-import { GENERAL_ERROR_STATUSES } from '../../harness/contract.js';
+import { GENERAL_ERROR_STATUSES } from '../../harness/contract/validator.js';
 
 const AREA = 'General';
 

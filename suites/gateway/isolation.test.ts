@@ -11,11 +11,11 @@
  * with the sandbox pair; the production pair only reads, lists, and calls the simulation routes,
  * which the contract says it cannot use.
  */
-import { check } from '../../harness/check.js';
-import type { CheckTools } from '../../harness/check.js';
-import type { ApiResponse } from '../../harness/clients/gateway.js';
-import { ensureErrorShapeNotFound, expectStatus, makeFinding, show } from '../../harness/checks/index.js';
-import { createCharge, dataOf, is2xx, isRecord, registerWebhook, removeWebhooks, transferBody } from './webhook-support.js';
+import { check } from '../../harness/run/check.js';
+import type { CheckTools } from '../../harness/run/check.js';
+import type { ApiResponse } from '../../harness/http/gateway-client.js';
+import { ensureErrorShapeNotFound, expectStatus, makeFinding, show } from '../../harness/rules/index.js';
+import { createCharge, dataOf, is2xx, isRecord, registerWebhook, removeWebhooks, transferBody } from './webhook-steps.js';
 
 const AREA = 'Isolation';
 

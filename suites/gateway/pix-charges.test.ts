@@ -7,14 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import { expectStatus } from '../../harness/checks/status.js';
-import { verifyEmv } from '../../harness/checks/emv.js';
-import { verifyQrMatchesEmv } from '../../harness/checks/qr.js';
-import { verifyIntegerCents } from '../../harness/checks/money.js';
-import { ensureErrorShapeNotFound, verifyGatewayErrorShape } from '../../harness/checks/errors.js';
-import { makeFinding, show } from '../../harness/checks/context.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import { expectStatus } from '../../harness/rules/status.js';
+import { verifyEmv } from '../../harness/rules/emv.js';
+import { verifyQrMatchesEmv } from '../../harness/rules/qr.js';
+import { verifyIntegerCents } from '../../harness/rules/money.js';
+import { ensureErrorShapeNotFound, verifyGatewayErrorShape } from '../../harness/rules/errors.js';
+import { makeFinding, show } from '../../harness/rules/judgement.js';
 import {
   boundaryAmounts,
   cnpjAlphanumeric,

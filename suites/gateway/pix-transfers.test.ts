@@ -9,9 +9,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import type { ApiResponse, TransferRequest } from '../../harness/clients/gateway.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import type { ApiResponse, TransferRequest } from '../../harness/http/gateway-client.js';
 import {
   ensureErrorShapeIdempotencyConflict,
   ensureErrorShapeNotFound,
@@ -22,9 +22,9 @@ import {
   verifyGatewayErrorShape,
   verifyIntegerCents,
   verifyIsoTimestamp,
-} from '../../harness/checks/index.js';
+} from '../../harness/rules/index.js';
 import { boundaryAmounts, idempotencyScenario, malformedPixKey, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
-import { balanceCents, dataOf, fundSandbox, is2xx, transferBody, verifyOptionalIso } from './webhook-support.js';
+import { balanceCents, dataOf, fundSandbox, is2xx, transferBody, verifyOptionalIso } from './webhook-steps.js';
 
 const AREA = 'PIX transfers';
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];

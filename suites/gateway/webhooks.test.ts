@@ -9,14 +9,14 @@
  * the same resource has arrived elsewhere, plus a grace period.
  */
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { CheckTools } from '../../harness/check.js';
-import type { CheckRun } from '../../harness/context.js';
-import type { GatewayClient } from '../../harness/clients/gateway.js';
+import { check } from '../../harness/run/check.js';
+import type { CheckTools } from '../../harness/run/check.js';
+import type { CheckRun } from '../../harness/run/session.js';
+import type { GatewayClient } from '../../harness/http/gateway-client.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { summarizeDeliveries } from '../../harness/webhooks/dedupe.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus, kindOf, makeFinding, show, verifyIsoTimestamp } from '../../harness/checks/index.js';
+import { expectStatus, kindOf, makeFinding, show, verifyIsoTimestamp } from '../../harness/rules/index.js';
 import {
   createCharge,
   dataOf,
@@ -31,8 +31,8 @@ import {
   transferBody,
   verifyDeliveryTransport,
   verifyEventPayload,
-} from './webhook-support.js';
-import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-support.js';
+} from './webhook-steps.js';
+import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-steps.js';
 
 const AREA = 'Webhooks';
 /** Retry schedule and delivery timeout are not shown: a generous bound; a correct target is far faster. */

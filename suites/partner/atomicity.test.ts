@@ -6,8 +6,8 @@
  * The answer to pay of a charge that is no longer pending is not shown, so several 2xx answers to
  * concurrent pays are only noted; what is judged is the effect: one capture posting, one final state.
  */
-import { check } from '../../harness/check.js';
-import { makeFinding, show } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import { makeFinding, show } from '../../harness/rules/index.js';
 import { chargeBody, ctxOf, distinctiveAmount, entriesOf, getStatement, is2xx, lookupState, mustCreate, postingMentions, postingsOf, status } from './support.js';
 import type { Json } from './support.js';
 

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import { makeFinding, show, verifyDetailNamesField } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import { makeFinding, show, verifyDetailNamesField } from '../../harness/rules/index.js';
 import { asciiTextOfLength, boundaryText, TEXT_LIMITS } from '../../generators/index.js';
 import {
   chargeBody,

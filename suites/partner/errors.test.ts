@@ -4,9 +4,9 @@
  * A 5xx is never a conforming answer, whatever the input.
  */
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import { makeFinding, verifyDetailNamesField } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import { makeFinding, verifyDetailNamesField } from '../../harness/rules/index.js';
 import { amountBelowMinimum, asciiTextOverMax, boundaryAmounts, AMOUNT_MINIMUMS, TEXT_LIMITS } from '../../generators/index.js';
 import { chargeBody, ctxOf, errorShape, expectError, is2xx, status, uniqueRef } from './support.js';
 

@@ -9,10 +9,10 @@
  * OUR posting by the charge id (or e2e_id, or its distinctive amount among the new postings) and
  * bounds the balance move by what the other new postings could explain (see below).
  */
-import { check } from '../../harness/check.js';
-import { kindOf, makeFinding, show, verifyIntegerCents, verifyIsoTimestamp } from '../../harness/checks/index.js';
-import type { CheckTools } from '../../harness/check.js';
-import type { Finding } from '../../harness/findings.js';
+import { check } from '../../harness/run/check.js';
+import { kindOf, makeFinding, show, verifyIntegerCents, verifyIsoTimestamp } from '../../harness/rules/index.js';
+import type { CheckTools } from '../../harness/run/check.js';
+import type { Finding } from '../../harness/rules/finding.js';
 import {
   chargeBody,
   ctxOf,

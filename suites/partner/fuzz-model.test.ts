@@ -6,8 +6,8 @@
  *
  * Budget: quick profile 40 sequences of at most 10 commands (full/certify 4×, `--runs N` overrides).
  */
-import { check } from '../../harness/check.js';
-import { runModel } from '../../harness/model.js';
+import { check } from '../../harness/run/check.js';
+import { runModel } from '../../harness/run/model.js';
 import { auditPartner, newPartnerModel, partnerCommands } from './model/index.js';
 import type { PartnerModel, PartnerReal } from './model/index.js';
 

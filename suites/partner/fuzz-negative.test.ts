@@ -12,12 +12,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import { expectStatus, verifyDetailNamesField, verifyPartnerErrorShape } from '../../harness/checks/index.js';
-import type { ApiResponse } from '../../harness/clients/partner.js';
-import { modelFinding } from '../../harness/model.js';
-import { loadSpec } from '../../harness/spec.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import { expectStatus, verifyDetailNamesField, verifyPartnerErrorShape } from '../../harness/rules/index.js';
+import type { ApiResponse } from '../../harness/http/partner-client.js';
+import { modelFinding } from '../../harness/run/model.js';
+import { loadSpec } from '../../harness/contract/spec.js';
 import { contractOverrides, listRules, singleRuleMutants } from '../../generators/index.js';
 
 const spec = await loadSpec('partner');

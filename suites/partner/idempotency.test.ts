@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import { makeFinding, show } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import { makeFinding, show } from '../../harness/rules/index.js';
 import { canonicalJson, idempotencyScenario } from '../../generators/index.js';
-import type { PartnerChargeRequest } from '../../harness/clients/partner.js';
+import type { PartnerChargeRequest } from '../../harness/http/partner-client.js';
 import { chargeBody, createCharge, ctxOf, expectError, is2xx, isRecord, status, uniqueRef } from './support.js';
 
 const AREA = 'Idempotency';

@@ -6,10 +6,10 @@
  * key, 403 "simulate payment in production", 404 "belongs to another account".
  */
 import fc from 'fast-check';
-import { check } from '../../harness/check.js';
-import type { RunTools } from '../../harness/check.js';
-import { makeFinding, show } from '../../harness/checks/index.js';
-import type { ApiResponse, PartnerAuthMode } from '../../harness/clients/partner.js';
+import { check } from '../../harness/run/check.js';
+import type { RunTools } from '../../harness/run/check.js';
+import { makeFinding, show } from '../../harness/rules/index.js';
+import type { ApiResponse, PartnerAuthMode } from '../../harness/http/partner-client.js';
 import { chargeBody, ctxOf, expectError, expectState, is2xx, listCharges, lookupState, mustCreate, status } from './support.js';
 
 const AREA = 'Keys and environments';

@@ -6,8 +6,8 @@
  * Other files create charges at the same time, so the checks only judge OUR charges' relative
  * order and presence, and treat a full page (200 items) as possibly having pushed ours out.
  */
-import { check } from '../../harness/check.js';
-import { makeFinding, show } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import { makeFinding, show } from '../../harness/rules/index.js';
 import { chargeBody, ctxOf, is2xx, listCharges, mustCreate, STATES, status } from './support.js';
 
 const AREA = 'Charge list';

@@ -10,10 +10,10 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
-import type { CheckTools, RunTools } from '../../harness/check.js';
-import type { CheckRun } from '../../harness/context.js';
-import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../harness/clients/partner.js';
-import type { Finding } from '../../harness/findings.js';
+import type { CheckTools, RunTools } from '../../harness/run/check.js';
+import type { CheckRun } from '../../harness/run/session.js';
+import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../harness/http/partner-client.js';
+import type { Finding } from '../../harness/rules/finding.js';
 import {
   expectStatus,
   makeFinding,
@@ -25,13 +25,13 @@ import {
   verifyPartnerErrorShape,
   verifyPartnerWebhookSignature,
   verifyUtcTimestamp,
-} from '../../harness/checks/index.js';
-import type { CheckContext, StatusExpectation } from '../../harness/checks/index.js';
+} from '../../harness/rules/index.js';
+import type { CheckContext, StatusExpectation } from '../../harness/rules/index.js';
 import { verifyPartnerSignature, PARTNER_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
-import { isRecord } from '../../harness/model.js';
+import { isRecord } from '../../harness/run/model.js';
 
 export type Json = Record<string, unknown>;
 
@@ -44,7 +44,7 @@ export function webhookSecret(t: CheckTools): string {
   return secret;
 }
 
-/** Where the partner webhook is registered (harness/target.ts: `${callback.publicUrl}/partner`). */
+/** Where the partner webhook is registered (harness/config/target.ts: `${callback.publicUrl}/partner`). */
 export const PARTNER_WEBHOOK_PATH = '/partner';
 
 /** How long a check waits for a webhook that should follow a state change (no fixed sleep). */

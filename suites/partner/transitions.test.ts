@@ -6,10 +6,10 @@
  * exactly; the answer to pay of a charge that is no longer pending is not shown, so any non-2xx
  * non-5xx answer is accepted (and noted), and the charge must stay in its state.
  */
-import { check } from '../../harness/check.js';
-import { makeFinding, show } from '../../harness/checks/index.js';
-import type { CheckRun } from '../../harness/context.js';
-import type { ApiResponse } from '../../harness/clients/partner.js';
+import { check } from '../../harness/run/check.js';
+import { makeFinding, show } from '../../harness/rules/index.js';
+import type { CheckRun } from '../../harness/run/session.js';
+import type { ApiResponse } from '../../harness/http/partner-client.js';
 import {
   chargeBody,
   ctxOf,

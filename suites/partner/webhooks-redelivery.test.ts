@@ -12,8 +12,8 @@
  * PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS, harness/webhooks/redelivery-timers.ts), which makes the run
  * short and lets a sandbox's uncapped backoff show within it.
  */
-import { check } from '../../harness/check.js';
-import { makeFinding, show } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import { makeFinding, show } from '../../harness/rules/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { gapSlackMs, redeliveryTimers } from '../../harness/webhooks/redelivery-timers.js';
 import { chargeBody, ctxOf, eventMatcher, eventOf, mustCreate, PARTNER_WEBHOOK_PATH, refToken, signatureFindings, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';

@@ -8,9 +8,9 @@
  * parallel; payloads carry no charge id, so ours are matched by a unique external_ref. Waits are
  * bounded long-polls (WEBHOOK_WAIT_MS), never fixed sleeps.
  */
-import { check } from '../../harness/check.js';
-import type { CheckTools } from '../../harness/check.js';
-import { makeFinding, verifyIsoTimestamp, verifyWebhookIsJsonPost } from '../../harness/checks/index.js';
+import { check } from '../../harness/run/check.js';
+import type { CheckTools } from '../../harness/run/check.js';
+import { makeFinding, verifyIsoTimestamp, verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { chargeBody, ctxOf, eventFindings, eventOf, lookupState, mustCreate, signatureFindings, status, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 

@@ -31,7 +31,7 @@ export const SHORT_TIMERS: Readonly<Record<string, string>> = {
   REFERENCE_PARTNER_EXPIRY_SCALE: '0.02',
   // 8 attempts: gaps 100, 200, 400, 800, 800, 800, 800 ms (a fault: up to 6.4 s, or 12 attempts).
   // The embedded run hands the cap and call timeout to the suite (PAYGATE_PARTNER_RETRY_CAP_MS,
-  // PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS via harness/global-setup.ts), which judges gaps against them.
+  // PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS via harness/run/global-setup.ts), which judges gaps against them.
   REFERENCE_PARTNER_RETRY_BASE_MS: '100',
   REFERENCE_PARTNER_RETRY_CAP_MS: '800',
   REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS: '2000',

@@ -10,9 +10,9 @@
  * resource before it is reported, and then only as a WARNING (GW-PIXIN-PAID-CREDITS-BALANCE: the fee
  * treatment is not stated and concurrency can disturb one reading).
  */
-import { expectStatus } from '../../../harness/checks/index.js';
-import { ModelCommand, abandonOn429, dataOf, isRecord, recordAll } from '../../../harness/model.js';
-import type { Exchange } from '../../../harness/exchange.js';
+import { expectStatus } from '../../../harness/rules/index.js';
+import { ModelCommand, abandonOn429, dataOf, isRecord, recordAll } from '../../../harness/run/model.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 import { reaisToCents } from '../support.js';
 

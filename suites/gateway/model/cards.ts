@@ -7,9 +7,9 @@
  * The balance effect is measured (balance, card, balance) and, when pix.balance moved, measured again
  * around a second approved sale before a WARNING is reported: other files move the shared balance.
  */
-import { expectStatus } from '../../../harness/checks/index.js';
-import type { CardChargeRequest } from '../../../harness/clients/gateway.js';
-import { ModelCommand, abandonOn429, dataOf, isRecord, modelFinding, recordAll, shortId } from '../../../harness/model.js';
+import { expectStatus } from '../../../harness/rules/index.js';
+import type { CardChargeRequest } from '../../../harness/http/gateway-client.js';
+import { ModelCommand, abandonOn429, dataOf, isRecord, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
 import { readPixBalance } from './balance.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 

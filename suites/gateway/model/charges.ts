@@ -7,10 +7,10 @@
  * "400 charge no longer pending"; "Transitions are atomic: concurrent confirmations of the same
  * resource never apply the effect twice"; "Paid PIX credit goes into the balance".
  */
-import { expectStatus } from '../../../harness/checks/index.js';
-import type { ApiResponse, PixChargeRequest } from '../../../harness/clients/gateway.js';
-import type { Exchange } from '../../../harness/exchange.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/model.js';
+import { expectStatus } from '../../../harness/rules/index.js';
+import type { ApiResponse, PixChargeRequest } from '../../../harness/http/gateway-client.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
 import { readPixBalance } from './balance.js';
 import { OnCharge } from './model.js';
 import type { GatewayModel, GatewayReal, ModelCharge } from './model.js';

@@ -3,7 +3,7 @@
  * audit (every resource re-read and compared with the model; webhooks the sequence left are removed).
  */
 import fc from 'fast-check';
-import type { CardChargeRequest, PixChargeRequest, TransferRequest } from '../../../harness/clients/gateway.js';
+import type { CardChargeRequest, PixChargeRequest, TransferRequest } from '../../../harness/http/gateway-client.js';
 import { card, cardCustomer, pixCustomer, pixKey } from '../../../generators/index.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 import { CreatePixCharge, GetPixCharge, PayPayConcurrently, PayPixCharge, verifyChargeState } from './charges.js';

@@ -13,9 +13,9 @@
  * effect of its own pay around that pay (and repeats the measurement before reporting), and reports
  * a deviation only as a warning (GW-PIXIN-PAID-CREDITS-BALANCE is ambiguous about fees and concurrency).
  */
-import type { GatewayClient, TransferRequest } from '../../../harness/clients/gateway.js';
-import type { ModelContext } from '../../../harness/model.js';
-import { PickingCommand } from '../../../harness/model.js';
+import type { GatewayClient, TransferRequest } from '../../../harness/http/gateway-client.js';
+import type { ModelContext } from '../../../harness/run/model.js';
+import { PickingCommand } from '../../../harness/run/model.js';
 
 export type ChargeState = 'pending' | 'paid';
 export type TransferState = 'banking_processing' | 'pending' | 'completed';

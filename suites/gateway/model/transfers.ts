@@ -14,9 +14,9 @@
  * stays banking_processing in the model.
  */
 import { randomUUID } from 'node:crypto';
-import { ensureErrorShapeIdempotencyConflict, expectStatus } from '../../../harness/checks/index.js';
-import type { ApiResponse, TransferRequest } from '../../../harness/clients/gateway.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/model.js';
+import { ensureErrorShapeIdempotencyConflict, expectStatus } from '../../../harness/rules/index.js';
+import type { ApiResponse, TransferRequest } from '../../../harness/http/gateway-client.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
 import { readPixBalance } from './balance.js';
 import { createPaidCharge } from './charges.js';
 import { OnTransfer } from './model.js';

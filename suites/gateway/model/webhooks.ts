@@ -5,8 +5,8 @@
  * Deleting a webhook that is already gone may answer 404 or an idempotent 2xx: both pass.
  */
 import { randomUUID } from 'node:crypto';
-import { expectStatus } from '../../../harness/checks/index.js';
-import { ModelCommand, abandonOn429, dataOf, modelFinding, recordAll } from '../../../harness/model.js';
+import { expectStatus } from '../../../harness/rules/index.js';
+import { ModelCommand, abandonOn429, dataOf, modelFinding, recordAll } from '../../../harness/run/model.js';
 import { OnWebhook } from './model.js';
 import type { GatewayModel, GatewayReal, ModelWebhook } from './model.js';
 

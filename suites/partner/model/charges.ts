@@ -17,9 +17,9 @@
  * bodies are not shown (the state is confirmed by lookups instead).
  */
 import { randomUUID } from 'node:crypto';
-import { expectStatus, verifyPartnerErrorShape } from '../../../harness/checks/index.js';
-import type { ApiResponse, PartnerChargeRequest } from '../../../harness/clients/partner.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, is2xx, isRecord, modelFinding, recordAll, shortId } from '../../../harness/model.js';
+import { expectStatus, verifyPartnerErrorShape } from '../../../harness/rules/index.js';
+import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, is2xx, isRecord, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
 import { readStatement, verifyCapture } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 

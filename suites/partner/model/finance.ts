@@ -17,9 +17,9 @@
  * when fewer than 50 appeared), and it must rise when this sequence's capture was posted (otherwise
  * "stale"). Both are WARNINGS: PT-FIN-AVAILABLE-RELIABLE and PT-FIN-BALANCED are ambiguous in the catalogue.
  */
-import { expectStatus } from '../../../harness/checks/index.js';
-import type { Exchange } from '../../../harness/exchange.js';
-import { abandonOn429, isRecord, modelFinding, recordAll, ModelCommand } from '../../../harness/model.js';
+import { expectStatus } from '../../../harness/rules/index.js';
+import type { Exchange } from '../../../harness/http/exchange.js';
+import { abandonOn429, isRecord, modelFinding, recordAll, ModelCommand } from '../../../harness/run/model.js';
 import type { ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
 export interface Posting {

@@ -3,7 +3,7 @@
  * audit (every charge re-read and compared with the model).
  */
 import fc from 'fast-check';
-import type { PartnerChargeRequest } from '../../../harness/clients/partner.js';
+import type { PartnerChargeRequest } from '../../../harness/http/partner-client.js';
 import { email } from '../../../generators/index.js';
 import type { PartnerModel, PartnerReal } from './model.js';
 import {

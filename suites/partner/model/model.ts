@@ -12,8 +12,8 @@
  * `available_cents` is never predicted. The model attributes ledger postings to its own charges (a
  * posting that names the charge id) and bounds `available_cents` soundly (see finance.ts).
  */
-import type { PartnerChargeRequest, PartnerClient } from '../../../harness/clients/partner.js';
-import type { ModelContext } from '../../../harness/model.js';
+import type { PartnerChargeRequest, PartnerClient } from '../../../harness/http/partner-client.js';
+import type { ModelContext } from '../../../harness/run/model.js';
 
 export type ChargeState = 'pending' | 'paid' | 'canceled';
 

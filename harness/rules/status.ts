@@ -1,0 +1,88 @@
+/**
+ * HTTP status codes, with the fairness rules every status check shares.
+ *
+ * Contract: gateway-api.md, "Endpoints": "Every route can answer 401 and 429."; "Errors": "429 |
+ * rate limited". The partner document states no rate limit ("Rate limits: not shown"), so a 429
+ * there is a choice the text leaves open. A 5xx is never a documented answer of either API.
+ */
+import type { Exchange } from '../http/exchange.js';
+import type { Finding } from './finding.js';
+import { makeFinding, show, type CheckContext } from './judgement.js';
+
+export type StatusClass = '2xx' | '4xx';
+export type StatusExpectation = number | StatusClass | ReadonlyArray<number | StatusClass>;
+
+function matches(status: number, one: number | StatusClass): boolean {
+  if (one === '2xx') return status >= 200 && status <= 299;
+  if (one === '4xx') return status >= 400 && status <= 499;
+  return status === one;
+}
+
+export function describeExpectation(expected: StatusExpectation): string {
+  const list = (Array.isArray(expected) ? expected : [expected]) as ReadonlyArray<number | StatusClass>;
+  return list.length === 1 ? String(list[0]) : `one of ${list.join(', ')}`;
+}
+
+function withExchange(ctx: CheckContext, exchange: Exchange): CheckContext {
+  const exchanges = ctx.exchanges ?? [];
+  return exchanges.some((e) => e.seq === exchange.seq) ? ctx : { ...ctx, exchanges: [...exchanges, exchange] };
+}
+
+function label(exchange: Exchange): string {
+  return exchange.operation ?? `${exchange.request.method} ${exchange.request.url}`;
+}
+
+/**
+ * Verifies the response status of `exchange`. The exchange is always attached to the finding.
+ * - no response at all (network error from the target): failure `target.no-response`;
+ * - any 5xx: failure `target.5xx`, whatever was expected (no route documents a 5xx);
+ * - 429 when not expected: WARNING `status.rate-limited` — never a failure by itself ("Every route
+ *   can answer 401 and 429"); the caller may retry and check again;
+ * - any other status outside `expected`: failure `status.unexpected`, or a WARNING for another 4xx
+ *   when `options.otherClientError` is `'warning'` (a refusal where the text leaves the exact code
+ *   open, e.g. 400 for an unreadable header): 5xx, 2xx and no answer still fail.
+ */
+export function expectStatus(exchange: Exchange, expected: StatusExpectation, ctx: CheckContext, options: { otherClientError?: 'failure' | 'warning' } = {}): Finding | undefined {
+  const c = withExchange(ctx, exchange);
+  const want = describeExpectation(expected);
+  const response = exchange.response;
+  if (!response) {
+    return makeFinding(c, {
+      code: 'target.no-response',
+      title: `${label(exchange)} got no response`,
+      severity: 'failure',
+      expected: `HTTP ${want}`,
+      actual: `no response: ${exchange.error ?? 'unknown error'}`,
+    });
+  }
+  const status = response.status;
+  const body = response.body === '' ? 'empty body' : `body ${show(response.body, 300)}`;
+  if (status >= 500 && status <= 599) {
+    return makeFinding(c, {
+      code: 'target.5xx',
+      title: `${label(exchange)} answered a server error`,
+      severity: 'failure',
+      expected: `HTTP ${want}`,
+      actual: `HTTP ${status}, ${body}`,
+    });
+  }
+  const list = (Array.isArray(expected) ? expected : [expected]) as ReadonlyArray<number | StatusClass>;
+  if (list.some((one) => matches(status, one))) return undefined;
+  if (status === 429) {
+    const retryAfter = response.headers['retry-after'];
+    return makeFinding(c, {
+      code: 'status.rate-limited',
+      title: `${label(exchange)} was rate limited`,
+      severity: 'warning',
+      expected: `HTTP ${want}`,
+      actual: `HTTP 429${retryAfter !== undefined ? ` (Retry-After: ${retryAfter})` : ''}, ${body}`,
+    });
+  }
+  return makeFinding(c, {
+    code: 'status.unexpected',
+    title: `${label(exchange)} answered ${status}, expected ${want}`,
+    severity: status >= 400 && status <= 499 && options.otherClientError === 'warning' ? 'warning' : 'failure',
+    expected: `HTTP ${want}`,
+    actual: `HTTP ${status}, ${body}`,
+  });
+}

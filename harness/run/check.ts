@@ -1,0 +1,354 @@
+/**
+ * The suites' one entry point: `check(title, spec, body)` registers a vitest test that
+ *
+ * - runs only when its API (and optional capability) is configured and its tier fits the profile,
+ *   otherwise it is reported "not run" with the reason (never a failure);
+ * - gets a {@link CheckRun} that records every exchange, validates every response against the
+ *   contract, and collects findings;
+ * - annotates Allure (epic/feature/story/severity/links/parameters, one step per exchange) and
+ *   stores a JSON {@link CheckMeta} for the verdict reporter;
+ * - fails (AssertionError) only on findings of severity `failure` (or warnings under --strict).
+ *
+ *   check('amount below the minimum is rejected', {
+ *     id: 'gateway.pixin.amount-min', api: 'gateway', area: 'PIX charges',
+ *     requirements: ['GW-PIXIN-AMOUNT-MIN'],
+ *   }, async (t) => {
+ *     const r = await t.gateway().createPixCharge(body);
+ *     t.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-PIXIN-AMOUNT-MIN'] }));
+ *   });
+ *
+ * Properties: `t.property(name, arbitrary, async (value, it) => { … it.run.record(…) })` runs a
+ * seeded fast-check property where every iteration has its own CheckRun (and clients bound to it);
+ * the shrunk counterexample's findings, seed and path land in the check's run.
+ */
+import fc from 'fast-check';
+import { test } from 'vitest';
+import type { TestContext } from 'vitest';
+import { NotRunError, Session } from './session.js';
+import type { CheckRun } from './session.js';
+import type { GatewayClient } from '../http/gateway-client.js';
+import type { PartnerClient } from '../http/partner-client.js';
+import type { GatewayPairName, PartnerKeyName } from '../http/auth.js';
+import { burst } from '../http/burst.js';
+import type { BurstResult } from '../http/burst.js';
+import { loadTargetConfig, notRunReason } from '../config/target.js';
+import type { Capability, TargetConfig } from '../config/target.js';
+import { ReceiverClient } from '../webhooks/receiver-client.js';
+import { annotateCheck, attachExchanges, attachText, finishCheckReport } from '../report/allure.js';
+import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from '../report/meta.js';
+import type { CheckMeta, CheckSeverity } from '../report/meta.js';
+import type { Finding } from '../rules/finding.js';
+import { HarnessError } from '../rules/finding.js';
+import type { Profile } from '../cli/args.js';
+
+export type { Profile };
+
+/** The run's settings, from the PAYGATE_* variables the CLI sets (defaults for a bare `vitest`). */
+export interface RunSettings {
+  profile: Profile;
+  seed: number;
+  /** fast-check numRuns override (`--runs`); undefined: the property's profile default */
+  runs: number | undefined;
+  strict: boolean;
+  api: 'gateway' | 'partner' | 'both';
+  maxRps: number | undefined;
+  replay: string | undefined;
+  /** PAYGATE_TEST_TIMEOUT_MS: one time limit for every check, replacing the computed ones */
+  timeoutMs: number | undefined;
+}
+
+function positiveNumber(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+let cachedSettings: RunSettings | undefined;
+export function runSettings(env: NodeJS.ProcessEnv = process.env): RunSettings {
+  if (cachedSettings && env === process.env) return cachedSettings;
+  const profile = env['PAYGATE_PROFILE'];
+  const api = env['PAYGATE_API'];
+  const settings: RunSettings = {
+    profile: profile === 'full' || profile === 'certify' ? profile : 'quick',
+    seed: Number.isSafeInteger(Number(env['PAYGATE_SEED'])) && env['PAYGATE_SEED'] ? Number(env['PAYGATE_SEED']) : 42,
+    runs: positiveNumber(env['PAYGATE_RUNS']),
+    strict: env['PAYGATE_STRICT'] === '1',
+    api: api === 'gateway' || api === 'partner' ? api : 'both',
+    maxRps: positiveNumber(env['PAYGATE_MAX_RPS']),
+    replay: env['PAYGATE_REPLAY'] || undefined,
+    timeoutMs: positiveNumber(env['PAYGATE_TEST_TIMEOUT_MS']),
+  };
+  if (env === process.env) cachedSettings = settings;
+  return settings;
+}
+
+let cachedTarget: TargetConfig | undefined;
+/** The worker's target, read once from the environment global-setup exported. */
+function workerTarget(): TargetConfig {
+  cachedTarget ??= loadTargetConfig();
+  return cachedTarget;
+}
+
+let sessionPromise: Promise<Session> | undefined;
+/** The worker's session (HTTP pools, tokens, contract), built once from the environment. */
+export function sharedSession(): Promise<Session> {
+  if (!sessionPromise) {
+    const settings = runSettings();
+    sessionPromise = Session.create(workerTarget(), {
+      seed: settings.seed,
+      strict: settings.strict,
+      ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}),
+    });
+  }
+  return sessionPromise;
+}
+
+export interface CheckSpec {
+  /** stable check identity, e.g. `gateway.pixin.amount-min` */
+  id: string;
+  api: 'gateway' | 'partner';
+  /** functional area (Allure feature), e.g. `PIX charges` */
+  area: string;
+  /** requirement IDs (specs/requirements.yaml) this check enforces */
+  requirements: string[];
+  severity?: CheckSeverity;
+  /** `timer`: waits for a contract timer; runs only in the full and certify profiles */
+  tier?: 'quick' | 'timer';
+  /** optional capabilities the check needs (missing → not run, with the reason) */
+  needs?: Capability[];
+  /** `certify` only (production-credential checks) */
+  certifyOnly?: boolean;
+  /** time limit in the quick profile with no rate cap (default 60 s; timer checks 15 min); see {@link checkBudgetMs} */
+  timeoutMs?: number;
+}
+
+/**
+ * How long a check may run. Each request has its own timeout, so this only bounds a check against a
+ * target that keeps it waiting; it is scaled so that a slow but conforming target is never cut off:
+ * by the property runs (full and certify run 4× the quick runs, `--runs` sets them) and by the rate
+ * cap (a worker held under 20 requests/s gets proportionally longer). Timer checks keep their own
+ * limit (their waits are the contract's). PAYGATE_TEST_TIMEOUT_MS replaces it outright.
+ */
+export function checkBudgetMs(spec: Pick<CheckSpec, 'tier' | 'timeoutMs'>, settings: Pick<RunSettings, 'profile' | 'runs' | 'maxRps' | 'timeoutMs'>): number {
+  if (settings.timeoutMs !== undefined) return settings.timeoutMs;
+  if (spec.tier === 'timer') return spec.timeoutMs ?? 15 * 60_000;
+  const base = spec.timeoutMs ?? 60_000;
+  const runs = settings.runs !== undefined ? Math.max(1, settings.runs / 8) : settings.profile === 'quick' ? 1 : 4;
+  const rate = settings.maxRps !== undefined ? Math.max(1, 20 / settings.maxRps) : 1;
+  return Math.round(base * runs * rate);
+}
+
+/** Raced against a check's body: resolves `'deadline'` after `ms`. */
+function deadline(ms: number): { promise: Promise<'deadline'>; cancel(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
+/** Clients and helpers bound to one CheckRun. */
+export interface RunTools {
+  run: CheckRun;
+  /** a gateway client (default: the sandbox pair) whose exchanges this run records and validates */
+  gateway(which?: GatewayPairName): GatewayClient;
+  /** a partner client (default: the `ak_test_` key) whose exchanges this run records and validates */
+  partner(which?: PartnerKeyName): PartnerClient;
+}
+
+export interface CheckTools extends RunTools {
+  session: Session;
+  target: TargetConfig;
+  settings: RunSettings;
+  /** the run's webhook receiver (control API); throws NotRunError when none is configured */
+  receiver(): ReceiverClient;
+  /** the URL at which the target reaches the receiver for `path` (e.g. `/gw/<uuid>`) */
+  callbackUrl(path: string): string;
+  /** fires `n` requests at the same instant over separate connections (see harness/http/burst.ts) */
+  burst<T>(api: 'gateway' | 'partner', n: number, makeRequest: (index: number) => Promise<T>): Promise<BurstResult<T>>;
+  /** a seeded fast-check property; each iteration gets its own run; see the module comment */
+  property<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T, it: RunTools) => Promise<void>, options?: PropertyOptions): Promise<void>;
+  /** skips the rest of the check as "not run" with the reason (e.g. a precondition the target did not provide) */
+  notRun(capability: string, reason: string): never;
+}
+
+export interface PropertyOptions {
+  /** runs in the quick profile (default 8); full/certify use 4× this; `--runs` overrides both */
+  numRuns?: number;
+}
+
+function boundTools(session: Session, run: CheckRun): RunTools {
+  return {
+    run,
+    gateway: (which = 'sandbox') => session.gateway(run, which),
+    partner: (which = 'test') => session.partner(run, which),
+  };
+}
+
+function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): string | undefined {
+  if (settings.api !== 'both' && settings.api !== spec.api) return `--api ${settings.api}: the ${spec.api} API is not tested in this run`;
+  const apiReason = notRunReason(target, spec.api);
+  if (apiReason) return apiReason;
+  for (const capability of spec.needs ?? []) {
+    const reason = notRunReason(target, capability);
+    if (reason) return reason;
+  }
+  if (spec.tier === 'timer' && settings.profile === 'quick') return 'waits for a contract timer: runs in the full and certify profiles';
+  if (spec.certifyOnly && settings.profile !== 'certify') return 'runs in the certify profile only';
+  return undefined;
+}
+
+function dedupeFindings(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}|${f.pointer ?? ''}|${f.requirements.join(',')}|${f.expected}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** How many exchanges a check attaches to Allure at most (a property can make hundreds). */
+const MAX_ATTACHED_EXCHANGES = 40;
+
+/** Registers one conformance check as a vitest test. */
+export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => Promise<void>): void {
+  const settings = runSettings();
+  const budget = checkBudgetMs(spec, settings);
+  // timer checks mostly sleep: those of one file wait side by side
+  const register = spec.tier === 'timer' ? test.concurrent : test;
+  // vitest's own limit only backs up ours, which keeps the findings made so far
+  register(title, { timeout: budget + 10_000 }, async (ctx: TestContext) => {
+    const severity = spec.severity ?? 'normal';
+    const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
+    const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };
+    await annotateCheck(base);
+    const target = workerTarget();
+    const skipReason = notRunFor(spec, target, settings);
+    if (skipReason) {
+      setCheckMeta({ ...meta, notRun: skipReason }, ctx);
+      ctx.skip(skipReason);
+      return;
+    }
+    const session = await sharedSession();
+    const run = session.check(title, spec.requirements);
+    const tools: CheckTools = {
+      ...boundTools(session, run),
+      session,
+      target,
+      settings,
+      receiver: () => {
+        const url = process.env['PAYGATE_RECEIVER_URL'];
+        if (!url) throw new NotRunError('receiver', 'no webhook receiver in this run (PAYGATE_RECEIVER_URL unset)');
+        return new ReceiverClient(url);
+      },
+      callbackUrl: (path) => `${target.callback.publicUrl}${path.startsWith('/') ? path : `/${path}`}`,
+      burst: (api, n, makeRequest) => {
+        const origin = target[api]?.baseUrl;
+        if (!origin) throw new NotRunError(api, `${api} API not configured`);
+        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}) });
+      },
+      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
+      notRun: (capability, reason) => {
+        throw new NotRunError(capability, reason);
+      },
+    };
+    let notRun: string | undefined;
+    let outOfTime = false;
+    const limit = deadline(budget);
+    try {
+      const running = body(tools);
+      // after the deadline the body may still settle; its outcome no longer matters
+      running.catch(() => undefined);
+      outOfTime = (await Promise.race([running, limit.promise])) === 'deadline';
+      if (outOfTime) {
+        const silent = run.exchanges.filter((e) => !e.response).length;
+        run.note(`stopped after ${budget / 1000} s: ${run.exchanges.length} request(s) made, ${silent} without a response`);
+      }
+    } catch (error) {
+      // a check that found failures before it had to stop still fails: its findings are never dropped
+      if (error instanceof NotRunError && run.failures.length === 0) notRun = error.message;
+      else if (error instanceof NotRunError) run.note(`stopped early: ${error.message}`);
+      else throw error;
+    } finally {
+      limit.cancel();
+      const found = splitFindings(run.findings);
+      Object.assign(meta, found, {
+        requirements: [...new Set([...spec.requirements, ...run.requirements])],
+        requests: run.exchanges.length,
+        exercised: exercisedBy(run.exchanges),
+        ...(run.notes.length > 0 && { notes: [...run.notes] }),
+      });
+      meta.replay = replayCommand({
+        profile: settings.profile,
+        seed: run.seed ?? settings.seed,
+        title,
+        ...(run.replay !== undefined ? { path: run.replay } : {}),
+      });
+      if (notRun) meta.notRun = notRun;
+      await finishCheckReport(meta, ctx);
+      await attachExchanges(run.exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
+      if (run.notes.length) await attachText('observations', run.notes.join('\n'));
+    }
+    if (notRun) {
+      ctx.skip(notRun);
+      return;
+    }
+    if (outOfTime && run.failures.length === 0) {
+      const silent = run.exchanges.filter((e) => !e.response).length;
+      throw new HarnessError(
+        'check.out-of-time',
+        `the check did not finish within ${budget / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
+          'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow',
+      );
+    }
+    run.finish();
+  });
+}
+
+async function runProperty<T>(
+  session: Session,
+  run: CheckRun,
+  spec: CheckSpec,
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T, it: RunTools) => Promise<void>,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const settings = runSettings();
+  const quickRuns = options.numRuns ?? 8;
+  const numRuns = settings.runs ?? (settings.profile === 'quick' ? quickRuns : quickRuns * 4);
+  let lastFailing: CheckRun | undefined;
+  const warnings: Finding[] = [];
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
+    try {
+      await predicate(value, boundTools(session, iteration));
+    } finally {
+      run.exchanges.push(...iteration.exchanges);
+      warnings.push(...iteration.warnings);
+    }
+    const failing = settings.strict ? iteration.findings : iteration.failures;
+    if (failing.length) {
+      lastFailing = iteration;
+      return false;
+    }
+    return true;
+  });
+  const parameters: fc.Parameters<[T]> = { seed: settings.seed, numRuns };
+  // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/run/model.ts)
+  if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
+  const details = await fc.check(property, parameters);
+  run.record(dedupeFindings(warnings));
+  if (!details.failed) return;
+  if (details.errorInstance && !lastFailing) {
+    // the predicate threw something that is not a finding: a harness or suite bug, reported as broken
+    throw details.errorInstance instanceof Error ? details.errorInstance : new HarnessError('property.error', String(details.errorInstance));
+  }
+  // model-based runs: fc.commands prints its replayPath in the counterexample; replay needs it too (STACK.md)
+  const commandsReplay = details.counterexamplePath ? /\/\*replayPath="([^"]*)"\*\//.exec(fc.stringify(details.counterexample))?.[1] : undefined;
+  const path = details.counterexamplePath && commandsReplay ? `${details.counterexamplePath}~${commandsReplay}` : details.counterexamplePath;
+  run.setReplay({ seed: details.seed, ...(path ? { path } : {}) });
+  run.note(`${name}: shrunk counterexample after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s): ${fc.stringify(details.counterexample)}`);
+  if (lastFailing) run.record(dedupeFindings(lastFailing.findings.filter((f) => f.severity === 'failure' || settings.strict)));
+}

@@ -1,0 +1,269 @@
+/**
+ * Plumbing shared by the model-based fuzzers (suites/<api>/fuzz-model.test.ts): a sequence of
+ * commands (fc.commands) runs against the real API inside `t.property`, each command checking its
+ * postcondition against the model (DESIGN.md "Model-based suites": `check()` only reads the model;
+ * `run()` calls the API, checks, then updates the model; `toString()` prints the call).
+ *
+ * - A command records findings in the iteration's CheckRun; as soon as a step adds a failure the
+ *   sequence stops ({@link StopSequence}, later steps would be meaningless) and the property sees a
+ *   failing iteration, so fast-check shrinks the sequence to the shortest one that still fails.
+ * - {@link SequenceLog} keeps, per executed step, what was called and which exchanges it made; the
+ *   first failure of a failing sequence gets the numbered steps in its text and every exchange of the
+ *   sequence attached, so the report prints the whole reproduction as a curl script.
+ * - Replay: `fc.commands` needs its own `replayPath` besides the property's seed/path (STACK.md). The
+ *   harness prints both as one `--replay "<path>~<commandsReplayPath>"` value; {@link runModel} passes
+ *   the part after `~` to `fc.commands`.
+ */
+import fc from 'fast-check';
+import type { CheckTools, RunTools } from './check.js';
+import type { CheckRun } from './session.js';
+import type { Exchange } from '../http/exchange.js';
+import type { Finding } from '../rules/finding.js';
+import type { BurstResult } from '../http/burst.js';
+import type { ApiResponse } from '../http/gateway-client.js';
+
+/** Ends a sequence early (after a failure, or when the target answered something that makes the model unknown). */
+export class StopSequence extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StopSequence';
+  }
+}
+
+export interface SequenceStep {
+  index: number;
+  label: string;
+  outcome: string;
+  exchanges: Exchange[];
+}
+
+/** What each executed step of one sequence did. */
+export class SequenceLog {
+  readonly steps: SequenceStep[] = [];
+  private mark = 0;
+
+  constructor(private readonly run: CheckRun) {}
+
+  begin(label: string): void {
+    this.mark = this.run.exchanges.length;
+    this.steps.push({ index: this.steps.length + 1, label, outcome: '', exchanges: [] });
+  }
+
+  /** Replaces the current step's label (e.g. with the resolved resource id). */
+  describe(label: string): void {
+    const step = this.steps[this.steps.length - 1];
+    if (step) step.label = label;
+  }
+
+  /** Sets the current step's outcome text (what the target answered). */
+  outcome(text: string): void {
+    const step = this.steps[this.steps.length - 1];
+    if (step) step.outcome = text;
+  }
+
+  end(): void {
+    const step = this.steps[this.steps.length - 1];
+    if (step) step.exchanges = this.run.exchanges.slice(this.mark);
+  }
+
+  /** Numbered steps, one line each, then the requests each made. */
+  render(): string {
+    return this.steps
+      .map((s) => {
+        const calls = s.exchanges.map((e) => `${e.request.method} ${e.request.path ?? e.request.url} → ${e.response ? e.response.status : 'no response'}`);
+        return `${s.index}. ${s.label}${s.outcome ? ` ⇒ ${s.outcome}` : ''}${calls.length ? `\n     ${calls.join('\n     ')}` : ''}`;
+      })
+      .join('\n');
+  }
+
+  exchanges(): Exchange[] {
+    return this.steps.flatMap((s) => s.exchanges);
+  }
+}
+
+/** What every command's `run()` receives besides its API-specific client state. */
+export interface ModelContext {
+  it: RunTools;
+  log: SequenceLog;
+  /** simultaneous requests over separate connections (harness/http/burst.ts) */
+  burst: CheckTools['burst'];
+}
+
+/**
+ * Base of every command: wraps `act()` with the step log and stops the sequence once a failure was
+ * recorded. Subclasses implement `check()` (reads the model only), `act()` and `toString()`.
+ */
+export abstract class ModelCommand<M extends object, R extends ModelContext> implements fc.AsyncCommand<M, R> {
+  abstract check(m: Readonly<M>): boolean;
+  protected abstract act(m: M, r: R): Promise<void>;
+  abstract toString(): string;
+
+  async run(m: M, r: R): Promise<void> {
+    r.log.begin(this.toString());
+    const before = r.it.run.failures.length;
+    try {
+      await this.act(m, r);
+    } finally {
+      r.log.end();
+    }
+    if (r.it.run.failures.length > before) throw new StopSequence(`step ${r.log.steps.length} failed`);
+  }
+}
+
+/**
+ * A command that acts on one existing model entity: runs when {@link candidates} is not empty and
+ * acts on the `index`-th of them (modulo, see {@link pick}).
+ */
+export abstract class PickingCommand<M extends object, R extends ModelContext, E> extends ModelCommand<M, R> {
+  constructor(readonly index: number) {
+    super();
+  }
+
+  /** the entities this command may act on */
+  protected abstract candidates(m: Readonly<M>): readonly E[];
+
+  check(m: Readonly<M>): boolean {
+    return this.candidates(m).length > 0;
+  }
+
+  /** the entity to act on (only called when {@link check} passed) */
+  protected target(m: Readonly<M>): E {
+    return pick(this.candidates(m), this.index) as E;
+  }
+}
+
+/** Records findings; returns true when any of them is a failure. */
+export function recordAll(run: CheckRun, ...findings: (Finding | undefined)[]): boolean {
+  const present = findings.filter((f): f is Finding => f !== undefined);
+  run.record(present);
+  return present.some((f) => f.severity === 'failure');
+}
+
+/**
+ * A 429 (never a failure by itself) leaves the effect unknown: the sequence is abandoned without a
+ * failure (the status check already recorded the warning).
+ */
+export function abandonOn429(r: ModelContext, ...responses: ApiResponse[]): void {
+  if (responses.some((x) => x.status === 429)) {
+    r.log.outcome('rate limited (429): effect unknown, sequence abandoned');
+    throw new StopSequence('rate limited');
+  }
+}
+
+/** Statuses of a burst's responses (0 for a request that threw). */
+export function burstStatuses(result: BurstResult<ApiResponse>): number[] {
+  return result.outcomes.map((o) => (o.status === 'fulfilled' ? o.value.status : 0));
+}
+
+export function is2xx(status: number): boolean {
+  return status >= 200 && status <= 299;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `json.data` when it is an object. */
+export function dataOf(json: unknown): Record<string, unknown> | undefined {
+  return isRecord(json) && isRecord(json.data) ? json.data : undefined;
+}
+
+/** Picks the `index`-th element (modulo), so a command generated before its resources exist still resolves. */
+export function pick<T>(list: readonly T[], index: number): T | undefined {
+  return list.length === 0 ? undefined : list[index % list.length];
+}
+
+/** Short form of an id for step labels. */
+export function shortId(id: string): string {
+  return id.length > 14 ? `${id.slice(0, 12)}…` : id;
+}
+
+/** The commands' own replay path, carried after `~` in `--replay` (see the module comment). */
+export function commandsReplayPath(replay: string | undefined): string | undefined {
+  if (replay === undefined) return undefined;
+  const at = replay.indexOf('~');
+  return at < 0 ? undefined : replay.slice(at + 1) || undefined;
+}
+
+export interface ModelRunOptions<M extends object, R extends ModelContext> {
+  /** property name (printed with the shrunk counterexample) */
+  name: string;
+  commands: fc.Arbitrary<fc.AsyncCommand<M, R>>[];
+  /** a fresh model per sequence */
+  model: () => M;
+  /** the real side of one sequence */
+  real: (ctx: ModelContext) => R;
+  /** runs after the last command: re-reads every resource of the model (end-of-sequence invariants) */
+  audit?: (m: M, r: R) => Promise<void>;
+  /** sequences in the quick profile (full/certify: 4×; --runs overrides) */
+  numRuns: number;
+  maxCommands: number;
+}
+
+/** Runs sequences of commands against the target; failing sequences shrink to the shortest. */
+export async function runModel<M extends object, R extends ModelContext>(t: CheckTools, options: ModelRunOptions<M, R>): Promise<void> {
+  const replayPath = commandsReplayPath(t.settings.replay);
+  const sequences = fc.commands(options.commands, { maxCommands: options.maxCommands, size: 'max', ...(replayPath !== undefined ? { replayPath } : {}) });
+  await t.property(
+    options.name,
+    sequences,
+    async (cmds, it) => {
+      const log = new SequenceLog(it.run);
+      const real = options.real({ it, log, burst: t.burst });
+      const model = options.model();
+      try {
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        if (options.audit && it.run.failures.length === 0) {
+          log.begin('audit: re-read every resource of the sequence and compare with the model');
+          try {
+            await options.audit(model, real);
+          } finally {
+            log.end();
+          }
+        }
+      } catch (error) {
+        if (!(error instanceof StopSequence)) throw error;
+      }
+      attachSequence(it.run, log);
+    },
+    { numRuns: options.numRuns },
+  );
+}
+
+/** Puts the numbered steps and the curl of every exchange of the sequence on its first failure. */
+function attachSequence(run: CheckRun, log: SequenceLog): void {
+  const first = run.failures[0];
+  if (!first) return;
+  first.actual += `\n\nFailing sequence (${log.steps.length} step(s); the reported one is fast-check's shrunk, shortest sequence):\n${log.render()}\n(curl script: every request of the sequence, in order, under "Reproduce with:")`;
+  const seen = new Set<number>();
+  first.exchanges = [...log.exchanges(), ...first.exchanges].filter((e) => {
+    if (seen.has(e.seq)) return false;
+    seen.add(e.seq);
+    return true;
+  });
+}
+
+export interface ModelFindingParts {
+  requirements: string[];
+  exchanges: Exchange[];
+  title: string;
+  expected: string;
+  actual: string;
+  /** default failure */
+  severity?: 'failure' | 'warning';
+  /** default `model.state` (the target's answer contradicts the model's legal states) */
+  code?: string;
+}
+
+/** A finding of a model postcondition (status, state, idempotency, balance effect). */
+export function modelFinding(parts: ModelFindingParts): Finding {
+  return {
+    code: parts.code ?? 'model.state',
+    title: parts.title,
+    severity: parts.severity ?? 'failure',
+    requirements: [...parts.requirements],
+    expected: parts.expected,
+    actual: parts.actual,
+    exchanges: [...parts.exchanges],
+  };
+}
