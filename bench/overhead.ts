@@ -9,7 +9,8 @@
  * machine hits both sides alike. Goal: harness ≥ 80 % of raw throughput.
  */
 import { Pool } from 'undici';
-import type { CheckRun, Session } from '../harness/run/session.js';
+import type { Session } from '../harness/run/session.js';
+import type { CheckRun } from '../harness/run/check-run.js';
 import type { GatewayClient } from '../harness/http/gateway-client.js';
 import { defaultRedactor } from '../harness/http/redact.js';
 import { median, round, runLoad } from './load.js';

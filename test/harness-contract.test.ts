@@ -9,7 +9,7 @@ import { loadSpec } from '../harness/contract/spec.js';
 import type { Exchange } from '../harness/http/exchange.js';
 import { Redactor } from '../harness/http/redact.js';
 import { HttpClient } from '../harness/http/client.js';
-import { CheckRun } from '../harness/run/session.js';
+import { CheckRun } from '../harness/run/check-run.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

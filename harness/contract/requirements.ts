@@ -10,6 +10,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { HarnessError } from '../rules/finding.js';
+import { REQUIREMENT_IDS } from './requirement-ids.js';
+import type { RequirementId } from './requirement-ids.js';
 
 export type RequirementApi = 'gateway' | 'partner';
 export type RequirementKind = 'checkable' | 'timer' | 'unobservable';
@@ -175,4 +177,11 @@ export function getRequirement(id: string): Requirement {
 /** The requirements of one API, in catalogue order. */
 export function requirementsFor(api: RequirementApi): readonly Requirement[] {
   return loaded().list.filter((requirement) => requirement.api === api);
+}
+
+const KNOWN_IDS: ReadonlySet<string> = new Set(REQUIREMENT_IDS);
+
+/** True for an ID of the catalogue the project was built with (harness/contract/requirement-ids.ts). */
+export function isRequirementId(id: string): id is RequirementId {
+  return KNOWN_IDS.has(id);
 }

@@ -20,7 +20,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Exchange } from '../http/exchange.js';
-import type { Finding } from '../rules/finding.js';
+import type { Finding, Judgement, RequirementId } from '../rules/finding.js';
+import { isRequirementId } from './requirements.js';
 import { HarnessError } from '../rules/finding.js';
 import type { ApiName } from '../http/client.js';
 import { defaultRedactor } from '../http/redact.js';
@@ -43,7 +44,7 @@ export const GENERAL_ERROR_STATUSES: Record<ApiName, readonly number[]> = {
 export const ALWAYS_ALLOWED_STATUSES: readonly number[] = [401, 429];
 
 /** Requirement named when neither the schema node nor the operation names one. */
-export const FALLBACK_REQUIREMENTS: Record<ApiName, string> = {
+export const FALLBACK_REQUIREMENTS: Record<ApiName, RequirementId> = {
   gateway: 'GW-JSON-BODIES',
   partner: 'PT-BODY-JSON',
 };
@@ -69,7 +70,7 @@ export interface ContractOptions {
   /** already-bundled documents (tests); used instead of loading a path */
   documents?: Partial<Record<ApiName, OpenApiDocument>>;
   redactor?: Redactor;
-  fallbackRequirements?: Partial<Record<ApiName, string>>;
+  fallbackRequirements?: Partial<Record<ApiName, RequirementId>>;
 }
 
 /** Raw (unredacted) response data to validate instead of the recorded, redacted one. */
@@ -99,10 +100,10 @@ function unescapePointer(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function requirementIds(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
+/** The catalogue IDs an `x-requirement` names (a string or a list); unknown IDs are left out (test/spec-*.test.ts rejects them). */
+function requirementIds(value: unknown): RequirementId[] {
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  return list.filter((v): v is RequirementId => typeof v === 'string' && isRequirementId(v));
 }
 
 function mediaTypeOf(contentType: string | undefined): string | undefined {
@@ -201,7 +202,7 @@ class ApiSpec {
   }
 
   /** x-requirement of the node or its nearest ancestor. */
-  nearestRequirement(node: object | undefined): string[] {
+  nearestRequirement(node: object | undefined): RequirementId[] {
     for (let n: object | undefined = node; n; n = this.parents.get(n)) {
       if (isObject(n) && n['x-requirement'] !== undefined) {
         const ids = requirementIds(n['x-requirement']);
@@ -220,8 +221,9 @@ export class Contract {
   private readonly ajv: Ajv2020;
   private readonly specs = new Map<ApiName, ApiSpec>();
   private readonly validators = new Map<string, ValidateFunction>();
+  private readonly schemaRequirementCache = new Map<string, readonly RequirementId[]>();
   private readonly redactor: Redactor;
-  private readonly fallback: Record<ApiName, string>;
+  private readonly fallback: Record<ApiName, RequirementId>;
 
   private constructor(documents: Partial<Record<ApiName, Json>>, options: ContractOptions) {
     this.redactor = options.redactor ?? defaultRedactor;
@@ -397,7 +399,7 @@ export class Contract {
   }
 
   /** The requirement IDs an operation names (its own `x-requirement`). */
-  operationRequirements(api: ApiName, operation: string): string[] {
+  operationRequirements(api: ApiName, operation: string): RequirementId[] {
     const op = this.findOperation(api, operation);
     return op ? requirementIds(op.node['x-requirement']) : [];
   }
@@ -407,7 +409,46 @@ export class Contract {
    * the unredacted parse (from HttpResult) so redaction never causes a schema error; displayed
    * values are redacted again. Exchanges without a response or operation give no finding.
    */
-  validateExchange(exchange: Exchange, raw?: RawResponse): Finding[] {
+  /**
+   * Validates one exchange's response against the spec: status, body type, schema. `raw` carries
+   * the unredacted parse (from HttpResult) so redaction never causes a schema error; displayed
+   * values are redacted again. The judgement decides the operation's requirements and every
+   * `x-requirement` of the response schema it validated; an exchange without a response or a
+   * documented operation decides nothing.
+   */
+  validateExchange(exchange: Exchange, raw?: RawResponse): Judgement {
+    const evaluated = new Set<RequirementId>();
+    const findings = this.findingsFor(exchange, raw, evaluated);
+    for (const f of findings) for (const id of f.requirements) evaluated.add(id);
+    return { requirements: [...evaluated], findings };
+  }
+
+  /** Every `x-requirement` in a response schema (through `$ref`s), computed once per response. */
+  private schemaRequirements(api: ApiName, operation: string, key: string, mediaType: string): readonly RequirementId[] {
+    const cacheKey = `${api} ${operation} ${key} ${mediaType}`;
+    const cached = this.schemaRequirementCache.get(cacheKey);
+    if (cached) return cached;
+    const spec = this.spec(api);
+    const resp = this.responseFor(api, operation, key);
+    const content = resp && isObject(resp.node.content) ? resp.node.content : undefined;
+    const root = content && isObject(content[mediaType]) ? (content[mediaType] as Json).schema : undefined;
+    const found = new Set<RequirementId>(resp ? requirementIds(resp.node['x-requirement']) : []);
+    const seen = new Set<object>();
+    const walk = (value: unknown): void => {
+      const target = isObject(value) && typeof value.$ref === 'string' ? spec.deref(value)?.node : value;
+      if (!isObject(target) && !Array.isArray(target)) return;
+      if (seen.has(target)) return;
+      seen.add(target);
+      if (isObject(target)) for (const id of requirementIds(target['x-requirement'])) found.add(id);
+      for (const child of Array.isArray(target) ? target : Object.values(target)) walk(child);
+    };
+    walk(root);
+    const list = [...found];
+    this.schemaRequirementCache.set(cacheKey, list);
+    return list;
+  }
+
+  private findingsFor(exchange: Exchange, raw: RawResponse | undefined, evaluated: Set<RequirementId>): Finding[] {
     const response = exchange.response;
     if (!response || !this.specs.has(exchange.api)) return [];
     const api = exchange.api;
@@ -419,10 +460,11 @@ export class Contract {
     if (!operation) return [];
     const status = response.status;
     // only findings about the status name these: worked out when one is made
-    const general = (): string[] => {
+    const general = (): RequirementId[] => {
       const opReqs = this.operationRequirements(api, operation);
       return opReqs.length ? opReqs : [this.fallback[api]];
     };
+    for (const id of general()) evaluated.add(id);
     const base = { exchanges: [exchange] };
 
     if (status >= 500) {
@@ -505,6 +547,8 @@ export class Contract {
       });
     }
     const validate = this.validatorFor(api, operation, key, mediaType);
+    evaluated.add(this.fallback[api]);
+    for (const id of this.schemaRequirements(api, operation, key, mediaType)) evaluated.add(id);
     if (!validate || validate(body)) return findings;
     const schemaRoot = this.spec(api).deref(content[mediaType] && (content[mediaType] as Json).schema);
     for (const error of validate.errors ?? []) {
@@ -540,7 +584,7 @@ export class Contract {
    * schema (through `$ref`s); else the failing node's nearest ancestor; else the operation's; else
    * the API's fallback.
    */
-  private requirementsForError(api: ApiName, error: ErrorObject, schemaRoot: Json | undefined, operation: string): string[] {
+  private requirementsForError(api: ApiName, error: ErrorObject, schemaRoot: Json | undefined, operation: string): RequirementId[] {
     const spec = this.spec(api);
     const parent = isObject(error.parentSchema) ? error.parentSchema : undefined;
     if (error.keyword === 'required' && parent && isObject(parent.properties)) {
@@ -568,8 +612,8 @@ export class Contract {
 }
 
 /** Deepest x-requirement met walking a schema along an instance path (properties, items, $ref, allOf). */
-function walkRequirements(spec: ApiSpec, root: Json, instancePath: string): string[] {
-  let found: string[] = [];
+function walkRequirements(spec: ApiSpec, root: Json, instancePath: string): RequirementId[] {
+  let found: RequirementId[] = [];
   const visit = (node: unknown): Json | undefined => {
     if (!isObject(node)) return undefined;
     const own = requirementIds(node['x-requirement']);

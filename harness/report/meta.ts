@@ -9,6 +9,7 @@
 import { TestRunner } from 'vitest';
 import type { Exchange } from '../http/exchange.js';
 import type { Finding } from '../rules/finding.js';
+import type { Evaluations } from '../run/check-run.js';
 import { replayCommand } from './format.js';
 
 export { replayCommand };
@@ -57,6 +58,8 @@ export interface CheckMeta {
   exercised?: Exercised[];
   /** observations the check reported (never a failure): what the target chose where the contract is open */
   notes?: string[];
+  /** rule evaluations per requirement: a requirement passes only when one was evaluated */
+  evaluations?: Evaluations;
 }
 
 export const CHECK_META_KEY = 'paygateCheck';

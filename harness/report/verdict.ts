@@ -4,10 +4,12 @@
  *
  * Pure: the verdict reporter (and the shard merger) gather check records and call these.
  *
- * Requirement verdict rule:
+ * Requirement verdict rule (from rule evaluations, never from a check merely listing an ID):
  * - `unobservable` when the catalogue says so (with its reason);
- * - `fail` if any check naming it failed; else `warn` if any only warned; else `pass` if at least
- *   one passing check names it;
+ * - `fail` if a failure finding names it; else `warn` if a warning names it; else `pass` if a rule
+ *   deciding it was evaluated at least once (in a check that ran) and found nothing;
+ * - `unevaluated` when checks that ran list it but no rule deciding it was evaluated (the
+ *   observation it needs never came): never a pass;
  * - `not-run` otherwise, with the reason: the checks' own not-run reasons, the API not tested, a
  *   timer requirement outside full/certify, a harness error, or "no check covers it" (a checkable
  *   requirement no check names: also listed under coverage.notCovered).
@@ -15,11 +17,12 @@
 import { shellQuote } from '../http/curl.js';
 import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
+import type { Evaluations } from '../run/check-run.js';
 
 import type { Profile } from '../cli/args.js';
 export type { Profile };
 export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error';
-export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'unobservable';
+export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable';
 export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
 
 /** One check (one vitest test) as the report sees it. */
@@ -47,6 +50,8 @@ export interface CheckRecord {
   exercised?: Exercised[];
   /** the check's observations (CheckMeta.notes) */
   notes?: string[];
+  /** rule evaluations per requirement (CheckMeta.evaluations) */
+  evaluations?: Evaluations;
 }
 
 export interface RunInfo {
@@ -78,6 +83,8 @@ export interface RequirementVerdict {
   id: string;
   verdict: Verdict;
   checks: string[];
+  /** how many rule evaluations decided it in this run (over every check) */
+  evaluations: number;
   api?: CheckApi;
   section?: string;
   kind?: Requirement['kind'];
@@ -197,6 +204,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
     durationMs: Math.round(outcome.durationMs),
     ...(meta?.exercised !== undefined && { exercised: meta.exercised }),
     ...(meta?.notes !== undefined && meta.notes.length > 0 && { notes: [...meta.notes] }),
+    ...(meta?.evaluations !== undefined && { evaluations: meta.evaluations }),
   };
 }
 
@@ -237,16 +245,31 @@ function findingEntry(run: RunInfo, check: CheckRecord, finding: FindingSummary)
   };
 }
 
+/** Evaluations of `id` over the checks that ran (a check that broke or was not run decides nothing). */
+export function evaluationsOf(id: string, checks: readonly CheckRecord[]): number {
+  let n = 0;
+  for (const c of checks) {
+    if (c.state === 'not-run' || c.state === 'error') continue;
+    n += (c.evaluations as Record<string, { evaluations: number } | undefined> | undefined)?.[id]?.evaluations ?? 0;
+  }
+  return n;
+}
+
 function verdictFor(
   requirement: Requirement | undefined,
   id: string,
   checks: readonly CheckRecord[],
   run: RunInfo,
+  evaluations: number,
 ): Pick<RequirementVerdict, 'verdict' | 'reason'> {
   if (requirement?.kind === 'unobservable') return { verdict: 'unobservable', reason: requirement.reason ?? 'unobservable' };
-  if (checks.some((c) => c.state === 'failed')) return { verdict: 'fail' };
-  if (checks.some((c) => c.state === 'warned')) return { verdict: 'warn' };
-  if (checks.some((c) => c.state === 'passed')) return { verdict: 'pass' };
+  const ran = checks.filter((c) => c.state === 'passed' || c.state === 'failed' || c.state === 'warned');
+  if (ran.some((c) => c.failures.some((f) => f.requirements.includes(id)))) return { verdict: 'fail' };
+  if (ran.some((c) => c.warnings.some((f) => f.requirements.includes(id)))) return { verdict: 'warn' };
+  if (evaluations > 0) return { verdict: 'pass' };
+  if (ran.length > 0) {
+    return { verdict: 'unevaluated', reason: `listed by ${ran.map((c) => c.check).join(', ')}, but no rule deciding it was evaluated in this run` };
+  }
   const api = requirement?.api ?? (id.startsWith('PT-') ? 'partner' : 'gateway');
   const untested = run.notTested[api];
   if (checks.length > 0) {
@@ -292,7 +315,8 @@ export function buildConformance(
   let checked = 0;
   for (const requirement of catalogue) {
     const named = byRequirement.get(requirement.id) ?? [];
-    const { verdict, reason } = verdictFor(requirement, requirement.id, named, run);
+    const evaluations = evaluationsOf(requirement.id, named);
+    const { verdict, reason } = verdictFor(requirement, requirement.id, named, run, evaluations);
     if (requirement.kind !== 'unobservable') {
       checkable += 1;
       if (verdict === 'pass' || verdict === 'fail' || verdict === 'warn') checked += 1;
@@ -302,6 +326,7 @@ export function buildConformance(
       id: requirement.id,
       verdict,
       checks: named.map((c) => c.check),
+      evaluations,
       api: requirement.api,
       section: requirement.section,
       kind: requirement.kind,
@@ -312,11 +337,13 @@ export function buildConformance(
   const unknownRequirements = [...byRequirement.keys()].filter((id) => !known.has(id)).sort();
   for (const id of unknownRequirements) {
     const named = byRequirement.get(id) ?? [];
-    const { verdict, reason } = verdictFor(undefined, id, named, run);
+    const evaluations = evaluationsOf(id, named);
+    const { verdict, reason } = verdictFor(undefined, id, named, run, evaluations);
     requirements.push({
       id,
       verdict,
       checks: named.map((c) => c.check),
+      evaluations,
       api: id.startsWith('PT-') ? 'partner' : 'gateway',
       ...(reason !== undefined && { reason }),
     });
@@ -430,6 +457,7 @@ const VERDICT_MARK: Record<Verdict, string> = {
   pass: '✅ pass',
   fail: '❌ fail',
   warn: '⚠️ warn',
+  unevaluated: '❔ unevaluated',
   'not-run': '⏭️ not-run',
   unobservable: '👁️‍🗨️ unobservable',
 };
@@ -502,6 +530,8 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push('## Coverage', '');
   out.push(`- Checkable requirements decided (pass/fail/warn): **${cov.checked} / ${cov.checkable}**`);
   out.push(`- Unobservable statements: ${report.unobservable.length}`);
+  const unevaluated = report.requirements.filter((r) => r.verdict === 'unevaluated').map((r) => r.id);
+  if (unevaluated.length > 0) out.push(`- Listed by a check that ran, but never evaluated (${unevaluated.length}): ${unevaluated.map((id) => `[${id}](#${id})`).join(', ')}`);
   if (cov.notCovered.length > 0) out.push(`- Not covered by any check (${cov.notCovered.length}): ${cov.notCovered.map((id) => `[${id}](#${id})`).join(', ')}`);
   if (cov.unknownRequirements.length > 0) out.push(`- IDs named by checks but missing from the catalogue: ${cov.unknownRequirements.join(', ')}`);
   out.push('');
@@ -528,10 +558,10 @@ export function renderMarkdown(report: ConformanceReport): string {
   for (const api of APIS) {
     const rows = report.requirements.filter((r) => r.api === api);
     if (rows.length === 0) continue;
-    out.push(`## Requirements — ${api} (${rows.length})`, '', '| requirement | section | verdict | checks | notes |', '|---|---|---|---|---|');
+    out.push(`## Requirements — ${api} (${rows.length})`, '', '| requirement | section | verdict | evaluations | checks | notes |', '|---|---|---|---|---|---|');
     for (const r of rows) {
       const notes = [r.reason, r.ambiguity !== undefined ? `ambiguous: ${r.ambiguity}` : undefined].filter((x) => x !== undefined).join('; ');
-      out.push(`| <a id="${r.id}"></a>\`${r.id}\` | ${cell(r.section)} | ${VERDICT_MARK[r.verdict]} | ${cell(r.checks.join(', '))} | ${cell(notes)} |`);
+      out.push(`| <a id="${r.id}"></a>\`${r.id}\` | ${cell(r.section)} | ${VERDICT_MARK[r.verdict]} | ${r.evaluations} | ${cell(r.checks.join(', '))} | ${cell(notes)} |`);
     }
     out.push('');
   }

@@ -13,8 +13,8 @@
  * Iniciação do Pix. This parser is independent of the reference's (reference/shared/); the tests
  * cross-check it with @brazilian-utils/brazilian-utils.
  */
-import type { Finding } from './finding.js';
-import { makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, FindingCode, Judgement } from './finding.js';
+import { judge, makeFinding, show, type RuleContext } from './judgement.js';
 
 export interface EmvParseError {
   /** offset (in length units, see `lengthUnit`) where parsing stopped */
@@ -166,11 +166,11 @@ export interface EmvProblem {
   message: string;
 }
 
-function emvSubject(ctx: CheckContext): string {
+function emvSubject(ctx: RuleContext): string {
   return ctx.subject ?? 'the EMV payload';
 }
 
-function fold(ctx: CheckContext, code: string, title: string, expected: string, problems: EmvProblem[], emv: string): Finding | undefined {
+function fold(ctx: RuleContext, code: FindingCode, title: string, expected: string, problems: EmvProblem[], emv: string): Finding | undefined {
   const failures = problems.filter((p) => p.severity === 'failure');
   const picked = failures.length > 0 ? failures : problems;
   if (picked.length === 0) return undefined;
@@ -267,7 +267,7 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
  *
  * One finding per call: all failures listed in `actual`; warnings only when no failure was found.
  */
-export function verifyEmvStructure(emv: unknown, ctx: CheckContext): Finding | undefined {
+function verifyEmvStructureFinding(emv: unknown, ctx: RuleContext): Finding | undefined {
   return fold(
     ctx,
     'emv.structure',
@@ -284,7 +284,7 @@ export function verifyEmvStructure(emv: unknown, ctx: CheckContext): Finding | u
  * here; their case is {@link verifyEmvStructure}'s rule. Failure when the payload does not end in
  * `6304` + 4 characters, or when the CRC differs.
  */
-export function verifyEmvCrc(emv: unknown, ctx: CheckContext): Finding | undefined {
+function verifyEmvCrcFinding(emv: unknown, ctx: RuleContext): Finding | undefined {
   const title = `${emvSubject(ctx)} has a wrong CRC (field 63)`;
   if (typeof emv !== 'string' || emv.length < 8 || emv.slice(-8, -4) !== '6304') {
     return makeFinding(ctx, {
@@ -325,7 +325,7 @@ export function verifyEmvCrc(emv: unknown, ctx: CheckContext): Finding | undefin
  * Returns undefined when the payload does not parse or has no PIX template: that is
  * {@link verifyEmvStructure}'s finding, not this one's.
  */
-export function verifyEmvDynamic(emv: unknown, ctx: CheckContext): Finding | undefined {
+function verifyEmvDynamicFinding(emv: unknown, ctx: RuleContext): Finding | undefined {
   if (typeof emv !== 'string') return undefined;
   const parsed = parseBrCode(emv);
   if (!parsed.ok) return undefined;
@@ -385,7 +385,7 @@ function decimalToCents(text: string): number | undefined {
  *   legitimate there; it only means the suite cannot see the amount in the payload.
  * Returns undefined when the payload does not parse (see {@link verifyEmvStructure}).
  */
-export function verifyEmvAmount(emv: unknown, amountCents: number, ctx: CheckContext): Finding | undefined {
+function verifyEmvAmountFinding(emv: unknown, amountCents: number, ctx: RuleContext): Finding | undefined {
   if (typeof emv !== 'string') return undefined;
   const parsed = parseBrCode(emv);
   if (!parsed.ok) return undefined;
@@ -427,8 +427,28 @@ export function verifyEmvAmount(emv: unknown, amountCents: number, ctx: CheckCon
  * Runs every BR Code check (structure, CRC, dynamic, and amount when `amountCents` is given) and
  * returns all findings. Suites normally call this.
  */
-export function verifyEmv(emv: unknown, ctx: CheckContext, options: { amountCents?: number } = {}): Finding[] {
-  const findings = [verifyEmvStructure(emv, ctx), verifyEmvCrc(emv, ctx), verifyEmvDynamic(emv, ctx)];
-  if (options.amountCents !== undefined) findings.push(verifyEmvAmount(emv, options.amountCents, ctx));
+function verifyEmvFinding(emv: unknown, ctx: RuleContext, options: { amountCents?: number } = {}): Finding[] {
+  const findings = [verifyEmvStructureFinding(emv, ctx), verifyEmvCrcFinding(emv, ctx), verifyEmvDynamicFinding(emv, ctx)];
+  if (options.amountCents !== undefined) findings.push(verifyEmvAmountFinding(emv, options.amountCents, ctx));
   return findings.filter((f): f is Finding => f !== undefined);
+}
+
+export function verifyEmvStructure(emv: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyEmvStructureFinding(emv, ctx));
+}
+
+export function verifyEmvCrc(emv: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyEmvCrcFinding(emv, ctx));
+}
+
+export function verifyEmvDynamic(emv: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyEmvDynamicFinding(emv, ctx));
+}
+
+export function verifyEmvAmount(emv: unknown, amountCents: number, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyEmvAmountFinding(emv, amountCents, ctx));
+}
+
+export function verifyEmv(emv: unknown, ctx: RuleContext, options: { amountCents?: number } = {}): Judgement {
+  return judge(ctx, verifyEmvFinding(emv, ctx, options));
 }

@@ -12,8 +12,8 @@
  *
  * Extra fields in an error body are never a finding: the documents do not forbid them.
  */
-import type { Finding } from './finding.js';
-import { kindOf, makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, Judgement } from './finding.js';
+import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
 
 export type GatewayErrorShape = 'success-false' | 'error-code' | 'either';
 
@@ -40,7 +40,7 @@ const SHAPE_TEXT: Record<GatewayErrorShape, string> = {
  * exactly that code (`shape: 'either'` checks the code only when the body uses that shape). Failure
  * `error.shape` when the shape is wrong; failure `error.code` when the code differs.
  */
-export function verifyGatewayErrorShape(json: unknown, options: GatewayErrorShapeOptions, ctx: CheckContext): Finding | undefined {
+function verifyGatewayErrorShapeFinding(json: unknown, options: GatewayErrorShapeOptions, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'the error body';
   const expectedShape = options.code && options.shape !== 'success-false'
     ? options.shape === 'error-code'
@@ -75,13 +75,13 @@ export function verifyGatewayErrorShape(json: unknown, options: GatewayErrorShap
 }
 
 /** "404 body `{error: NOT_FOUND, message}`" (GET charge, GET transfer). */
-export function ensureErrorShapeNotFound(json: unknown, ctx: CheckContext): Finding | undefined {
-  return verifyGatewayErrorShape(json, { shape: 'error-code', code: 'NOT_FOUND' }, ctx);
+function ensureErrorShapeNotFoundFinding(json: unknown, ctx: RuleContext): Finding | undefined {
+  return verifyGatewayErrorShapeFinding(json, { shape: 'error-code', code: 'NOT_FOUND' }, ctx);
 }
 
 /** "The same key with a different body gives 409 (`IDEMPOTENCY_CONFLICT`)" (POST pix out). */
-export function ensureErrorShapeIdempotencyConflict(json: unknown, ctx: CheckContext): Finding | undefined {
-  return verifyGatewayErrorShape(json, { shape: 'error-code', code: 'IDEMPOTENCY_CONFLICT' }, ctx);
+function ensureErrorShapeIdempotencyConflictFinding(json: unknown, ctx: RuleContext): Finding | undefined {
+  return verifyGatewayErrorShapeFinding(json, { shape: 'error-code', code: 'IDEMPOTENCY_CONFLICT' }, ctx);
 }
 
 /**
@@ -90,7 +90,7 @@ export function ensureErrorShapeIdempotencyConflict(json: unknown, ctx: CheckCon
  * (`detail: [{loc, msg, type}]`), which is not "a readable message". An empty string is a warning
  * (a string, but nothing readable).
  */
-export function verifyPartnerErrorShape(json: unknown, ctx: CheckContext): Finding | undefined {
+function verifyPartnerErrorShapeFinding(json: unknown, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'the error body';
   const expected = '{detail: <readable message string>}';
   if (!isRecord(json) || typeof json.detail !== 'string') {
@@ -137,7 +137,7 @@ export interface DetailNamesFieldOptions {
  * field (its name, a JSON path, a description in words such as "the amount must be positive"), so
  * a missing literal name cannot be proven to break the contract.
  */
-export function verifyDetailNamesField(json: unknown, field: string, ctx: CheckContext, options: DetailNamesFieldOptions = {}): Finding | undefined {
+function verifyDetailNamesFieldFinding(json: unknown, field: string, ctx: RuleContext, options: DetailNamesFieldOptions = {}): Finding | undefined {
   const key = options.key ?? 'detail';
   const subject = ctx.subject ?? `the 422 ${key}`;
   const raw = isRecord(json) ? json[key] : undefined;
@@ -151,4 +151,24 @@ export function verifyDetailNamesField(json: unknown, field: string, ctx: CheckC
     expected: `${key} text naming the field "${field}"`,
     actual: raw === undefined ? `no ${key} in ${show(json, 300)}` : `${key} = ${show(raw, 300)}`,
   });
+}
+
+export function verifyGatewayErrorShape(json: unknown, options: GatewayErrorShapeOptions, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyGatewayErrorShapeFinding(json, options, ctx));
+}
+
+export function ensureErrorShapeNotFound(json: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, ensureErrorShapeNotFoundFinding(json, ctx));
+}
+
+export function ensureErrorShapeIdempotencyConflict(json: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, ensureErrorShapeIdempotencyConflictFinding(json, ctx));
+}
+
+export function verifyPartnerErrorShape(json: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyPartnerErrorShapeFinding(json, ctx));
+}
+
+export function verifyDetailNamesField(json: unknown, field: string, ctx: RuleContext, options: DetailNamesFieldOptions = {}): Judgement {
+  return judge(ctx, verifyDetailNamesFieldFinding(json, field, ctx, options));
 }

@@ -6,8 +6,8 @@
  * partner-cashin-api.md: "e2e_id | string | end-to-end identifier". gateway-api.md, events:
  * "`id` (string UUID)"; pix out: "x-idempotency-key: a unique value (UUID) per operation".
  */
-import type { Finding } from './finding.js';
-import { kindOf, makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, Judgement } from './finding.js';
+import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
 
 /**
  * The BCB end-to-end id: `E` + 8-digit ISPB + `yyyyMMddHHmm` (12 digits) + 11 alphanumerics = 32
@@ -20,7 +20,7 @@ export const BCB_END_TO_END_ID = /^E\d{8}\d{12}[A-Za-z0-9]{11}$/;
  * string). A string that does not follow the BCB layout: WARNING (`id.e2e-format`), because the
  * contract only says "string" / "end-to-end identifier" and a sandbox may mint its own ids.
  */
-export function verifyEndToEndId(value: unknown, ctx: CheckContext): Finding | undefined {
+function verifyEndToEndIdFinding(value: unknown, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'the end-to-end id';
   if (typeof value !== 'string' || value === '') {
     return makeFinding(ctx, {
@@ -47,7 +47,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * Verifies a UUID (8-4-4-4-12 hex digits, either case, any version): failure `id.uuid` otherwise.
  * Use it only where the text says UUID (event `id` "string UUID").
  */
-export function verifyUuid(value: unknown, ctx: CheckContext): Finding | undefined {
+function verifyUuidFinding(value: unknown, ctx: RuleContext): Finding | undefined {
   if (typeof value === 'string' && UUID.test(value)) return undefined;
   const subject = ctx.subject ?? 'the id';
   return makeFinding(ctx, {
@@ -57,4 +57,12 @@ export function verifyUuid(value: unknown, ctx: CheckContext): Finding | undefin
     expected: 'a UUID string (8-4-4-4-12 hex digits)',
     actual: `${kindOf(value)} ${show(value)}`,
   });
+}
+
+export function verifyEndToEndId(value: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyEndToEndIdFinding(value, ctx));
+}
+
+export function verifyUuid(value: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyUuidFinding(value, ctx));
 }

@@ -1,21 +1,23 @@
 /**
- * What every check receives from its caller, and the one helper that turns an observation into a
- * {@link Finding}. The caller names the requirement IDs and the exchanges that show the
- * observation; a check only decides whether the observation breaks its rule, and how badly.
+ * What every rule receives from its caller, and the helpers that turn an observation into a
+ * {@link Judgement}. The caller names the requirement IDs the rule decides at this call and the
+ * exchanges that show the observation; the rule alone decides whether the observation breaks the
+ * contract, and how badly. A caller never builds a finding or changes a severity (eslint forbids it
+ * outside harness/rules/).
+ *
+ * Severity is the rule's: a failure where the contract is firm, a warning where it is only advisory.
+ * A finding whose every requirement the catalogue marks `ambiguity` is a warning wherever it is made:
+ * the ambiguity is encoded once, in specs/requirements.yaml.
  */
 import type { Exchange } from '../http/exchange.js';
-import type { Finding, Severity } from './finding.js';
+import type { Finding, FindingCode, Judgement, RequirementId, Severity } from './finding.js';
+import { findRequirement } from '../contract/requirements.js';
 
-export interface CheckContext {
-  /** requirement IDs (specs/requirements.yaml) the caller is checking with this call */
-  requirements: string[];
+export interface RuleContext {
+  /** requirement IDs (specs/requirements.yaml) the rule decides at this call */
+  requirements: readonly RequirementId[];
   /** the exchanges that show the observation (rendered as curl in reports) */
-  exchanges?: Exchange[];
-  /**
-   * Overrides the severity the check would choose. Checks default to the fairest reading of the
-   * contract; a caller checking a clause the contract states more (or less) firmly may override it.
-   */
-  severity?: Severity;
+  exchanges?: readonly Exchange[];
   /** JSON pointer of the observed value in the response body, when the caller knows it */
   pointer?: string;
   /** human name of the observed value, e.g. `data.pix.emv`; used in the finding texts */
@@ -23,32 +25,67 @@ export interface CheckContext {
 }
 
 export interface FindingParts {
-  code: string;
+  code: FindingCode;
   title: string;
   severity: Severity;
   expected: string;
   actual: string;
   pointer?: string;
+  /** the finding's requirements when they differ from the context's (a subset, or a neighbour) */
+  requirements?: readonly RequirementId[];
+  /** exchanges besides the context's */
+  exchanges?: readonly Exchange[];
 }
 
-/** Builds a finding; `ctx.severity` wins over the check's default severity. */
-export function makeFinding(ctx: CheckContext, parts: FindingParts): Finding {
+function isAmbiguous(id: RequirementId): boolean {
+  try {
+    return findRequirement(id)?.ambiguity !== undefined;
+  } catch {
+    return false; // a broken catalogue must not change a verdict
+  }
+}
+
+/** Builds a finding; a finding whose every requirement is stated ambiguously is a warning. */
+export function makeFinding(ctx: RuleContext, parts: FindingParts): Finding {
+  const requirements = [...(parts.requirements ?? ctx.requirements)];
+  const ambiguous = requirements.length > 0 && requirements.every(isAmbiguous);
+  const exchanges = [...(ctx.exchanges ?? [])];
+  for (const e of parts.exchanges ?? []) if (!exchanges.includes(e)) exchanges.push(e);
   const finding: Finding = {
     code: parts.code,
     title: parts.title,
-    severity: ctx.severity ?? parts.severity,
-    requirements: [...ctx.requirements],
+    severity: ambiguous ? 'warning' : parts.severity,
+    requirements,
     expected: parts.expected,
     actual: parts.actual,
-    exchanges: ctx.exchanges ? [...ctx.exchanges] : [],
+    exchanges,
   };
   const pointer = parts.pointer ?? ctx.pointer;
   if (pointer !== undefined) finding.pointer = pointer;
   return finding;
 }
 
+/** One evaluation of the context's requirements with what it found (`undefined` entries: nothing). */
+export function judge(ctx: Pick<RuleContext, 'requirements'>, ...findings: (Finding | undefined | readonly (Finding | undefined)[])[]): Judgement {
+  const found = findings.flat().filter((f): f is Finding => f !== undefined);
+  const requirements = [...ctx.requirements];
+  for (const f of found) for (const id of f.requirements) if (!requirements.includes(id)) requirements.push(id);
+  return { requirements, findings: found };
+}
+
+/** Several judgements as one (the requirements of all, the findings of all). */
+export function combine(...judgements: readonly Judgement[]): Judgement {
+  const requirements: RequirementId[] = [];
+  const findings: Finding[] = [];
+  for (const j of judgements) {
+    for (const id of j.requirements) if (!requirements.includes(id)) requirements.push(id);
+    findings.push(...j.findings);
+  }
+  return { requirements, findings };
+}
+
 /** The name a finding uses for the observed value. */
-export function subjectOf(ctx: CheckContext, fallback: string): string {
+export function subjectOf(ctx: RuleContext, fallback: string): string {
   return ctx.subject ?? fallback;
 }
 

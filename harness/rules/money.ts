@@ -5,8 +5,8 @@
  * means 10.50). The balance endpoint is the exception: it returns strings in reais with 2
  * decimals." Partner: "Money values are integers in cents."
  */
-import type { Finding } from './finding.js';
-import { kindOf, makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, Judgement } from './finding.js';
+import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
 
 /**
  * Verifies a balance value (`data.pix.balance`, `data.pixBlocked.balance`, `data.reserve.balance`):
@@ -14,7 +14,7 @@ import { kindOf, makeFinding, show, type CheckContext } from './judgement.js';
  * `10.5` or `10.50` in JSON) is a failure: the text says strings. A negative sign is tolerated (the
  * contract does not say balances are non-negative).
  */
-export function verifyBalanceString(value: unknown, ctx: CheckContext): Finding | undefined {
+function verifyBalanceStringFinding(value: unknown, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'the balance';
   if (typeof value === 'string' && /^-?\d+\.\d{2}$/.test(value)) return undefined;
   return makeFinding(ctx, {
@@ -35,7 +35,7 @@ export interface IntegerCentsOptions {
  * Verifies a money value in cents: a JSON integer ("Money values are integers in cents"), not a
  * string, not a fraction; at least `options.min` when given. Failure otherwise.
  */
-export function verifyIntegerCents(value: unknown, ctx: CheckContext, options: IntegerCentsOptions = {}): Finding | undefined {
+function verifyIntegerCentsFinding(value: unknown, ctx: RuleContext, options: IntegerCentsOptions = {}): Finding | undefined {
   const subject = ctx.subject ?? 'the amount';
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     return makeFinding(ctx, {
@@ -56,4 +56,12 @@ export function verifyIntegerCents(value: unknown, ctx: CheckContext, options: I
     });
   }
   return undefined;
+}
+
+export function verifyBalanceString(value: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyBalanceStringFinding(value, ctx));
+}
+
+export function verifyIntegerCents(value: unknown, ctx: RuleContext, options: IntegerCentsOptions = {}): Judgement {
+  return judge(ctx, verifyIntegerCentsFinding(value, ctx, options));
 }

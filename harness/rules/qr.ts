@@ -8,8 +8,8 @@
  */
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Finding } from './finding.js';
-import { makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, Judgement } from './finding.js';
+import { judge, makeFinding, show, type RuleContext } from './judgement.js';
 
 type JsQr = typeof jsQRModule.default;
 /** jsqr is CommonJS with a `default` property; depending on the loader the default import is the function or the module object. */
@@ -97,7 +97,7 @@ export function decodeQrPng(base64: unknown): QrDecodeResult {
  *   (`data:image/png;base64,` prefix), wrapped with whitespace, or URL-safe base64: the table says
  *   "PNG image, base64", and whether a data URI counts as that is ambiguous.
  */
-export function verifyQrMatchesEmv(qrBase64: unknown, emv: unknown, ctx: CheckContext): Finding | undefined {
+function verifyQrMatchesEmvFinding(qrBase64: unknown, emv: unknown, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'pix.qrCode';
   const result = decodeQrPng(qrBase64);
   if (!result.ok) {
@@ -130,4 +130,8 @@ export function verifyQrMatchesEmv(qrBase64: unknown, emv: unknown, ctx: CheckCo
     expected: 'plain standard base64 of the PNG bytes ("PNG image, base64")',
     actual: `${notes.join(', ')}; the image itself matches pix.emv`,
   });
+}
+
+export function verifyQrMatchesEmv(qrBase64: unknown, emv: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyQrMatchesEmvFinding(qrBase64, emv, ctx));
 }

@@ -6,8 +6,8 @@
  * there is a choice the text leaves open. A 5xx is never a documented answer of either API.
  */
 import type { Exchange } from '../http/exchange.js';
-import type { Finding } from './finding.js';
-import { makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, Judgement } from './finding.js';
+import { judge, makeFinding, show, type RuleContext } from './judgement.js';
 
 export type StatusClass = '2xx' | '4xx';
 export type StatusExpectation = number | StatusClass | ReadonlyArray<number | StatusClass>;
@@ -23,7 +23,7 @@ export function describeExpectation(expected: StatusExpectation): string {
   return list.length === 1 ? String(list[0]) : `one of ${list.join(', ')}`;
 }
 
-function withExchange(ctx: CheckContext, exchange: Exchange): CheckContext {
+function withExchange(ctx: RuleContext, exchange: Exchange): RuleContext {
   const exchanges = ctx.exchanges ?? [];
   return exchanges.some((e) => e.seq === exchange.seq) ? ctx : { ...ctx, exchanges: [...exchanges, exchange] };
 }
@@ -42,7 +42,7 @@ function label(exchange: Exchange): string {
  *   when `options.otherClientError` is `'warning'` (a refusal where the text leaves the exact code
  *   open, e.g. 400 for an unreadable header): 5xx, 2xx and no answer still fail.
  */
-export function expectStatus(exchange: Exchange, expected: StatusExpectation, ctx: CheckContext, options: { otherClientError?: 'failure' | 'warning' } = {}): Finding | undefined {
+function expectStatusFinding(exchange: Exchange, expected: StatusExpectation, ctx: RuleContext, options: { otherClientError?: 'failure' | 'warning' } = {}): Finding | undefined {
   const c = withExchange(ctx, exchange);
   const want = describeExpectation(expected);
   const response = exchange.response;
@@ -85,4 +85,8 @@ export function expectStatus(exchange: Exchange, expected: StatusExpectation, ct
     expected: `HTTP ${want}`,
     actual: `HTTP ${status}, ${body}`,
   });
+}
+
+export function expectStatus(exchange: Exchange, expected: StatusExpectation, ctx: RuleContext, options: { otherClientError?: 'failure' | 'warning' } = {}): Judgement {
+  return judge(ctx, expectStatusFinding(exchange, expected, ctx, options));
 }

@@ -6,8 +6,8 @@
  * charge: "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC"; finance
  * `created_at` and webhook `created_at`: "ISO 8601".
  */
-import type { Finding } from './finding.js';
-import { kindOf, makeFinding, show, type CheckContext } from './judgement.js';
+import type { Finding, Judgement } from './finding.js';
+import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
 
 /** ISO 8601 extended date-time: date, `T`, hh:mm[:ss[.fff]], optional zone (Z, ±hh, ±hh:mm, ±hhmm). */
 const EXTENDED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -48,7 +48,7 @@ export function parseIsoDateTime(text: string): IsoParts | undefined {
   return parts;
 }
 
-function notIso(value: unknown, ctx: CheckContext, subject: string, expected: string): Finding {
+function notIso(value: unknown, ctx: RuleContext, subject: string, expected: string): Finding {
   const spaced = typeof value === 'string' && SPACE_SEPARATED.test(value) && parseIsoDateTime(value.replace(' ', 'T')) !== undefined;
   return makeFinding(ctx, {
     code: spaced ? 'time.space-separator' : 'time.iso8601',
@@ -65,7 +65,7 @@ function notIso(value: unknown, ctx: CheckContext, subject: string, expected: st
  * without zone designator is valid ISO 8601 (local time) and passes: the text does not ask for a
  * zone here. A space instead of `T` (RFC 3339 style) is a warning; anything else is a failure.
  */
-export function verifyIsoTimestamp(value: unknown, ctx: CheckContext): Finding | undefined {
+function verifyIsoTimestampFinding(value: unknown, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'the timestamp';
   if (typeof value === 'string' && parseIsoDateTime(value)) return undefined;
   return notIso(value, ctx, subject, 'an ISO 8601 date-time string, e.g. "2026-11-22T10:15:00Z"');
@@ -76,7 +76,7 @@ export function verifyIsoTimestamp(value: unknown, ctx: CheckContext): Finding |
  * whose zone is UTC: `Z`, `+00:00`, `+0000` or `+00`. No zone, or any other offset, is a failure
  * (`time.not-utc`); `-00:00` (RFC 3339's "offset unknown") is a warning.
  */
-export function verifyUtcTimestamp(value: unknown, ctx: CheckContext): Finding | undefined {
+function verifyUtcTimestampFinding(value: unknown, ctx: RuleContext): Finding | undefined {
   const subject = ctx.subject ?? 'the timestamp';
   const expected = 'an ISO 8601 UTC date-time, e.g. "2026-11-22T10:15:00Z" (zone Z or +00:00)';
   if (typeof value !== 'string') return notIso(value, ctx, subject, expected);
@@ -92,4 +92,12 @@ export function verifyUtcTimestamp(value: unknown, ctx: CheckContext): Finding |
     expected,
     actual: zone === undefined ? `${show(value)} has no zone designator (local time)` : `${show(value)} has zone ${zone}`,
   });
+}
+
+export function verifyIsoTimestamp(value: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyIsoTimestampFinding(value, ctx));
+}
+
+export function verifyUtcTimestamp(value: unknown, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyUtcTimestampFinding(value, ctx));
 }

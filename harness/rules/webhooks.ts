@@ -8,7 +8,7 @@
  * Partner (partner-cashin-api.md): "Every state change sends a signed POST to that URL"; signature
  * rules quoted in harness/webhooks/signatures.ts.
  */
-import type { Finding, Severity } from './finding.js';
+import type { Finding, FindingCode, Judgement, Severity } from './finding.js';
 import {
   verifyGatewaySignature,
   verifyPartnerSignature,
@@ -17,13 +17,13 @@ import {
   type SignatureResult,
 } from '../webhooks/signatures.js';
 import type { Delivery } from '../webhooks/types.js';
-import { makeFinding, show, type CheckContext } from './judgement.js';
+import { judge, makeFinding, show, type RuleContext } from './judgement.js';
 
 /** The parts of a recorded delivery these checks read. */
 export type ObservedDelivery = Pick<Delivery, 'seq' | 'path' | 'method' | 'headers' | 'rawBody' | 'receivedAt'> & { json?: unknown };
 
 interface Issue {
-  code: string;
+  code: FindingCode;
   severity: Severity;
   detail: string;
 }
@@ -41,7 +41,7 @@ function issuesOf(result: SignatureResult): Issue[] {
   return issues;
 }
 
-function foldIssues(ctx: CheckContext, issues: Issue[], title: string, expected: string, where: string): Finding | undefined {
+function foldIssues(ctx: RuleContext, issues: Issue[], title: string, expected: string, where: string): Finding | undefined {
   const failures = issues.filter((i) => i.severity === 'failure');
   const picked = failures.length > 0 ? failures : issues;
   const first = picked[0];
@@ -65,7 +65,7 @@ function where(d: ObservedDelivery): string {
  * HMAC mismatch, v1 not lowercase 64-hex, t not an integer epoch in seconds (13 digits = ms);
  * warning: a parseable header that is not exactly `t=<epoch>,v1=<hmac>`.
  */
-export function verifyGatewayWebhookSignature(delivery: ObservedDelivery, secret: string, ctx: CheckContext): Finding | undefined {
+function verifyGatewayWebhookSignatureFinding(delivery: ObservedDelivery, secret: string, ctx: RuleContext): Finding | undefined {
   const result = verifyGatewaySignature({ header: delivery.headers[GATEWAY_SIGNATURE_HEADER], rawBody: delivery.rawBody, secret, receivedAt: delivery.receivedAt });
   return foldIssues(
     ctx,
@@ -81,7 +81,7 @@ export function verifyGatewayWebhookSignature(delivery: ObservedDelivery, secret
  * match only over re-serialised JSON is a failure), hex of either case, t within `toleranceSeconds`
  * (default 300) of arrival; failures otherwise; warning for a parseable but non-exact header.
  */
-export function verifyPartnerWebhookSignature(delivery: ObservedDelivery, secret: string, ctx: CheckContext, options: { toleranceSeconds?: number } = {}): Finding | undefined {
+function verifyPartnerWebhookSignatureFinding(delivery: ObservedDelivery, secret: string, ctx: RuleContext, options: { toleranceSeconds?: number } = {}): Finding | undefined {
   const input = { header: delivery.headers[PARTNER_SIGNATURE_HEADER], rawBody: delivery.rawBody, secret, receivedAt: delivery.receivedAt };
   const result = verifyPartnerSignature(options.toleranceSeconds === undefined ? input : { ...input, toleranceSeconds: options.toleranceSeconds });
   return foldIssues(
@@ -99,7 +99,7 @@ export function verifyPartnerWebhookSignature(delivery: ObservedDelivery, secret
  * different User-Agent. Warning: a User-Agent that starts with `Gateway` but adds to it
  * (`Gateway/1.2`): the table gives the value, but product tokens with a version are common.
  */
-export function verifyGatewayCallbackHeaders(delivery: ObservedDelivery, ctx: CheckContext): Finding | undefined {
+function verifyGatewayCallbackHeadersFinding(delivery: ObservedDelivery, ctx: RuleContext): Finding | undefined {
   const issues: Issue[] = [];
   const contentType = delivery.headers['content-type'];
   if (contentType === undefined || contentType.split(';')[0]?.trim().toLowerCase() !== 'application/json') {
@@ -117,7 +117,7 @@ export function verifyGatewayCallbackHeaders(delivery: ObservedDelivery, ctx: Ch
  * Verifies that a delivery is an HTTP POST with a JSON body ("HTTP POST callbacks with a JSON
  * body"; partner "sends a signed POST", body `{id, type, created_at, data{…}}`). Failure otherwise.
  */
-export function verifyWebhookIsJsonPost(delivery: ObservedDelivery, ctx: CheckContext): Finding | undefined {
+function verifyWebhookIsJsonPostFinding(delivery: ObservedDelivery, ctx: RuleContext): Finding | undefined {
   const issues: Issue[] = [];
   if (delivery.method !== 'POST') issues.push({ code: 'webhook.method', severity: 'failure', detail: `method ${delivery.method}` });
   let parses = delivery.json !== undefined;
@@ -131,4 +131,20 @@ export function verifyWebhookIsJsonPost(delivery: ObservedDelivery, ctx: CheckCo
   }
   if (!parses) issues.push({ code: 'webhook.body-not-json', severity: 'failure', detail: `body ${show(delivery.rawBody.toString('utf8'), 200)} is not JSON` });
   return foldIssues(ctx, issues, 'webhook delivery is not a POST with a JSON body', 'an HTTP POST whose body is JSON', where(delivery));
+}
+
+export function verifyGatewayWebhookSignature(delivery: ObservedDelivery, secret: string, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyGatewayWebhookSignatureFinding(delivery, secret, ctx));
+}
+
+export function verifyPartnerWebhookSignature(delivery: ObservedDelivery, secret: string, ctx: RuleContext, options: { toleranceSeconds?: number } = {}): Judgement {
+  return judge(ctx, verifyPartnerWebhookSignatureFinding(delivery, secret, ctx, options));
+}
+
+export function verifyGatewayCallbackHeaders(delivery: ObservedDelivery, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyGatewayCallbackHeadersFinding(delivery, ctx));
+}
+
+export function verifyWebhookIsJsonPost(delivery: ObservedDelivery, ctx: RuleContext): Judgement {
+  return judge(ctx, verifyWebhookIsJsonPostFinding(delivery, ctx));
 }

@@ -24,8 +24,9 @@
 import fc from 'fast-check';
 import { test } from 'vitest';
 import type { TestContext } from 'vitest';
-import { NotRunError, Session } from './session.js';
-import type { CheckRun } from './session.js';
+import { Session } from './session.js';
+import { NotRunError } from './check-run.js';
+import type { CheckRun } from './check-run.js';
 import type { GatewayClient } from '../http/gateway-client.js';
 import type { PartnerClient } from '../http/partner-client.js';
 import type { GatewayPairName, PartnerKeyName } from '../http/auth.js';
@@ -37,7 +38,7 @@ import { ReceiverClient } from '../webhooks/receiver-client.js';
 import { annotateCheck, attachExchanges, attachText, finishCheckReport } from '../report/allure.js';
 import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from '../report/meta.js';
 import type { CheckMeta, CheckSeverity } from '../report/meta.js';
-import type { Finding } from '../rules/finding.js';
+import type { RequirementId } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
 
@@ -109,8 +110,11 @@ export interface CheckSpec {
   api: 'gateway' | 'partner';
   /** functional area (Allure feature), e.g. `PIX charges` */
   area: string;
-  /** requirement IDs (specs/requirements.yaml) this check enforces */
-  requirements: string[];
+  /**
+   * requirement IDs (specs/requirements.yaml) this check sets out to decide; listing one proves
+   * nothing: a requirement is decided by the rules the check evaluates on what it observed
+   */
+  requirements: RequirementId[];
   severity?: CheckSeverity;
   /** `timer`: waits for a contract timer; runs only in the full and certify profiles */
   tier?: 'quick' | 'timer';
@@ -198,16 +202,6 @@ function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings)
   return undefined;
 }
 
-function dedupeFindings(findings: readonly Finding[]): Finding[] {
-  const seen = new Set<string>();
-  return findings.filter((f) => {
-    const key = `${f.code}|${f.pointer ?? ''}|${f.requirements.join(',')}|${f.expected}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-}
-
 /** How many exchanges a check attaches to Allure at most (a property can make hundreds). */
 const MAX_ATTACHED_EXCHANGES = 40;
 
@@ -277,6 +271,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
         requests: run.exchanges.length,
         exercised: exercisedBy(run.exchanges),
+        evaluations: structuredClone(run.evaluations),
         ...(run.notes.length > 0 && { notes: [...run.notes] }),
       });
       meta.replay = replayCommand({
@@ -319,27 +314,27 @@ async function runProperty<T>(
   const quickRuns = options.numRuns ?? 8;
   const numRuns = settings.runs ?? (settings.profile === 'quick' ? quickRuns : quickRuns * 4);
   let lastFailing: CheckRun | undefined;
-  const warnings: Finding[] = [];
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {
       await predicate(value, boundTools(session, iteration));
     } finally {
       run.exchanges.push(...iteration.exchanges);
-      warnings.push(...iteration.warnings);
     }
     const failing = settings.strict ? iteration.findings : iteration.failures;
     if (failing.length) {
       lastFailing = iteration;
       return false;
     }
+    // a passing iteration's evaluations count (its warnings too); a failing one's are reported
+    // through the shrunk counterexample below, once
+    run.absorb(iteration, { findings: 'warnings' });
     return true;
   });
   const parameters: fc.Parameters<[T]> = { seed: settings.seed, numRuns };
   // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/run/model.ts)
   if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
   const details = await fc.check(property, parameters);
-  run.record(dedupeFindings(warnings));
   if (!details.failed) return;
   if (details.errorInstance && !lastFailing) {
     // the predicate threw something that is not a finding: a harness or suite bug, reported as broken
@@ -350,5 +345,5 @@ async function runProperty<T>(
   const path = details.counterexamplePath && commandsReplay ? `${details.counterexamplePath}~${commandsReplay}` : details.counterexamplePath;
   run.setReplay({ seed: details.seed, ...(path ? { path } : {}) });
   run.note(`${name}: shrunk counterexample after ${details.numRuns} run(s) and ${details.numShrinks} shrink(s): ${fc.stringify(details.counterexample)}`);
-  if (lastFailing) run.record(dedupeFindings(lastFailing.findings.filter((f) => f.severity === 'failure' || settings.strict)));
+  if (lastFailing) run.absorb(lastFailing, { findings: 'all' });
 }

@@ -16,9 +16,10 @@
  */
 import fc from 'fast-check';
 import type { CheckTools, RunTools } from './check.js';
-import type { CheckRun } from './session.js';
+import type { CheckRun } from './check-run.js';
 import type { Exchange } from '../http/exchange.js';
-import type { Finding } from '../rules/finding.js';
+import type { Judgement } from '../rules/finding.js';
+import { fails } from '../rules/finding.js';
 import type { BurstResult } from '../http/burst.js';
 import type { ApiResponse } from '../http/gateway-client.js';
 
@@ -132,11 +133,10 @@ export abstract class PickingCommand<M extends object, R extends ModelContext, E
   }
 }
 
-/** Records findings; returns true when any of them is a failure. */
-export function recordAll(run: CheckRun, ...findings: (Finding | undefined)[]): boolean {
-  const present = findings.filter((f): f is Finding => f !== undefined);
-  run.record(present);
-  return present.some((f) => f.severity === 'failure');
+/** Records rule judgements; returns true when any of them found a failure (the step then stops the sequence). */
+export function recordAll(run: CheckRun, ...judgements: Judgement[]): boolean {
+  run.record(judgements);
+  return fails(judgements);
 }
 
 /**
@@ -153,19 +153,6 @@ export function abandonOn429(r: ModelContext, ...responses: ApiResponse[]): void
 /** Statuses of a burst's responses (0 for a request that threw). */
 export function burstStatuses(result: BurstResult<ApiResponse>): number[] {
   return result.outcomes.map((o) => (o.status === 'fulfilled' ? o.value.status : 0));
-}
-
-export function is2xx(status: number): boolean {
-  return status >= 200 && status <= 299;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** `json.data` when it is an object. */
-export function dataOf(json: unknown): Record<string, unknown> | undefined {
-  return isRecord(json) && isRecord(json.data) ? json.data : undefined;
 }
 
 /** Picks the `index`-th element (modulo), so a command generated before its resources exist still resolves. */
@@ -241,29 +228,4 @@ function attachSequence(run: CheckRun, log: SequenceLog): void {
     seen.add(e.seq);
     return true;
   });
-}
-
-export interface ModelFindingParts {
-  requirements: string[];
-  exchanges: Exchange[];
-  title: string;
-  expected: string;
-  actual: string;
-  /** default failure */
-  severity?: 'failure' | 'warning';
-  /** default `model.state` (the target's answer contradicts the model's legal states) */
-  code?: string;
-}
-
-/** A finding of a model postcondition (status, state, idempotency, balance effect). */
-export function modelFinding(parts: ModelFindingParts): Finding {
-  return {
-    code: parts.code ?? 'model.state',
-    title: parts.title,
-    severity: parts.severity ?? 'failure',
-    requirements: [...parts.requirements],
-    expected: parts.expected,
-    actual: parts.actual,
-    exchanges: [...parts.exchanges],
-  };
 }

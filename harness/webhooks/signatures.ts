@@ -15,6 +15,7 @@
  * Comparison is constant-time. A timestamp tolerance of 300 seconds is the default in the reference
  * verification." "hex" (not "lowercase hex"): either case is accepted.
  */
+import type { FindingCode } from '../rules/codes.js';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Severity } from '../rules/finding.js';
 
@@ -27,7 +28,7 @@ export type SignedBody = Buffer | Uint8Array | string;
 /** One sub-result. `severity` is the fair default when `ok` is false. */
 export interface SignatureCheck {
   ok: boolean;
-  code?: string;
+  code?: FindingCode;
   detail: string;
   severity?: Severity;
 }
@@ -49,7 +50,7 @@ export interface SignatureResult {
   ok: boolean;
   /** why not ok: `signature.missing-header`, `signature.header-grammar`, `signature.mismatch`,
    * `signature.reserialized-body` (partner), `signature.timestamp-outside-tolerance` (partner) */
-  code?: string;
+  code?: FindingCode;
   detail: string;
   /** which signing input matched, when one did */
   matchedOver?: 'raw-body' | 'compact-json';

@@ -16,10 +16,10 @@ import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { ApiResponse, GatewayClient } from '../../harness/http/gateway-client.js';
-import type { CheckRun } from '../../harness/run/session.js';
+import type { CheckRun } from '../../harness/run/check-run.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { expectStatus, makeFinding, show } from '../../harness/rules/index.js';
-import { NotRunError } from '../../harness/run/session.js';
+import { NotRunError } from '../../harness/run/check-run.js';
 import {
   balanceCents,
   chargeBody,

@@ -15,13 +15,13 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
-import type { CheckRun } from '../../harness/run/session.js';
+import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, CardChargeRequest, GatewayClient, PixChargeRequest } from '../../harness/http/gateway-client.js';
 import { expectStatus } from '../../harness/rules/status.js';
 import type { CheckContext } from '../../harness/rules/judgement.js';
 import type { Exchange } from '../../harness/http/exchange.js';
 import type { Finding } from '../../harness/rules/finding.js';
-import { dataOf, isRecord } from '../../harness/run/model.js';
+import { dataOf, isRecord } from '../../harness/json.js';
 import { card, cardCustomer, cpfCheckDigits, pixCustomer, trackingParameters } from '../../generators/index.js';
 import type { CardOptions, CardCustomerOptions, PixCustomerOptions } from '../../generators/index.js';
 

@@ -6,7 +6,7 @@
  * Contract: gateway-api.md. Quotes are given where each rule is applied.
  */
 import { randomUUID } from 'node:crypto';
-import type { CheckRun } from '../../harness/run/session.js';
+import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
 import type { Finding } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
@@ -25,7 +25,7 @@ import {
 } from '../../harness/rules/index.js';
 import type { CheckContext } from '../../harness/rules/index.js';
 import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature } from '../../harness/webhooks/signatures.js';
-import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/run/model.js';
+import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/json.js';
 import { pixChargeBody } from './support.js';
 
 export type JsonRecord = Record<string, unknown>;

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
-import type { CheckRun } from '../../harness/run/session.js';
+import type { CheckRun } from '../../harness/run/check-run.js';
 import type { GatewayClient } from '../../harness/http/gateway-client.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { summarizeDeliveries } from '../../harness/webhooks/dedupe.js';

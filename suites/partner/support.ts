@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
 import type { CheckTools, RunTools } from '../../harness/run/check.js';
-import type { CheckRun } from '../../harness/run/session.js';
+import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../harness/http/partner-client.js';
 import type { Finding } from '../../harness/rules/finding.js';
 import {
@@ -31,7 +31,7 @@ import { verifyPartnerSignature, PARTNER_SIGNATURE_HEADER } from '../../harness/
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
-import { isRecord } from '../../harness/run/model.js';
+import { isRecord } from '../../harness/json.js';
 
 export type Json = Record<string, unknown>;
 

@@ -8,7 +8,7 @@
  */
 import { check } from '../../harness/run/check.js';
 import { makeFinding, show } from '../../harness/rules/index.js';
-import type { CheckRun } from '../../harness/run/session.js';
+import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse } from '../../harness/http/partner-client.js';
 import {
   chargeBody,

@@ -11,7 +11,8 @@
  * treatment is not stated and concurrency can disturb one reading).
  */
 import { expectStatus } from '../../../harness/rules/index.js';
-import { ModelCommand, abandonOn429, dataOf, isRecord, recordAll } from '../../../harness/run/model.js';
+import { ModelCommand, abandonOn429, recordAll } from '../../../harness/run/model.js';
+import { dataOf, isRecord } from '../../../harness/json.js';
 import type { Exchange } from '../../../harness/http/exchange.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 import { reaisToCents } from '../support.js';

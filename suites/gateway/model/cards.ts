@@ -9,7 +9,8 @@
  */
 import { expectStatus } from '../../../harness/rules/index.js';
 import type { CardChargeRequest } from '../../../harness/http/gateway-client.js';
-import { ModelCommand, abandonOn429, dataOf, isRecord, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, abandonOn429, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { dataOf, isRecord } from '../../../harness/json.js';
 import { readPixBalance } from './balance.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 

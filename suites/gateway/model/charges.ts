@@ -10,7 +10,8 @@
 import { expectStatus } from '../../../harness/rules/index.js';
 import type { ApiResponse, PixChargeRequest } from '../../../harness/http/gateway-client.js';
 import type { Exchange } from '../../../harness/http/exchange.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { dataOf, is2xx } from '../../../harness/json.js';
 import { readPixBalance } from './balance.js';
 import { OnCharge } from './model.js';
 import type { GatewayModel, GatewayReal, ModelCharge } from './model.js';

@@ -16,7 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import { ensureErrorShapeIdempotencyConflict, expectStatus } from '../../../harness/rules/index.js';
 import type { ApiResponse, TransferRequest } from '../../../harness/http/gateway-client.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, dataOf, is2xx, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { dataOf, is2xx } from '../../../harness/json.js';
 import { readPixBalance } from './balance.js';
 import { createPaidCharge } from './charges.js';
 import { OnTransfer } from './model.js';

@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectStatus } from '../../../harness/rules/index.js';
-import { ModelCommand, abandonOn429, dataOf, modelFinding, recordAll } from '../../../harness/run/model.js';
+import { ModelCommand, abandonOn429, modelFinding, recordAll } from '../../../harness/run/model.js';
+import { dataOf } from '../../../harness/json.js';
 import { OnWebhook } from './model.js';
 import type { GatewayModel, GatewayReal, ModelWebhook } from './model.js';
 

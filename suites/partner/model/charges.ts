@@ -19,7 +19,8 @@
 import { randomUUID } from 'node:crypto';
 import { expectStatus, verifyPartnerErrorShape } from '../../../harness/rules/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, is2xx, isRecord, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, modelFinding, recordAll, shortId } from '../../../harness/run/model.js';
+import { is2xx, isRecord } from '../../../harness/json.js';
 import { readStatement, verifyCapture } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 

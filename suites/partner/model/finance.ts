@@ -19,7 +19,8 @@
  */
 import { expectStatus } from '../../../harness/rules/index.js';
 import type { Exchange } from '../../../harness/http/exchange.js';
-import { abandonOn429, isRecord, modelFinding, recordAll, ModelCommand } from '../../../harness/run/model.js';
+import { abandonOn429, modelFinding, recordAll, ModelCommand } from '../../../harness/run/model.js';
+import { isRecord } from '../../../harness/json.js';
 import type { ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
 export interface Posting {

@@ -1,0 +1,216 @@
+/**
+ * {@link CheckRun}: one per check (and one per property iteration). It observes every exchange made
+ * through clients created for it, validates each response against the contract automatically, and
+ * records the judgements the check hands it: every rule evaluation per requirement (how many, with
+ * what outcome) and the findings (failures and warnings kept apart). `finish()` throws an
+ * AssertionError-named error listing the failures. Verdicts come from these evaluations: a
+ * requirement a check only lists, and no rule evaluated, is never reported as passed.
+ */
+import type { Exchange } from '../http/exchange.js';
+import type { Finding, Judgement, RequirementId } from '../rules/finding.js';
+import { HarnessError } from '../rules/finding.js';
+import type { ExchangeObserver, HttpResult } from '../http/client.js';
+import type { Contract } from '../contract/validator.js';
+import { formatFinding } from '../report/format.js';
+import { defaultRedactor } from '../http/redact.js';
+import type { Redactor } from '../http/redact.js';
+
+/** Thrown by `CheckRun.finish()`; named AssertionError so reporters mark the test failed, not broken. */
+export class ConformanceFailure extends Error {
+  constructor(
+    message: string,
+    readonly findings: readonly Finding[],
+  ) {
+    super(message);
+    this.name = 'AssertionError';
+  }
+}
+
+/** A check that cannot run (missing optional credential, API not configured): never a failure. */
+export class NotRunError extends HarnessError {
+  constructor(
+    readonly capability: string,
+    reason: string,
+  ) {
+    super('not-run', reason);
+  }
+}
+
+export interface CheckRunOptions {
+  /** validates every observed exchange; omit to record without validation */
+  contract?: Contract;
+  /** the run's seed, for the replay line */
+  seed?: number;
+  /** fast-check counterexample path */
+  replay?: string;
+  /** warnings fail the check too (`--strict`) */
+  strict?: boolean;
+  redactor?: Redactor;
+}
+
+/** How often rules deciding one requirement were evaluated in a check, and with what outcome. */
+export interface EvaluationCount {
+  /** evaluations (each rule call deciding the requirement counts one) */
+  evaluations: number;
+  /** evaluations that found a failure naming it */
+  failed: number;
+  /** evaluations that found only a warning naming it */
+  warned: number;
+}
+
+export type Evaluations = Partial<Record<RequirementId, EvaluationCount>>;
+
+/** JSON-serialisable record of a check for reporters. */
+export interface CheckRunSummary {
+  name: string;
+  requirements: RequirementId[];
+  verdict: 'pass' | 'fail' | 'warn';
+  failures: Finding[];
+  warnings: Finding[];
+  notes: string[];
+  exchanges: Exchange[];
+  evaluations: Evaluations;
+  seed?: number;
+  replay?: string;
+}
+
+export class CheckRun implements ExchangeObserver {
+  /** the requirements the check lists, then every requirement a rule evaluated in it */
+  readonly requirements: RequirementId[];
+  readonly exchanges: Exchange[] = [];
+  readonly failures: Finding[] = [];
+  readonly warnings: Finding[] = [];
+  readonly evaluations: Evaluations = {};
+  /** observations worth reporting that are not findings (e.g. "multi-byte counted as UTF-16 units") */
+  readonly notes: string[] = [];
+  seed: number | undefined;
+  replay: string | undefined;
+
+  constructor(
+    readonly name: string,
+    requirements: readonly RequirementId[] = [],
+    private readonly options: CheckRunOptions = {},
+  ) {
+    this.requirements = [...requirements];
+    this.seed = options.seed;
+    this.replay = options.replay;
+  }
+
+  /** Failures then warnings. */
+  get findings(): Finding[] {
+    return [...this.failures, ...this.warnings];
+  }
+
+  /** ExchangeObserver: records the exchange and validates its response against the contract. */
+  observe(exchange: Exchange, result?: HttpResult): void {
+    this.exchanges.push(exchange);
+    if (!this.options.contract) return;
+    const raw = result && result.status !== 0 ? { json: result.json, text: result.text } : undefined;
+    this.record(this.options.contract.validateExchange(exchange, raw));
+  }
+
+  /**
+   * Records rule evaluations: each judgement counts one evaluation of every requirement it decided,
+   * and its findings. A finding with the code of one already recorded about the same response (a
+   * 5xx seen by the contract validation and then by the check's status expectation) is folded into
+   * it: one finding, both requirement lists. Returns true when the judgements found nothing.
+   */
+  record(...judgements: (Judgement | readonly Judgement[])[]): boolean {
+    let clean = true;
+    for (const judgement of judgements.flat()) {
+      for (const id of judgement.requirements) {
+        const count = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
+        count.evaluations += 1;
+        const named = judgement.findings.filter((f) => f.requirements.includes(id));
+        if (named.some((f) => f.severity === 'failure')) count.failed += 1;
+        else if (named.length > 0) count.warned += 1;
+        if (!this.requirements.includes(id)) this.requirements.push(id);
+      }
+      for (const finding of judgement.findings) {
+        clean = false;
+        this.addFinding(finding);
+      }
+    }
+    return clean;
+  }
+
+  /** Merges the evaluations and findings of another run (a property iteration) into this one. */
+  absorb(other: CheckRun, options: { findings: 'all' | 'warnings' | 'none' }): void {
+    for (const [id, count] of Object.entries(other.evaluations) as [RequirementId, EvaluationCount][]) {
+      const mine = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
+      mine.evaluations += count.evaluations;
+      if (options.findings === 'all') mine.failed += count.failed;
+      if (options.findings !== 'none') mine.warned += count.warned;
+      if (!this.requirements.includes(id)) this.requirements.push(id);
+    }
+    const findings = options.findings === 'all' ? other.findings : options.findings === 'warnings' ? other.warnings : [];
+    for (const f of findings) this.addFinding(f);
+  }
+
+  private addFinding(item: Finding): void {
+    for (const id of item.requirements) if (!this.requirements.includes(id)) this.requirements.push(id);
+    const list = item.severity === 'failure' ? this.failures : this.warnings;
+    const same = list.find((f) => f.code === item.code && sameFindingSubject(f, item));
+    if (same) {
+      for (const id of item.requirements) if (!same.requirements.includes(id)) same.requirements.push(id);
+      return;
+    }
+    list.push(item);
+  }
+
+  /** Adds an observation (reported, never a failure). */
+  note(text: string): void {
+    this.notes.push((this.options.redactor ?? defaultRedactor).redactText(text));
+  }
+
+  /** Sets the replay data printed with failures. */
+  setReplay(replay: { seed?: number; path?: string }): void {
+    if (replay.seed !== undefined) this.seed = replay.seed;
+    if (replay.path !== undefined) this.replay = replay.path;
+  }
+
+  private failing(): Finding[] {
+    return this.options.strict ? this.findings : this.failures;
+  }
+
+  summary(): CheckRunSummary {
+    const failing = this.failing();
+    const s: CheckRunSummary = {
+      name: this.name,
+      requirements: [...this.requirements],
+      verdict: failing.length ? 'fail' : this.warnings.length ? 'warn' : 'pass',
+      failures: [...this.failures],
+      warnings: [...this.warnings],
+      notes: [...this.notes],
+      exchanges: [...this.exchanges],
+      evaluations: structuredClone(this.evaluations),
+    };
+    if (this.seed !== undefined) s.seed = this.seed;
+    if (this.replay !== undefined) s.replay = this.replay;
+    return s;
+  }
+
+  /**
+   * Ends the check: throws {@link ConformanceFailure} when a finding has severity failure (or any
+   * finding under `strict`). Returns the summary otherwise.
+   */
+  finish(): CheckRunSummary {
+    const failing = this.failing();
+    if (failing.length) {
+      const opts = { check: this.name, ...(this.seed !== undefined ? { seed: this.seed } : {}), ...(this.replay !== undefined ? { replay: this.replay } : {}) };
+      const body = failing.map((f) => formatFinding(f, opts)).join('\n\n');
+      throw new ConformanceFailure(`${this.name}: ${failing.length} finding(s) break the contract\n\n${body}`, failing);
+    }
+    return this.summary();
+  }
+}
+
+/** Two findings of one code are the same when they are about the same single response, or are identical. */
+function sameFindingSubject(a: Finding, b: Finding): boolean {
+  if (a.exchanges.length === 1 && b.exchanges.length === 1) return sameExchange(a.exchanges[0]!, b.exchanges[0]!);
+  return a.pointer === b.pointer && a.expected === b.expected && a.actual === b.actual && a.exchanges.length === b.exchanges.length && a.exchanges.every((e, i) => sameExchange(e, b.exchanges[i]!));
+}
+
+function sameExchange(a: Exchange, b: Exchange): boolean {
+  return a === b || (a.seq === b.seq && a.request.method === b.request.method && a.request.url === b.request.url && a.startedAt === b.startedAt);
+}
