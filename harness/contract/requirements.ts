@@ -29,8 +29,10 @@ export interface Requirement {
   readonly kind: RequirementKind;
   /** why no documented surface shows it; present exactly when kind is `unobservable` */
   readonly reason?: string;
-  /** the text is ambiguous here: checks report a warning, not a failure (unless strict) */
+  /** what the text leaves ambiguous here, and how the rules read it (often: one reading warns, the rest is firm) */
   readonly ambiguity?: string;
+  /** `warning`: the whole sentence is ambiguous, so every finding naming only such requirements is a warning (harness/rules/judgement.ts) */
+  readonly latitude?: 'warning';
   /** how much a failure matters; `normal` when the catalogue says nothing */
   readonly severity?: RequirementSeverity;
 }
@@ -44,7 +46,7 @@ const APIS: readonly RequirementApi[] = ['gateway', 'partner'];
 const KINDS: readonly RequirementKind[] = ['checkable', 'timer', 'unobservable'];
 const SEVERITIES: readonly RequirementSeverity[] = ['critical', 'normal', 'minor'];
 /** The entry keys docs/ARCHITECTURE.md defines (plus `severity`); other keys are ignored by the loader. */
-export const REQUIREMENT_KEYS: readonly string[] = ['id', 'api', 'section', 'quote', 'kind', 'reason', 'ambiguity', 'severity'];
+export const REQUIREMENT_KEYS: readonly string[] = ['id', 'api', 'section', 'quote', 'kind', 'reason', 'ambiguity', 'latitude', 'severity'];
 const PREFIX_OF: Record<RequirementApi, string> = { gateway: 'GW-', partner: 'PT-' };
 
 /** One catalogue file's text and where it came from (for error messages). */
@@ -91,6 +93,8 @@ function toRequirement(raw: unknown, where: string): Requirement {
   const kind = oneOf(raw['kind'], KINDS, 'kind', at);
   const reason = optionalString(raw, 'reason', at);
   const ambiguity = optionalString(raw, 'ambiguity', at);
+  const latitude = raw['latitude'] === undefined || raw['latitude'] === null ? undefined : oneOf(raw['latitude'], ['warning'] as const, 'latitude', at);
+  if (latitude !== undefined && ambiguity === undefined) invalid(`${at}: "latitude" needs the "ambiguity" it follows from`);
   const severity =
     raw['severity'] === undefined || raw['severity'] === null
       ? undefined
@@ -104,6 +108,7 @@ function toRequirement(raw: unknown, where: string): Requirement {
     kind,
     ...(reason !== undefined && { reason }),
     ...(ambiguity !== undefined && { ambiguity }),
+    ...(latitude !== undefined && { latitude }),
     ...(severity !== undefined && { severity }),
   };
 }

@@ -5,9 +5,10 @@
  * contract, and how badly. A caller never builds a finding or changes a severity (eslint forbids it
  * outside harness/rules/).
  *
- * Severity is the rule's: a failure where the contract is firm, a warning where it is only advisory.
- * A finding whose every requirement the catalogue marks `ambiguity` is a warning wherever it is made:
- * the ambiguity is encoded once, in specs/requirements.yaml.
+ * Severity is the rule's: a failure where the contract is firm, a warning where it is only advisory
+ * or ambiguous. A requirement the catalogue marks `latitude: warning` (its whole sentence is
+ * ambiguous, not just one reading of it) caps every finding naming only such requirements at a
+ * warning, wherever it is made: that ambiguity is encoded once, in specs/requirements.yaml.
  */
 import type { Exchange } from '../http/exchange.js';
 import type { Finding, FindingCode, Judgement, RequirementId, Severity } from './finding.js';
@@ -37,18 +38,18 @@ export interface FindingParts {
   exchanges?: readonly Exchange[];
 }
 
-function isAmbiguous(id: RequirementId): boolean {
+function isWarnOnly(id: RequirementId): boolean {
   try {
-    return findRequirement(id)?.ambiguity !== undefined;
+    return findRequirement(id)?.latitude === 'warning';
   } catch {
     return false; // a broken catalogue must not change a verdict
   }
 }
 
-/** Builds a finding; a finding whose every requirement is stated ambiguously is a warning. */
+/** Builds a finding; a finding naming only `latitude: warning` requirements is a warning. */
 export function makeFinding(ctx: RuleContext, parts: FindingParts): Finding {
   const requirements = [...(parts.requirements ?? ctx.requirements)];
-  const ambiguous = requirements.length > 0 && requirements.every(isAmbiguous);
+  const ambiguous = requirements.length > 0 && requirements.every(isWarnOnly);
   const exchanges = [...(ctx.exchanges ?? [])];
   for (const e of parts.exchanges ?? []) if (!exchanges.includes(e)) exchanges.push(e);
   const finding: Finding = {
