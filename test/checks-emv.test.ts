@@ -1,4 +1,5 @@
 // The suite's BR Code parser/CRC judged by an independent oracle (@brazilian-utils/brazilian-utils).
+import { found } from './harness-fixtures.js';
 import { generatePixPayload, getPixPayloadInfo, isValidPixPayload } from '@brazilian-utils/brazilian-utils';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,9 +16,9 @@ import {
   verifyEmvDynamic,
   verifyEmvStructure,
 } from '../harness/rules/emv.js';
-import type { CheckContext } from '../harness/rules/judgement.js';
+import type { RuleContext } from '../harness/rules/judgement.js';
 
-const ctx: CheckContext = { requirements: ['GW-PIXIN-EMV'] };
+const ctx: RuleContext = { requirements: ['GW-PIXIN-EMV'] };
 
 /** Manual BR Code test builder: TLV + CRC (the CRC itself is cross-checked against the oracle below). */
 function tlv(id: string, value: string): string {
@@ -95,7 +96,7 @@ describe('parseBrCode', () => {
           const parsed = parseBrCode(payload);
           expect(parsed.ok).toBe(true);
           if (!parsed.ok || !info) return;
-          expect(verifyEmvCrc(payload, ctx)).toBeUndefined();
+          expect(found(verifyEmvCrc(payload, ctx))).toBeUndefined();
           expect(emvStructureProblems(payload).filter((p) => p.severity === 'failure')).toEqual([]);
           expect(findEmvField(parsed.fields, '59')?.value).toBe(info.merchantName);
           expect(findEmvField(parsed.fields, '60')?.value).toBe(info.merchantCity);
@@ -103,9 +104,9 @@ describe('parseBrCode', () => {
           expect(findEmvField(parsed.fields, '26.01')?.value).toBe(info.key);
           if (!dynamic && cents !== undefined) {
             expect(findEmvField(parsed.fields, '54')?.value).toBe(centsToDecimal(cents));
-            expect(verifyEmvAmount(payload, cents, ctx)).toBeUndefined();
+            expect(found(verifyEmvAmount(payload, cents, ctx))).toBeUndefined();
           }
-          expect(verifyEmvDynamic(payload, ctx)?.code).toBe(dynamic ? undefined : 'emv.not-dynamic');
+          expect(found(verifyEmvDynamic(payload, ctx))?.code).toBe(dynamic ? undefined : 'emv.not-dynamic');
         },
       ),
       { seed: 20261122, numRuns: 200 },
@@ -118,7 +119,7 @@ describe('parseBrCode', () => {
         if (ORACLE_DYNAMIC[at] === ch) return;
         const corrupted = ORACLE_DYNAMIC.slice(0, at) + ch + ORACLE_DYNAMIC.slice(at + 1);
         expect(isValidPixPayload(corrupted)).toBe(false);
-        const mine = [verifyEmvStructure(corrupted, ctx), verifyEmvCrc(corrupted, ctx)].filter((f) => f?.severity === 'failure');
+        const mine = [found(verifyEmvStructure(corrupted, ctx)), found(verifyEmvCrc(corrupted, ctx))].filter((f) => f?.severity === 'failure');
         expect(mine.length).toBeGreaterThan(0);
       }),
       { seed: 7, numRuns: 300 },
@@ -133,9 +134,9 @@ describe('parseBrCode', () => {
 
 describe('verifyEmvStructure', () => {
   it('passes oracle payloads', () => {
-    expect(verifyEmvStructure(ORACLE_DYNAMIC, ctx)).toBeUndefined();
-    expect(verifyEmvStructure(ORACLE_STATIC, ctx)).toBeUndefined();
-    expect(verifyEmvStructure(dynamicCode({ url: 'pix.example.com/qr/1', gui: 'BR.GOV.BCB.PIX' }), ctx)).toBeUndefined();
+    expect(found(verifyEmvStructure(ORACLE_DYNAMIC, ctx))).toBeUndefined();
+    expect(found(verifyEmvStructure(ORACLE_STATIC, ctx))).toBeUndefined();
+    expect(found(verifyEmvStructure(dynamicCode({ url: 'pix.example.com/qr/1', gui: 'BR.GOV.BCB.PIX' }), ctx))).toBeUndefined();
   });
 
   it('fails each broken rule', () => {
@@ -155,19 +156,19 @@ describe('verifyEmvStructure', () => {
       ['not an emv', /TLV/],
     ];
     for (const [emv, why] of cases) {
-      const f = verifyEmvStructure(emv, ctx);
+      const f = found(verifyEmvStructure(emv, ctx));
       expect(f, emv).toBeDefined();
       expect(f?.severity).toBe('failure');
       expect(f?.code).toBe('emv.structure');
       expect(f?.actual).toMatch(why);
       expect(f?.requirements).toEqual(['GW-PIXIN-EMV']);
     }
-    expect(verifyEmvStructure(42, ctx)?.actual).toMatch(/not a string/);
+    expect(found(verifyEmvStructure(42, ctx))?.actual).toMatch(/not a string/);
   });
 
   it('only warns when 62 is absent or the merchant name is long', () => {
     const no62 = brCode([tlv('00', '01'), tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/x')), tlv('52', '0000'), tlv('53', '986'), tlv('58', 'BR'), tlv('59', 'A VERY LONG MERCHANT NAME THAT GOES ON'), tlv('60', 'SP')]);
-    const f = verifyEmvStructure(no62, ctx);
+    const f = found(verifyEmvStructure(no62, ctx));
     expect(f?.severity).toBe('warning');
     expect(f?.actual).toMatch(/62/);
     expect(f?.actual).toMatch(/59/);
@@ -176,49 +177,49 @@ describe('verifyEmvStructure', () => {
 
 describe('verifyEmvCrc', () => {
   it('passes a correct CRC (either case) and fails a wrong one with both values', () => {
-    expect(verifyEmvCrc(ORACLE_DYNAMIC, ctx)).toBeUndefined();
-    expect(verifyEmvCrc(ORACLE_DYNAMIC.slice(0, -4) + 'fc66', ctx)).toBeUndefined();
-    const f = verifyEmvCrc(ORACLE_DYNAMIC.slice(0, -4) + 'FC67', ctx);
+    expect(found(verifyEmvCrc(ORACLE_DYNAMIC, ctx))).toBeUndefined();
+    expect(found(verifyEmvCrc(ORACLE_DYNAMIC.slice(0, -4) + 'fc66', ctx))).toBeUndefined();
+    const f = found(verifyEmvCrc(ORACLE_DYNAMIC.slice(0, -4) + 'FC67', ctx));
     expect(f).toMatchObject({ code: 'emv.crc', severity: 'failure' });
     expect(f?.expected).toMatch(/FC66/);
     expect(f?.actual).toMatch(/FC67/);
-    expect(verifyEmvCrc('000201', ctx)?.code).toBe('emv.crc');
+    expect(found(verifyEmvCrc('000201', ctx))?.code).toBe('emv.crc');
   });
 });
 
 describe('verifyEmvDynamic', () => {
   it('passes a dynamic code (26.25 URL, 01=12 or absent)', () => {
-    expect(verifyEmvDynamic(ORACLE_DYNAMIC, ctx)).toBeUndefined();
-    expect(verifyEmvDynamic(dynamicCode({ url: 'pix.example.com/qr/1', poi: null }), ctx)).toBeUndefined();
+    expect(found(verifyEmvDynamic(ORACLE_DYNAMIC, ctx))).toBeUndefined();
+    expect(found(verifyEmvDynamic(dynamicCode({ url: 'pix.example.com/qr/1', poi: null }), ctx))).toBeUndefined();
   });
   it('fails a static code', () => {
-    const f = verifyEmvDynamic(ORACLE_STATIC, ctx);
+    const f = found(verifyEmvDynamic(ORACLE_STATIC, ctx));
     expect(f).toMatchObject({ code: 'emv.not-dynamic', severity: 'failure' });
     expect(f?.actual).toMatch(/static/);
   });
   it('warns on scheme in the URL, key next to URL, and 01=11', () => {
     for (const emv of [dynamicCode({ url: 'https://pix.example.com/qr/1' }), dynamicCode({ url: 'pix.example.com/qr/1', key: 'a@b.co' }), dynamicCode({ url: 'pix.example.com/qr/1', poi: '11' })]) {
-      expect(verifyEmvDynamic(emv, ctx)?.severity).toBe('warning');
+      expect(found(verifyEmvDynamic(emv, ctx))?.severity).toBe('warning');
     }
   });
   it('leaves unparseable payloads to verifyEmvStructure', () => {
-    expect(verifyEmvDynamic('garbage', ctx)).toBeUndefined();
+    expect(found(verifyEmvDynamic('garbage', ctx))).toBeUndefined();
   });
 });
 
 describe('verifyEmvAmount', () => {
   it('passes a matching 2-decimal amount', () => {
-    expect(verifyEmvAmount(ORACLE_STATIC, 1050, ctx)).toBeUndefined();
-    expect(verifyEmvAmount(dynamicCode({ url: 'pix.example.com/x', amount: '1234567.89' }), 123456789, ctx)).toBeUndefined();
+    expect(found(verifyEmvAmount(ORACLE_STATIC, 1050, ctx))).toBeUndefined();
+    expect(found(verifyEmvAmount(dynamicCode({ url: 'pix.example.com/x', amount: '1234567.89' }), 123456789, ctx))).toBeUndefined();
   });
   it('fails a different amount', () => {
-    const f = verifyEmvAmount(ORACLE_STATIC, 1051, ctx);
+    const f = found(verifyEmvAmount(ORACLE_STATIC, 1051, ctx));
     expect(f).toMatchObject({ code: 'emv.amount-mismatch', severity: 'failure', expected: 'field 54 = "10.51" (1051 cents)' });
   });
   it('warns when 54 is absent (dynamic) or written without 2 decimals', () => {
-    expect(verifyEmvAmount(ORACLE_DYNAMIC, 1050, ctx)).toMatchObject({ code: 'emv.amount-absent', severity: 'warning' });
-    expect(verifyEmvAmount(dynamicCode({ url: 'pix.example.com/x', amount: '10.5' }), 1050, ctx)).toMatchObject({ code: 'emv.amount-format', severity: 'warning' });
-    expect(verifyEmvAmount(dynamicCode({ url: 'pix.example.com/x', amount: '10' }), 1000, ctx)?.code).toBe('emv.amount-format');
+    expect(found(verifyEmvAmount(ORACLE_DYNAMIC, 1050, ctx))).toMatchObject({ code: 'emv.amount-absent', severity: 'warning' });
+    expect(found(verifyEmvAmount(dynamicCode({ url: 'pix.example.com/x', amount: '10.5' }), 1050, ctx))).toMatchObject({ code: 'emv.amount-format', severity: 'warning' });
+    expect(found(verifyEmvAmount(dynamicCode({ url: 'pix.example.com/x', amount: '10' }), 1000, ctx))?.code).toBe('emv.amount-format');
   });
   it('centsToDecimal uses integer arithmetic', () => {
     expect(centsToDecimal(100)).toBe('1.00');
@@ -229,10 +230,11 @@ describe('verifyEmvAmount', () => {
 
 describe('verifyEmv', () => {
   it('collects all findings; none for a good dynamic code with amount', () => {
-    expect(verifyEmv(dynamicCode({ url: 'pix.example.com/qr/1', amount: '5.00' }), ctx, { amountCents: 500 })).toEqual([]);
-    expect(verifyEmv(ORACLE_STATIC, ctx, { amountCents: 999 }).map((f) => f.code).sort()).toEqual(['emv.amount-mismatch', 'emv.not-dynamic']);
+    expect(verifyEmv(dynamicCode({ url: 'pix.example.com/qr/1', amount: '5.00' }), ctx, { amountCents: 500 }).findings).toEqual([]);
+    expect(verifyEmv(ORACLE_STATIC, ctx, { amountCents: 999 }).findings.map((f) => f.code).sort()).toEqual(['emv.amount-mismatch', 'emv.not-dynamic']);
   });
-  it('honours a severity override from the caller', () => {
-    expect(verifyEmvDynamic(ORACLE_STATIC, { ...ctx, severity: 'warning' })?.severity).toBe('warning');
+  it('returns one judgement deciding the context requirements, clean or not', () => {
+    expect(verifyEmvDynamic(ORACLE_STATIC, ctx).requirements).toEqual(['GW-PIXIN-EMV']);
+    expect(verifyEmvCrc(dynamicCode({ url: 'pix.example.com/qr/1' }), ctx)).toEqual({ requirements: ['GW-PIXIN-EMV'], findings: [] });
   });
 });

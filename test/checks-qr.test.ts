@@ -1,9 +1,11 @@
+import type { RuleContext } from '../harness/rules/judgement.js';
+import { found } from './harness-fixtures.js';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import { decodeQrPng, verifyQrMatchesEmv } from '../harness/rules/qr.js';
 
-const ctx = { requirements: ['GW-PIXIN-QRCODE'] };
+const ctx: RuleContext = { requirements: ['GW-PIXIN-QRCODE-PNG'] };
 const EMV = '00020101021226480014br.gov.bcb.pix2526pix.example.com/qr/v2/12345204000053039865802BR5913Fulano de Tal6008Brasilia62070503***6304FC66';
 
 async function qrBase64(text: string, margin = 4): Promise<string> {
@@ -43,22 +45,22 @@ describe('decodeQrPng', () => {
 
 describe('verifyQrMatchesEmv', () => {
   it('passes when the QR text is exactly pix.emv', async () => {
-    expect(verifyQrMatchesEmv(await qrBase64(EMV), EMV, ctx)).toBeUndefined();
+    expect(found(verifyQrMatchesEmv(await qrBase64(EMV), EMV, ctx))).toBeUndefined();
   });
 
   it('fails when the QR encodes something else', async () => {
-    const f = verifyQrMatchesEmv(await qrBase64(`${EMV} `), EMV, ctx);
-    expect(f).toMatchObject({ code: 'qr.mismatch', severity: 'failure', requirements: ['GW-PIXIN-QRCODE'] });
+    const f = found(verifyQrMatchesEmv(await qrBase64(`${EMV} `), EMV, ctx));
+    expect(f).toMatchObject({ code: 'qr.mismatch', severity: 'failure', requirements: ['GW-PIXIN-QRCODE-PNG'] });
   });
 
   it('fails when there is no QR in the image, or no PNG at all', () => {
-    expect(verifyQrMatchesEmv(blankPngBase64(), EMV, ctx)).toMatchObject({ code: 'qr.undecodable', severity: 'failure' });
-    expect(verifyQrMatchesEmv('aGVsbG8=', EMV, ctx)).toMatchObject({ code: 'qr.png-signature', severity: 'failure' });
-    expect(verifyQrMatchesEmv(undefined, EMV, ctx)).toMatchObject({ code: 'qr.not-string', severity: 'failure' });
+    expect(found(verifyQrMatchesEmv(blankPngBase64(), EMV, ctx))).toMatchObject({ code: 'qr.undecodable', severity: 'failure' });
+    expect(found(verifyQrMatchesEmv('aGVsbG8=', EMV, ctx))).toMatchObject({ code: 'qr.png-signature', severity: 'failure' });
+    expect(found(verifyQrMatchesEmv(undefined, EMV, ctx))).toMatchObject({ code: 'qr.not-string', severity: 'failure' });
   });
 
   it('warns (only) on a data URI', async () => {
-    const f = verifyQrMatchesEmv(`data:image/png;base64,${await qrBase64(EMV)}`, EMV, ctx);
+    const f = found(verifyQrMatchesEmv(`data:image/png;base64,${await qrBase64(EMV)}`, EMV, ctx));
     expect(f).toMatchObject({ code: 'qr.base64-variant', severity: 'warning' });
     expect(f?.actual).toMatch(/data URI/);
   });

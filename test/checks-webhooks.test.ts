@@ -1,3 +1,5 @@
+import type { RuleContext } from '../harness/rules/judgement.js';
+import { found } from './harness-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import {
   verifyGatewayCallbackHeaders,
@@ -8,7 +10,7 @@ import {
 } from '../harness/rules/webhooks.js';
 import { signGateway, signPartner } from '../harness/webhooks/signatures.js';
 
-const ctx = { requirements: ['GW-WEBHOOK-SIGNATURE'] };
+const ctx: RuleContext = { requirements: ['GW-WH-SIGNATURE-HMAC'] };
 const T = 1763800000;
 const BODY = '{"id": "e1", "event": "transaction_paid"}';
 
@@ -18,45 +20,45 @@ function delivery(headers: Record<string, string>, body = BODY, receivedAt = T *
 
 describe('verifyGatewayWebhookSignature', () => {
   it('passes raw-body and compact-JSON signatures', () => {
-    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: BODY }) }), 's', ctx)).toBeUndefined();
+    expect(found(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: BODY }) }), 's', ctx))).toBeUndefined();
     const compact = JSON.stringify(JSON.parse(BODY));
-    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: compact }) }), 's', ctx)).toBeUndefined();
+    expect(found(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: compact }) }), 's', ctx))).toBeUndefined();
   });
   it('fails mismatch, missing header, uppercase hex, ms timestamp; warns on a loose grammar', () => {
-    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 'other', timestamp: T, body: BODY }) }), 's', ctx)).toMatchObject({ code: 'signature.mismatch', severity: 'failure' });
-    expect(verifyGatewayWebhookSignature(delivery({}), 's', ctx)).toMatchObject({ code: 'signature.missing-header', severity: 'failure' });
-    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: BODY, uppercase: true }) }), 's', ctx)).toMatchObject({ code: 'signature.v1-not-lowercase', severity: 'failure' });
-    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: `${T}000`, body: BODY }) }), 's', ctx)).toMatchObject({ code: 'signature.timestamp-ms', severity: 'failure' });
+    expect(found(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 'other', timestamp: T, body: BODY }) }), 's', ctx))).toMatchObject({ code: 'signature.mismatch', severity: 'failure' });
+    expect(found(verifyGatewayWebhookSignature(delivery({}), 's', ctx))).toMatchObject({ code: 'signature.missing-header', severity: 'failure' });
+    expect(found(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: T, body: BODY, uppercase: true }) }), 's', ctx))).toMatchObject({ code: 'signature.v1-not-lowercase', severity: 'failure' });
+    expect(found(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': signGateway({ secret: 's', timestamp: `${T}000`, body: BODY }) }), 's', ctx))).toMatchObject({ code: 'signature.timestamp-ms', severity: 'failure' });
     const loose = signGateway({ secret: 's', timestamp: T, body: BODY }).replace(',', ', ');
-    expect(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': loose }), 's', ctx)).toMatchObject({ code: 'signature.header-grammar', severity: 'warning' });
+    expect(found(verifyGatewayWebhookSignature(delivery({ 'servicegateway-signature': loose }), 's', ctx))).toMatchObject({ code: 'signature.header-grammar', severity: 'warning' });
   });
 });
 
 describe('verifyPartnerWebhookSignature', () => {
   it('passes a raw-body signature within tolerance', () => {
-    expect(verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }), 'p', ctx)).toBeUndefined();
+    expect(found(verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }), 'p', ctx))).toBeUndefined();
   });
   it('fails a re-serialised signature and an old timestamp', () => {
     const compact = JSON.stringify(JSON.parse(BODY));
-    const f = verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: compact }) }), 'p', ctx);
+    const f = found(verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: compact }) }), 'p', ctx));
     expect(f).toMatchObject({ code: 'signature.reserialized-body', severity: 'failure' });
     expect(f?.actual).toMatch(/raw request body/);
     const old = delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }, BODY, (T + 600) * 1000);
-    expect(verifyPartnerWebhookSignature(old, 'p', ctx)).toMatchObject({ code: 'signature.timestamp-outside-tolerance', severity: 'failure' });
-    expect(verifyPartnerWebhookSignature(old, 'p', ctx, { toleranceSeconds: 900 })).toBeUndefined();
+    expect(found(verifyPartnerWebhookSignature(old, 'p', ctx))).toMatchObject({ code: 'signature.timestamp-outside-tolerance', severity: 'failure' });
+    expect(found(verifyPartnerWebhookSignature(old, 'p', ctx, { toleranceSeconds: 900 }))).toBeUndefined();
   });
 });
 
 describe('callback headers and shape', () => {
   it('verifyGatewayCallbackHeaders', () => {
-    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Gateway' }), ctx)).toBeUndefined();
-    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'text/plain', 'user-agent': 'Gateway' }), ctx)).toMatchObject({ code: 'webhook.content-type', severity: 'failure' });
-    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'axios/1.7' }), ctx)).toMatchObject({ code: 'webhook.user-agent', severity: 'failure' });
-    expect(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'Gateway/1.2' }), ctx)).toMatchObject({ code: 'webhook.user-agent', severity: 'warning' });
+    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Gateway' }), ctx))).toBeUndefined();
+    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'text/plain', 'user-agent': 'Gateway' }), ctx))).toMatchObject({ code: 'webhook.content-type', severity: 'failure' });
+    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'axios/1.7' }), ctx))).toMatchObject({ code: 'webhook.user-agent', severity: 'failure' });
+    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'Gateway/1.2' }), ctx))).toMatchObject({ code: 'webhook.user-agent', severity: 'warning' });
   });
   it('verifyWebhookIsJsonPost', () => {
-    expect(verifyWebhookIsJsonPost(delivery({}), ctx)).toBeUndefined();
-    expect(verifyWebhookIsJsonPost(delivery({}, 'id=1'), ctx)).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure' });
-    expect(verifyWebhookIsJsonPost({ ...delivery({}), method: 'PUT' }, ctx)?.code).toBe('webhook.method');
+    expect(found(verifyWebhookIsJsonPost(delivery({}), ctx))).toBeUndefined();
+    expect(found(verifyWebhookIsJsonPost(delivery({}, 'id=1'), ctx))).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure' });
+    expect(found(verifyWebhookIsJsonPost({ ...delivery({}), method: 'PUT' }, ctx))?.code).toBe('webhook.method');
   });
 });

@@ -10,10 +10,10 @@ import { Session } from '../harness/run/session.js';
 import { CheckRun, NotRunError } from '../harness/run/check-run.js';
 import { formatFinding } from '../harness/report/format.js';
 import type { Exchange } from '../harness/http/exchange.js';
-import type { Finding } from '../harness/rules/finding.js';
+import type { Finding, RequirementId } from '../harness/rules/finding.js';
 import { loadTargetConfig, startEmbeddedReference, targetFromReference } from '../harness/config/target.js';
 import type { EmbeddedReference } from '../harness/config/target.js';
-import { sendJson, startServer } from './harness-fixtures.js';
+import { fixtureIds, sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 
 const pair = { clientId: 'client-1', clientSecret: 'secret-123456' };
@@ -150,7 +150,7 @@ describe('formatFinding', () => {
     code: 'contract.schema',
     title: 'GET /x → 200: response body /data/status must be equal to one of the allowed values',
     severity: 'failure',
-    requirements: ['GW-JSON-BODIES', 'GW-NOT-IN-CATALOGUE'],
+    requirements: fixtureIds('GW-JSON-BODIES', 'GW-NOT-IN-CATALOGUE'),
     expected: 'enum {"allowedValues":["pending"]}',
     actual: '"weird"',
     pointer: '/data/status',
@@ -177,27 +177,56 @@ describe('formatFinding', () => {
 });
 
 describe('CheckRun', () => {
+  const warning: Finding = { code: 'status.rate-limited', title: 't', severity: 'warning', requirements: fixtureIds('GW-B'), expected: '', actual: '', exchanges: [] };
+  const failure: Finding = { code: 'status.unexpected', title: 'broken', severity: 'failure', requirements: fixtureIds('GW-A'), expected: 'x', actual: 'y', exchanges: [] };
+
   it('keeps warnings apart; finish() passes with warnings only and throws AssertionError on failures', () => {
-    const run = new CheckRun('c', ['GW-A']);
-    run.record(undefined, [{ code: 'w', title: 't', severity: 'warning', requirements: ['GW-B'], expected: '', actual: '', exchanges: [] }]);
+    const run = new CheckRun('c', fixtureIds('GW-A'));
+    expect(run.record({ requirements: fixtureIds('GW-B'), findings: [warning] })).toBe(false);
     expect(run.warnings).toHaveLength(1);
     expect(run.finish().verdict).toBe('warn');
-    run.record({ code: 'f', title: 'broken', severity: 'failure', requirements: ['GW-A'], expected: 'x', actual: 'y', exchanges: [] });
+    run.record({ requirements: fixtureIds('GW-A'), findings: [failure] });
     expect(() => run.finish()).toThrow(expect.objectContaining({ name: 'AssertionError' }) as unknown as Error);
     expect(run.summary().requirements).toEqual(['GW-A', 'GW-B']);
     const strict = new CheckRun('s', [], { strict: true });
-    strict.record({ code: 'w', title: 't', severity: 'warning', requirements: [], expected: '', actual: '', exchanges: [] });
+    strict.record({ requirements: [], findings: [{ ...warning, requirements: [] }] });
     expect(() => strict.finish()).toThrow();
+  });
+
+  it('counts every evaluation per requirement with its outcome; record() says whether nothing was found', () => {
+    const run = new CheckRun('c', fixtureIds('GW-LISTED'));
+    expect(run.record({ requirements: fixtureIds('GW-A'), findings: [] })).toBe(true);
+    expect(run.record({ requirements: fixtureIds('GW-A', 'GW-B'), findings: [failure] }, { requirements: fixtureIds('GW-B'), findings: [warning] })).toBe(false);
+    expect(run.evaluations).toEqual({
+      'GW-A': { evaluations: 2, failed: 1, warned: 0 },
+      'GW-B': { evaluations: 2, failed: 0, warned: 1 },
+    });
+    // listing a requirement is not evaluating it
+    expect(run.evaluations['GW-LISTED' as RequirementId]).toBeUndefined();
+    expect(run.summary().evaluations).toEqual(run.evaluations);
+  });
+
+  it('absorbs an iteration: its evaluations always, its findings as asked', () => {
+    const run = new CheckRun('c');
+    const iteration = new CheckRun('c › i');
+    iteration.record({ requirements: fixtureIds('GW-A'), findings: [failure] }, { requirements: fixtureIds('GW-B'), findings: [warning] });
+    run.absorb(iteration, { findings: 'warnings' });
+    expect(run.failures).toHaveLength(0);
+    expect(run.warnings).toHaveLength(1);
+    expect(run.evaluations['GW-A' as RequirementId]).toEqual({ evaluations: 1, failed: 0, warned: 0 });
+    run.absorb(iteration, { findings: 'all' });
+    expect(run.failures).toHaveLength(1);
+    expect(run.evaluations['GW-A' as RequirementId]).toEqual({ evaluations: 2, failed: 1, warned: 0 });
   });
 
   it('folds a second finding with the same code about the same response into the first', () => {
     const exchange = { seq: 7, api: 'gateway', request: { method: 'GET', url: 'http://t/x', headers: {} }, response: { status: 503, headers: {}, body: '' }, startedAt: 'now', durationMs: 1, curl: '' } as unknown as Exchange;
     const run = new CheckRun('c', []);
     const finding: Omit<Finding, 'requirements'> = { code: 'target.5xx', title: 't', severity: 'failure', expected: '', actual: '', exchanges: [exchange] };
-    run.record({ ...finding, requirements: ['GW-OP'] }, { ...finding, requirements: ['GW-OP', 'GW-SPECIFIC'] });
+    run.record({ requirements: [], findings: [{ ...finding, requirements: fixtureIds('GW-OP') }, { ...finding, requirements: fixtureIds('GW-OP', 'GW-SPECIFIC') }] });
     expect(run.failures).toHaveLength(1);
     expect(run.failures[0]!.requirements).toEqual(['GW-OP', 'GW-SPECIFIC']);
-    run.record({ ...finding, requirements: [], exchanges: [{ ...exchange, seq: 8 }] });
+    run.record({ requirements: [], findings: [{ ...finding, requirements: [], exchanges: [{ ...exchange, seq: 8 }] }] });
     expect(run.failures).toHaveLength(2);
   });
 });

@@ -1,4 +1,5 @@
 // Small local HTTP servers for the harness tests (127.0.0.1, ephemeral ports).
+import type { Finding, Judgement, RequirementId } from '../harness/rules/finding.js';
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,4 +39,14 @@ export async function startServer(handler: Handler): Promise<TestServer> {
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
+}
+
+/** The first finding of a rule's judgement (undefined when the observation conforms): tests of one-finding rules. */
+export function found(judgement: Judgement): Finding | undefined {
+  return judgement.findings[0];
+}
+
+/** Requirement IDs of a fixture spec or a unit test, which need not be in the catalogue. */
+export function fixtureIds(...ids: string[]): RequirementId[] {
+  return ids as RequirementId[];
 }

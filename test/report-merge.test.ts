@@ -38,6 +38,7 @@ const check = (id: string, requirement: string, state: CheckRecord['state'], req
   warnings: [],
   requests,
   durationMs: 1,
+  evaluations: { [requirement]: { evaluations: 1, failed: state === 'failed' ? 1 : 0, warned: 0 } },
 });
 
 const fragments: VerdictFragment[] = [
@@ -59,7 +60,7 @@ describe('mergeFragments', () => {
     expect(report.durationMs).toBe(2500);
     expect(report.shard).toBeUndefined();
     expect(report.requirements).toEqual([
-      expect.objectContaining({ id: 'GW-A', verdict: 'pass', checks: ['g1', 'g2'] }),
+      expect.objectContaining({ id: 'GW-A', verdict: 'pass', checks: ['g1', 'g2'], evaluations: 2 }),
       expect.objectContaining({ id: 'PT-B', verdict: 'fail', checks: ['p1'] }),
     ]);
   });

@@ -33,6 +33,8 @@ const meta = (over: Partial<CheckMeta> & Pick<CheckMeta, 'checkId' | 'requiremen
   failures: [],
   warnings: [],
   requests: 3,
+  // by default every listed requirement was evaluated once (a rule decided it)
+  evaluations: Object.fromEntries(over.requirements.map((id) => [id, { evaluations: 1, failed: 0, warned: 0 }])),
   ...over,
 });
 
@@ -110,7 +112,7 @@ describe('buildConformance', () => {
     expect(Object.keys(report.summary)).toEqual(expect.arrayContaining(['passed', 'failed', 'warnings', 'notRun', 'requests']));
     for (const r of report.requirements) {
       expect(r.id).toMatch(/^(GW|PT)-/);
-      expect(['pass', 'fail', 'warn', 'not-run', 'unobservable']).toContain(r.verdict);
+      expect(['pass', 'fail', 'warn', 'unevaluated', 'not-run', 'unobservable']).toContain(r.verdict);
       expect(Array.isArray(r.checks)).toBe(true);
     }
     for (const f of report.failures) {
@@ -194,6 +196,20 @@ describe('buildConformance', () => {
   test('a timer requirement without checks in quick says why', () => {
     const report = buildConformance(run(), [], catalogue);
     expect(report.requirements.find((r) => r.id === 'GW-AUTH-TOKEN-EXPIRY')?.reason).toMatch(/full and certify/);
+  });
+
+  test('a requirement a passing check lists but no rule evaluated is unevaluated, never pass', () => {
+    const checks = [
+      checkRecordFrom(outcome('listed only', 'passed', meta({ checkId: 'gateway.listed', requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-UNCOVERED'], evaluations: { 'GW-PIXIN-AMOUNT-MIN': { evaluations: 3, failed: 0, warned: 0 } } }))),
+    ];
+    const report = buildConformance(run(), checks, catalogue);
+    const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
+    expect(byId['GW-PIXIN-AMOUNT-MIN']).toMatchObject({ verdict: 'pass', evaluations: 3 });
+    expect(byId['GW-UNCOVERED']).toMatchObject({ verdict: 'unevaluated', evaluations: 0 });
+    expect(byId['GW-UNCOVERED']?.reason).toContain('gateway.listed');
+    const md = renderMarkdown(report);
+    expect(md).toContain('| evaluations |');
+    expect(md).toContain('never evaluated (1)');
   });
 
   test('IDs unknown to the catalogue are reported, not dropped', () => {

@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HarnessError } from '../harness/rules/finding.js';
+import { REQUIREMENT_IDS_FILE, requirementIdsSource } from '../harness/contract/generate-requirement-ids.js';
+import { makeFinding } from '../harness/rules/judgement.js';
+import type { RequirementId } from '../harness/rules/finding.js';
 import {
   REQUIREMENT_ID_PATTERN,
   REQUIREMENT_KEYS,
@@ -195,5 +198,29 @@ describe('parseRequirements validation', () => {
   it('rejects a document that is not a list, or not YAML', () => {
     expect(failureOf(() => parseRequirements([{ name: 'x.yaml', text: 'id: PT-A' }]))).toMatch(/YAML list/);
     expect(failureOf(() => parseRequirements([{ name: 'x.yaml', text: '- [unclosed' }]))).toMatch(/not valid YAML/);
+  });
+});
+
+describe('generated requirement IDs', () => {
+  it('harness/contract/requirement-ids.ts matches the catalogue (run `npm run gen:requirement-ids`)', () => {
+    expect(readFileSync(REQUIREMENT_IDS_FILE, 'utf8')).toBe(requirementIdsSource(loadRequirements().map((r) => r.id)));
+  });
+});
+
+describe('latitude: warning', () => {
+  const exchanges: never[] = [];
+  it('caps a finding naming only such requirements at a warning, and nothing else', () => {
+    const warnOnly = loadRequirements().find((r) => r.latitude === 'warning');
+    const firm = loadRequirements().find((r) => r.kind === 'checkable' && r.latitude === undefined);
+    expect(firm).toBeDefined();
+    const parts = { code: 'status.unexpected', title: 't', severity: 'failure', expected: 'e', actual: 'a' } as const;
+    expect(makeFinding({ requirements: [firm!.id as RequirementId], exchanges }, parts).severity).toBe('failure');
+    if (warnOnly) {
+      expect(makeFinding({ requirements: [warnOnly.id as RequirementId] }, parts).severity).toBe('warning');
+      expect(makeFinding({ requirements: [warnOnly.id as RequirementId, firm!.id as RequirementId] }, parts).severity).toBe('failure');
+    }
+  });
+  it('needs the ambiguity it follows from', () => {
+    expect(() => parseRequirements([{ name: 'x.yaml', text: '- { id: GW-X, api: gateway, section: s, quote: q, kind: checkable, latitude: warning }' }])).toThrow(HarnessError);
   });
 });
