@@ -13,3 +13,5 @@ export * from './tracking.js';
 export * from './idempotency.js';
 export * from './bodies.js';
 export * from './overrides.js';
+export * from './rule-cases.js';
+export * from './brcode-fields.js';

@@ -17,6 +17,7 @@ import {
   verifyEmvStructure,
 } from '../harness/rules/emv.js';
 import type { RuleContext } from '../harness/rules/judgement.js';
+import { BR_CODE_FIELDS, brCodeFieldViolation, validDynamicBrCode } from '../generators/brcode-fields.js';
 
 const ctx: RuleContext = { requirements: ['GW-PIXIN-EMV'] };
 
@@ -166,12 +167,15 @@ describe('verifyEmvStructure', () => {
     expect(found(verifyEmvStructure(42, ctx))?.actual).toMatch(/not a string/);
   });
 
-  it('only warns when 62 is absent or the merchant name is long', () => {
-    const no62 = brCode([tlv('00', '01'), tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/x')), tlv('52', '0000'), tlv('53', '986'), tlv('58', 'BR'), tlv('59', 'A VERY LONG MERCHANT NAME THAT GOES ON'), tlv('60', 'SP')]);
+  it('only warns when 62 is absent; a merchant name over the 25 of the field table fails', () => {
+    const no62 = brCode([tlv('00', '01'), tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/x')), tlv('52', '0000'), tlv('53', '986'), tlv('58', 'BR'), tlv('59', 'LOJA'), tlv('60', 'SP')]);
     const f = found(verifyEmvStructure(no62, ctx));
     expect(f?.severity).toBe('warning');
     expect(f?.actual).toMatch(/62/);
-    expect(f?.actual).toMatch(/59/);
+    const longName = brCode([tlv('00', '01'), tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', 'pix.example.com/x')), tlv('52', '0000'), tlv('53', '986'), tlv('58', 'BR'), tlv('59', 'A VERY LONG MERCHANT NAME THAT GOES ON'), tlv('60', 'SP'), tlv('62', tlv('05', '***'))]);
+    const g = found(verifyEmvStructure(longName, ctx));
+    expect(g?.severity).toBe('failure');
+    expect(g?.actual).toMatch(/field 59 .* 25/);
   });
 });
 
@@ -236,5 +240,33 @@ describe('verifyEmv', () => {
   it('returns one judgement deciding the context requirements, clean or not', () => {
     expect(verifyEmvDynamic(ORACLE_STATIC, ctx).requirements).toEqual(['GW-PIXIN-EMV']);
     expect(verifyEmvCrc(dynamicCode({ url: 'pix.example.com/qr/1' }), ctx)).toEqual({ requirements: ['GW-PIXIN-EMV'], findings: [] });
+  });
+});
+
+describe('BR Code field table (generators/brcode-fields.ts)', () => {
+  it('accepts valid dynamic codes with every field within its limits', () => {
+    fc.assert(
+      fc.property(validDynamicBrCode(), ({ emv, parts }) => {
+        expect(verifyEmv(emv, ctx, parts.amount !== undefined ? { amountCents: Math.round(Number(parts.amount) * 100) } : {}).findings.filter((f) => f.severity === 'failure')).toEqual([]);
+      }),
+      { seed: 20261124, numRuns: 200 },
+    );
+  });
+  it('fails every field over its length or off its format, naming the field', () => {
+    fc.assert(
+      fc.property(brCodeFieldViolation(), (v) => {
+        const f = found(verifyEmvStructure(v.emv, ctx));
+        expect(f, v.rule).toMatchObject({ code: 'emv.structure', severity: 'failure' });
+        expect(f?.actual).toContain(`field ${v.path}`);
+        // the CRC is right: only the field is wrong
+        expect(found(verifyEmvCrc(v.emv, ctx))).toBeUndefined();
+      }),
+      { seed: 20261124, numRuns: 200 },
+    );
+  });
+  it('pins the limits the issue names: 59 ≤ 25, 60 ≤ 15, 54 ≤ 13, 26.25 ≤ 77, 62.05 ≤ 25', () => {
+    const limits = Object.fromEntries(BR_CODE_FIELDS.map((f) => [f.path, f.length]));
+    expect(limits).toMatchObject({ '59': 25, '60': 15, '54': 13, '26.25': 77, '62.05': 25, '63': 4 });
+    // a 26.25 over 77 cannot even be written: template 26 holds 99 characters, 22 of them the GUI and the URL header
   });
 });

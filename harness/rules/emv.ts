@@ -15,6 +15,7 @@
  */
 import type { Finding, FindingCode, Judgement } from './finding.js';
 import { judge, makeFinding, show, type RuleContext } from './judgement.js';
+import { BR_CODE_FIELDS } from '../../generators/brcode-fields.js';
 
 export interface EmvParseError {
   /** offset (in length units, see `lengthUnit`) where parsing stopped */
@@ -183,6 +184,33 @@ function fold(ctx: RuleContext, code: FindingCode, title: string, expected: stri
   });
 }
 
+/** The field a table path names: `26` is the PIX template wherever it sits in 26–51. */
+function fieldAt(fields: readonly EmvField[], path: string): EmvField | undefined {
+  const [head, child] = path.split('.');
+  const parent = head === '26' ? findPixTemplate(fields) : fields.find((f) => f.id === head);
+  if (child === undefined) return parent;
+  return parent?.children?.find((c) => c.id === child);
+}
+
+/**
+ * Every field present whose length or format breaks its row of the BR Code field table
+ * (generators/brcode-fields.ts, from the BR Code manual and EMV QRCPS-MPM: the two agree on these
+ * limits, so a field over its limit is a payload that payers' apps may refuse).
+ */
+export function fieldLimitProblems(fields: readonly EmvField[]): string[] {
+  const problems: string[] = [];
+  for (const row of BR_CODE_FIELDS) {
+    const field = fieldAt(fields, row.path);
+    if (!field) continue;
+    const length = Array.from(field.value).length;
+    if (row.fixed ? length !== row.length : length > row.length) {
+      problems.push(`field ${row.path} (${row.name}) is ${length} characters; the BR Code table ${row.fixed ? 'fixes' : 'allows at most'} ${row.length}`);
+    }
+    if (row.format === 'N' && !/^\d*$/.test(field.value)) problems.push(`field ${row.path} (${row.name}) must be digits only, got ${show(field.value)}`);
+  }
+  return problems;
+}
+
 /**
  * Lists every structural problem of a BR Code (see {@link verifyEmvStructure} for the rules).
  * An empty list means the structure is sound.
@@ -232,7 +260,6 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
 
   const mcc = get('52');
   if (!mcc) fail('field 52 (merchant category code) is missing');
-  else if (!/^\d{4}$/.test(mcc.value)) fail(`field 52 must be 4 digits, got ${show(mcc.value)}`);
   const currency = get('53');
   if (!currency) fail('field 53 (transaction currency) is missing');
   else if (currency.value !== '986') fail(`field 53 must be "986" (BRL), got ${show(currency.value)}`);
@@ -241,13 +268,14 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
   else if (country.value !== 'BR') fail(`field 58 must be "BR", got ${show(country.value)}`);
   const name = get('59');
   if (!name || name.value.trim() === '') fail('field 59 (merchant name) is missing or empty');
-  else if (Array.from(name.value).length > 25) warn(`field 59 (merchant name) is ${Array.from(name.value).length} characters; the BR Code manual allows 25`);
   const city = get('60');
   if (!city || city.value.trim() === '') fail('field 60 (merchant city) is missing or empty');
-  else if (Array.from(city.value).length > 15) warn(`field 60 (merchant city) is ${Array.from(city.value).length} characters; the BR Code manual allows 15`);
   const amount = get('54');
   if (amount && !/^\d+(\.\d+)?$/.test(amount.value)) fail(`field 54 (transaction amount) must be a decimal number with "." as mark, got ${show(amount.value)}`);
-  if (!get('62')) warn('field 62 (additional data field template) is absent: mandatory in the BR Code table, optional in EMV QRCPS');
+  const additional = get('62');
+  if (!additional) warn('field 62 (additional data field template) is absent: mandatory in the BR Code table, optional in EMV QRCPS');
+  else if (additional.children && !additional.children.some((c) => c.id === '05')) warn('field 62 carries no reference label (62.05): mandatory in the BR Code table');
+  for (const message of fieldLimitProblems(fields)) fail(message);
   return problems;
 }
 
@@ -261,9 +289,13 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
  * GUI `br.gov.bcb.pix` (compared case-insensitively, as payers do); 52 missing or not 4 digits; 53
  * not `986`; 58 not `BR`; 59 or 60 missing/empty; 54 present but not a decimal number.
  *
+ * Also a failure: any field present over its maximum length (or off its fixed length), or not
+ * digits where the table says `N` (the field table in generators/brcode-fields.ts: 59 ≤ 25,
+ * 60 ≤ 15, 54 ≤ 13, 26.25 ≤ 77, 62.05 ≤ 25, 52 four digits, …).
+ *
  * Warnings (the manuals disagree or payloads in the wild differ, so not a deviation from the
- * contract's words): characters outside printable ASCII / lengths counted in UTF-8 bytes; 59 over 25
- * or 60 over 15 characters; 62 absent (mandatory in the BR Code table, optional in EMV).
+ * contract's words): characters outside printable ASCII / lengths counted in UTF-8 bytes; 62 absent
+ * or without 05 (mandatory in the BR Code table, optional in EMV).
  *
  * One finding per call: all failures listed in `actual`; warnings only when no failure was found.
  */
