@@ -84,11 +84,15 @@ export const TARGET_ENV: readonly EnvSpec[] = [
   { name: 'PARTNER_LIVE_API_KEY', help: 'an ak_live_ key, optional' },
   { name: 'PARTNER_OTHER_API_KEY', help: "another account's ak_test_ key, optional" },
   { name: 'PARTNER_WEBHOOK_SECRET', help: 'secret of the partner webhook registered at ${CALLBACK_PUBLIC_URL}/partner, optional: enables partner webhook checks' },
-  { name: 'RECEIVER_SIGNATURE_SECRET', help: 'receiver run: the endpoint\'s secret (gateway signatureSecret / partner endpoint secret) the suite signs events with' },
-  { name: 'RECEIVER_STATE_URL', help: 'receiver run, optional test-only hook: GET → {"processed":[{"eventId","endToEndId","count"}]}; without it, effect checks are not run' },
   { name: 'CALLBACK_HOST', help: "where the suite's webhook receiver listens (default 127.0.0.1), with CALLBACK_PORT" },
   { name: 'CALLBACK_PORT', help: 'receiver port (default 4799; with the embedded reference, unset means any free port)' },
   { name: 'CALLBACK_PUBLIC_URL', help: 'the address at which the target reaches the receiver (default http://CALLBACK_HOST:CALLBACK_PORT)' },
+];
+
+/** The receiver run's variables (with --receiver-url; README "Receiver conformance"). */
+export const RECEIVER_ENV: readonly EnvSpec[] = [
+  { name: 'RECEIVER_SIGNATURE_SECRET', help: 'receiver run: the endpoint\'s secret (gateway signatureSecret / partner endpoint secret) the suite signs events with' },
+  { name: 'RECEIVER_STATE_URL', help: 'receiver run, optional test-only hook: GET → {"processed":[{"eventId","endToEndId","count"}]}; without it, effect checks are not run' },
 ];
 
 /** Other variables the CLI reads. */
@@ -137,8 +141,10 @@ export function helpText(): string {
     '  If neither GATEWAY_BASE_URL nor PARTNER_BASE_URL is set, the embedded reference is the target. If only one',
     '  is set, only that API is tested. A missing optional variable turns its checks into "not run", never failures.',
     '',
-    'Other environment variables:',
+    'Receiver run (--receiver-url URL --receiver-scheme gateway|partner: tests your webhook endpoint, not the APIs):',
   );
+  for (const e of RECEIVER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
+  lines.push('', 'Other environment variables:');
   for (const e of OTHER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
   lines.push('', 'Set by the CLI for test workers:');
   for (const e of WORKER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
