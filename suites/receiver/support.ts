@@ -59,6 +59,13 @@ function hash(text: string): number {
 export class ReceiverSteps {
   readonly scheme: ReceiverScheme;
   private drawn = 0;
+  /**
+   * The hex case valid events are signed in. Partner "`v1` is the hex HMAC-SHA256" states no case:
+   * when the endpoint refuses a lowercase digest and accepts the uppercase one, the suite signs the
+   * rest of the check in uppercase, so that the case alone never fails an unrelated duty (the case
+   * itself is judged by the digest check). Gateway states lowercase: always lowercase.
+   */
+  private digestCase: 'lowercase' | 'uppercase' = 'lowercase';
 
   constructor(
     readonly t: CheckTools,
@@ -107,7 +114,7 @@ export class ReceiverSteps {
     const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
     const secret = options.wrongSecret ? `${this.client.target.secret}-not-the-secret` : this.client.target.secret;
     const over = options.signedOver ?? raw;
-    const encoding = options.encoding ?? 'lowercase';
+    const encoding = options.encoding ?? this.digestCase;
     if (encoding === 'base64') {
       const digest = createHmac('sha256', secret).update(`${timestamp}.`).update(over).digest('base64');
       return `t=${timestamp},v1=${digest}`;
@@ -127,10 +134,23 @@ export class ReceiverSteps {
     return o;
   }
 
-  /** Delivers a body serialised compactly and signed correctly (what the platform does). */
-  deliverSigned(label: string, body: unknown, options: SignOptions = {}): Promise<DeliveryObservation> {
+  /**
+   * Delivers a body serialised compactly and signed correctly (what the platform does). Partner, a
+   * valid event refused with 4xx while signed in lowercase: sent again signed in uppercase (see
+   * `digestCase`); the observation returned is the second delivery's.
+   */
+  async deliverSigned(label: string, body: unknown, options: SignOptions = {}): Promise<DeliveryObservation> {
     const raw = JSON.stringify(body);
-    return this.deliver(label, raw, { [this.header]: this.sign(raw, options) });
+    const first = await this.deliver(label, raw, { [this.header]: this.sign(raw, options) });
+    const plain = options.encoding === undefined && options.signedOver === undefined && options.timestamp === undefined && options.wrongSecret !== true;
+    if (!plain || this.scheme !== 'partner' || this.digestCase === 'uppercase' || first.status < 400 || first.status >= 500) return first;
+    const again = await this.deliver(`${label} (again, uppercase hex digest)`, raw, { [this.header]: this.sign(raw, { encoding: 'uppercase' }) });
+    if (again.status >= 200 && again.status < 300) {
+      this.digestCase = 'uppercase';
+      this.t.run.note(`${label}: refused with a lowercase hex digest (${first.status}), accepted with uppercase: the rest of this check signs in uppercase ("hex", case not stated)`);
+      return again;
+    }
+    return first;
   }
 
   /** Needs the read-back hook: otherwise the check is not run, with the reason. */
