@@ -115,6 +115,13 @@ describe('receiver conformance (CLI in receiver mode against the reference recei
     });
   }
 
+  it('never writes the endpoint secret into a report or the output (failures carry curl commands)', () => {
+    for (const [label, r] of results) {
+      expect(JSON.stringify(r.report ?? {}).includes(SECRET), label).toBe(false);
+      expect(r.outputTail.includes(SECRET), label).toBe(false);
+    }
+  });
+
   for (const fault of Object.keys(FAULT_RUNS) as ReceiverFault[]) {
     const { scheme } = FAULT_RUNS[fault];
     const requirement = RECEIVER_FAULTS[fault].requirement[scheme];
