@@ -4,7 +4,7 @@
  * says (or deliberately not), delivers them, and polls the optional read-back hook. Judging is the
  * rules' (harness/rules/receiver/); nothing here decides a verdict.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { CheckSpec, CheckTools } from '../../harness/run/check.js';
 import { check } from '../../harness/run/check.js';
@@ -89,12 +89,25 @@ export class ReceiverSteps {
     return this.scheme === 'gateway' ? 'transaction_created' : 'business.pix.created';
   }
 
-  /** A fresh payment, seeded by the run seed and this check (replayable with --seed). */
+  /**
+   * A fresh payment: amounts, names and documents follow the run seed and this check (replayable with
+   * --seed); its identifiers (event id, resource id, end-to-end id tail, external_ref suffix) are
+   * random, because the endpoint keeps state between runs and a replayed run must not find its
+   * "first" deliveries already processed.
+   */
   facts(): PaymentFacts {
     this.drawn += 1;
     const [facts] = fc.sample(paymentFacts(this.scheme), { seed: (this.t.settings.seed ^ hash(this.checkId)) + this.drawn, numRuns: 1 });
     if (!facts) throw new Error('generator produced nothing');
-    return facts;
+    const nonce = randomBytes(8).toString('hex');
+    return {
+      ...facts,
+      eventId: this.scheme === 'gateway' ? randomUUID() : `evt_${randomBytes(10).toString('hex')}`,
+      resourceId: this.scheme === 'gateway' ? randomUUID() : `ch_${nonce}`,
+      // E + ISPB + yyyyMMddHHmm (21 characters) from the generator, then 11 fresh characters
+      endToEndId: `${facts.endToEndId.slice(0, 21)}${randomBytes(6).toString('hex').slice(0, 11)}`,
+      externalRef: `${facts.externalRef}-${nonce}`,
+    };
   }
 
   /** An event body of the scheme. */
