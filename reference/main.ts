@@ -2,6 +2,7 @@
  * `tsx reference/main.ts [--json]`: runs the reference sandbox (both APIs) until SIGINT/SIGTERM.
  * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md); otherwise it
  * prints addresses, credentials and the variables to export to test against it.
+ * `--receiver` runs the reference receiver instead (reference/receiver/main.ts).
  */
 import { startReference, type ReferenceInfo } from './server.js';
 
@@ -41,6 +42,11 @@ function forPeople(info: ReferenceInfo): string {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.slice(2).includes('--receiver')) {
+    // the reference receiver (a webhook endpoint for suites/receiver/), not the API sandbox
+    const { runReceiverMain } = await import('./receiver/main.js');
+    return runReceiverMain(process.argv.slice(2));
+  }
   const json = process.argv.slice(2).includes('--json');
   const running = await startReference();
   process.stdout.write(json ? `${JSON.stringify(running.info)}\n` : `${forPeople(running.info)}\n`);

@@ -25,6 +25,8 @@ export interface CliOptions {
   dryRun: boolean;
   help: boolean;
   version: boolean;
+  /** receiver run: test the integrator's webhook endpoint instead of the APIs (--receiver-url, --receiver-scheme) */
+  receiver?: { url: string; scheme: 'gateway' | 'partner' };
 }
 
 /** A bad command line: the CLI prints the message and exits 2. */
@@ -55,6 +57,8 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
   { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merge with `tsx harness/report/merge.ts`' },
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
+  { flag: '--receiver-url', value: 'URL', help: "receiver run: test YOUR webhook endpoint at URL by playing the platform (signed events, forgeries, replays); needs --receiver-scheme and RECEIVER_SIGNATURE_SECRET; runs suites/receiver only" },
+  { flag: '--receiver-scheme', value: 'gateway|partner', help: 'which contract\'s webhooks the endpoint receives (with --receiver-url)' },
   { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
   { flag: '--version', help: 'print the tool version' },
   { flag: '--help', help: 'this text (also -h)' },
@@ -83,6 +87,12 @@ export const TARGET_ENV: readonly EnvSpec[] = [
   { name: 'CALLBACK_HOST', help: "where the suite's webhook receiver listens (default 127.0.0.1), with CALLBACK_PORT" },
   { name: 'CALLBACK_PORT', help: 'receiver port (default 4799; with the embedded reference, unset means any free port)' },
   { name: 'CALLBACK_PUBLIC_URL', help: 'the address at which the target reaches the receiver (default http://CALLBACK_HOST:CALLBACK_PORT)' },
+];
+
+/** The receiver run's variables (with --receiver-url; README "Receiver conformance"). */
+export const RECEIVER_ENV: readonly EnvSpec[] = [
+  { name: 'RECEIVER_SIGNATURE_SECRET', help: 'receiver run: the endpoint\'s secret (gateway signatureSecret / partner endpoint secret) the suite signs events with' },
+  { name: 'RECEIVER_STATE_URL', help: 'receiver run, optional test-only hook: GET → {"processed":[{"eventId","endToEndId","count"}]}; without it, effect checks are not run' },
 ];
 
 /** Other variables the CLI reads. */
@@ -131,8 +141,10 @@ export function helpText(): string {
     '  If neither GATEWAY_BASE_URL nor PARTNER_BASE_URL is set, the embedded reference is the target. If only one',
     '  is set, only that API is tested. A missing optional variable turns its checks into "not run", never failures.',
     '',
-    'Other environment variables:',
+    'Receiver run (--receiver-url URL --receiver-scheme gateway|partner: tests your webhook endpoint, not the APIs):',
   );
+  for (const e of RECEIVER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
+  lines.push('', 'Other environment variables:');
   for (const e of OTHER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
   lines.push('', 'Set by the CLI for test workers:');
   for (const e of WORKER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
@@ -163,6 +175,8 @@ const BOOLEAN = new Set(FLAGS.filter((f) => f.value === undefined).map((f) => f.
 export function parseArgs(argv: readonly string[]): CliOptions {
   const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, dryRun: false, help: false, version: false };
   const seen = new Set<string>();
+  let receiverUrl: string | undefined;
+  let receiverScheme: 'gateway' | 'partner' | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--') continue; // npm passes it through sometimes
@@ -233,6 +247,12 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--dry-run':
         options.dryRun = true;
         break;
+      case '--receiver-url':
+        receiverUrl = v;
+        break;
+      case '--receiver-scheme':
+        receiverScheme = oneOf(flag, v, ['gateway', 'partner'] as const);
+        break;
       case '--help':
         options.help = true;
         break;
@@ -240,6 +260,13 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         options.version = true;
         break;
     }
+  }
+  if ((receiverUrl === undefined) !== (receiverScheme === undefined)) {
+    throw new UsageError('--receiver-url and --receiver-scheme go together (e.g. --receiver-url https://example.test/hooks --receiver-scheme partner)');
+  }
+  if (receiverUrl !== undefined && receiverScheme !== undefined) {
+    if (seen.has('--api')) throw new UsageError('--api does not apply to a receiver run (--receiver-url): the scheme is --receiver-scheme');
+    options.receiver = { url: receiverUrl, scheme: receiverScheme };
   }
   if (options.replay !== undefined && options.seed === undefined) {
     throw new UsageError('--replay needs the --seed of the failing run (both are printed with the failure)');
@@ -322,6 +349,11 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
   if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
   if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;
   if (options.shard !== undefined) env['PAYGATE_SHARD'] = `${options.shard.index}/${options.shard.count}`;
+  if (options.receiver !== undefined) {
+    env['PAYGATE_TARGET_KIND'] = 'receiver';
+    env['PAYGATE_RECEIVER_TARGET_URL'] = options.receiver.url;
+    env['PAYGATE_RECEIVER_SCHEME'] = options.receiver.scheme;
+  }
   const rps = effectiveMaxRps(options);
   const workers = effectiveWorkers(options);
   if (workers !== undefined) env['PAYGATE_WORKERS'] = String(workers);
@@ -337,6 +369,9 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
 export function grepPattern(text: string): RegExp {
   return new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 }
+
+/** Test file filters of a receiver run: the receiver suites only. */
+export const RECEIVER_FILTERS: readonly string[] = ['suites/receiver/'];
 
 /** Test file filters for --api. */
 export function apiFilters(api: ApiSelection): string[] {

@@ -28,11 +28,14 @@ import type { ConformanceReport } from '../report/verdict.js';
 import { fragmentPath, loadCatalogue, toolVersion } from '../report/verdict-reporter.js';
 import type { VerdictFragment } from '../report/verdict-reporter.js';
 import { isEmbeddedTarget } from '../config/target.js';
+import { receiverConfigProblems } from '../config/receiver-target.js';
+import { RECEIVER_FILTERS } from './args.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFIG_FILE = 'vitest.conformance.config.ts';
 
 function describeTarget(env: NodeJS.ProcessEnv): string {
+  if (env['PAYGATE_TARGET_KIND'] === 'receiver') return `receiver ${env['PAYGATE_RECEIVER_TARGET_URL'] ?? ''} (${env['PAYGATE_RECEIVER_SCHEME'] ?? ''} webhooks)${env['RECEIVER_STATE_URL'] ? ', read-back hook set' : ', no read-back hook (RECEIVER_STATE_URL)'}`;
   const gateway = env['GATEWAY_BASE_URL'];
   const partner = env['PARTNER_BASE_URL'];
   if (isEmbeddedTarget(env)) return 'embedded reference sandbox (started for this run)';
@@ -40,7 +43,7 @@ function describeTarget(env: NodeJS.ProcessEnv): string {
 }
 
 function header(options: CliOptions, seed: number, env: NodeJS.ProcessEnv): string {
-  const parts = [`paygate-conformance ${toolVersion()}`, `profile ${options.profile}`, `api ${options.api}`, `seed ${seed}`];
+  const parts = [`paygate-conformance ${toolVersion()}`, `profile ${options.profile}`, options.receiver !== undefined ? `receiver ${options.receiver.scheme}` : `api ${options.api}`, `seed ${seed}`];
   const rps = effectiveMaxRps(options);
   if (rps !== undefined) parts.push(`max ${rps} req/s`);
   if (options.runs !== undefined) parts.push(`runs ${options.runs}`);
@@ -110,7 +113,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 2;
   }
 
-  const configProblem = await checkTargetConfig(env);
+  if (options.receiver !== undefined) {
+    const receiverProblems = receiverConfigProblems(options.receiver.url, options.receiver.scheme, env);
+    if (receiverProblems.length > 0) {
+      console.error(['paygate-conformance: refusing to start:', ...receiverProblems.map((p) => `  - ${p}`)].join('\n'));
+      return 2;
+    }
+  }
+  const configProblem = options.receiver !== undefined ? undefined : await checkTargetConfig(env);
   if (configProblem !== undefined) {
     console.error(`paygate-conformance: refusing to start: ${configProblem}`);
     return 2;
@@ -124,7 +134,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
   console.log(header(options, seed, env));
 
-  const filters = apiFilters(options.api);
+  const filters = options.receiver !== undefined ? [...RECEIVER_FILTERS] : apiFilters(options.api);
   if (options.dryRun) {
     console.log(
       [

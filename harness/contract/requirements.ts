@@ -16,6 +16,11 @@ import type { RequirementId } from './requirement-ids.js';
 export type RequirementApi = 'gateway' | 'partner';
 export type RequirementKind = 'checkable' | 'timer' | 'unobservable';
 export type RequirementSeverity = 'critical' | 'normal' | 'minor';
+/**
+ * Who the requirement binds, when it is not the API itself: `receiver` = the integrator's webhook
+ * endpoint (decided only in a receiver run, suites/receiver/; "not run" in an API run).
+ */
+export type RequirementTarget = 'receiver';
 
 export interface Requirement {
   /** `GW-…` or `PT-…`: AREA then RULE, upper-case, dashes */
@@ -35,6 +40,8 @@ export interface Requirement {
   readonly latitude?: 'warning';
   /** how much a failure matters; `normal` when the catalogue says nothing */
   readonly severity?: RequirementSeverity;
+  /** absent: a duty of the API (service); `receiver`: a duty of the integrator's webhook endpoint */
+  readonly target?: RequirementTarget;
 }
 
 export const REQUIREMENT_ID_PATTERN = /^(GW|PT)-[A-Z0-9]+(-[A-Z0-9]+)*$/;
@@ -45,8 +52,9 @@ const MERGED_FILE = 'requirements.yaml';
 const APIS: readonly RequirementApi[] = ['gateway', 'partner'];
 const KINDS: readonly RequirementKind[] = ['checkable', 'timer', 'unobservable'];
 const SEVERITIES: readonly RequirementSeverity[] = ['critical', 'normal', 'minor'];
+const TARGETS: readonly RequirementTarget[] = ['receiver'];
 /** The entry keys docs/ARCHITECTURE.md defines (plus `severity`); other keys are ignored by the loader. */
-export const REQUIREMENT_KEYS: readonly string[] = ['id', 'api', 'section', 'quote', 'kind', 'reason', 'ambiguity', 'latitude', 'severity'];
+export const REQUIREMENT_KEYS: readonly string[] = ['id', 'api', 'section', 'quote', 'kind', 'reason', 'ambiguity', 'latitude', 'severity', 'target'];
 const PREFIX_OF: Record<RequirementApi, string> = { gateway: 'GW-', partner: 'PT-' };
 
 /** One catalogue file's text and where it came from (for error messages). */
@@ -99,6 +107,7 @@ function toRequirement(raw: unknown, where: string): Requirement {
     raw['severity'] === undefined || raw['severity'] === null
       ? undefined
       : oneOf(raw['severity'], SEVERITIES, 'severity', at);
+  const target = raw['target'] === undefined || raw['target'] === null ? undefined : oneOf(raw['target'], TARGETS, 'target', at);
   if (kind === 'unobservable' && reason === undefined) invalid(`${at}: an unobservable requirement needs a "reason"`);
   return {
     id,
@@ -110,6 +119,7 @@ function toRequirement(raw: unknown, where: string): Requirement {
     ...(ambiguity !== undefined && { ambiguity }),
     ...(latitude !== undefined && { latitude }),
     ...(severity !== undefined && { severity }),
+    ...(target !== undefined && { target }),
   };
 }
 
@@ -177,6 +187,11 @@ export function getRequirement(id: string): Requirement {
     throw new HarnessError('requirements.unknown-id', `requirements: unknown requirement id ${id}`);
   }
   return requirement;
+}
+
+/** True when the requirement binds the integrator's webhook endpoint (decided only in a receiver run). */
+export function isReceiverRequirement(requirement: Pick<Requirement, 'target'>): boolean {
+  return requirement.target === 'receiver';
 }
 
 /** The requirements of one API, in catalogue order. */

@@ -59,6 +59,11 @@ export function runInfoFromEnv(env: NodeJS.ProcessEnv, startedAt: Date, duration
     if (selected !== 'both' && selected !== api) notTested[api] = `--api ${selected}`;
     else if (url === undefined || url === '') notTested[api] = `${urlVar[api]} not set`;
   }
+  const receiverUrl = env['PAYGATE_RECEIVER_TARGET_URL'];
+  const receiverScheme = env['PAYGATE_RECEIVER_SCHEME'];
+  const receiver: RunInfo['receiver'] =
+    env['PAYGATE_TARGET_KIND'] === 'receiver' && receiverUrl && (receiverScheme === 'gateway' || receiverScheme === 'partner') ? { url: receiverUrl, scheme: receiverScheme } : undefined;
+  if (receiver !== undefined) for (const api of APIS) notTested[api] = 'receiver run (--receiver-url): the APIs are not tested';
   return {
     version: toolVersion(),
     profile,
@@ -70,6 +75,7 @@ export function runInfoFromEnv(env: NodeJS.ProcessEnv, startedAt: Date, duration
     embedded: truthy(env['PAYGATE_EMBEDDED']),
     notTested,
     ...(shard !== undefined && { shard }),
+    ...(receiver !== undefined && { receiver }),
   };
 }
 

@@ -66,6 +66,8 @@ export interface RunInfo {
   /** APIs not tested in this run, with why (`--api gateway`, `PARTNER_BASE_URL not set`) */
   notTested: Partial<Record<CheckApi, string>>;
   shard?: string;
+  /** a receiver run: the integrator's webhook endpoint was the target (suites/receiver/) */
+  receiver?: { url: string; scheme: CheckApi };
 }
 
 export interface Counts {
@@ -123,6 +125,8 @@ export interface ConformanceReport {
   strict: boolean;
   embedded: boolean;
   shard?: string;
+  /** a receiver run's target (the integrator's webhook endpoint) */
+  receiver?: { url: string; scheme: CheckApi };
   summaryByApi: Record<CheckApi, Counts>;
   warnings: FindingEntry[];
   errors: { check: string; message: string; replay: string }[];
@@ -263,6 +267,8 @@ function verdictFor(
   evaluations: number,
 ): Pick<RequirementVerdict, 'verdict' | 'reason'> {
   if (requirement?.kind === 'unobservable') return { verdict: 'unobservable', reason: requirement.reason ?? 'unobservable' };
+  const outOfScope = receiverScopeReason(requirement, run);
+  if (outOfScope !== undefined) return { verdict: 'not-run', reason: outOfScope };
   const ran = checks.filter((c) => c.state === 'passed' || c.state === 'failed' || c.state === 'warned');
   if (ran.some((c) => c.failures.some((f) => f.requirements.includes(id)))) return { verdict: 'fail' };
   if (ran.some((c) => c.warnings.some((f) => f.requirements.includes(id)))) return { verdict: 'warn' };
@@ -285,6 +291,20 @@ function verdictFor(
     return { verdict: 'not-run', reason: 'waits for a contract timer: runs in the full and certify profiles' };
   }
   return { verdict: 'not-run', reason: 'no check covers it' };
+}
+
+/**
+ * Receiver requirements (`target: receiver`) are decided only in a receiver run of their scheme, API
+ * requirements never in a receiver run: the reason they are not run, or undefined when in scope.
+ */
+export function receiverScopeReason(requirement: Pick<Requirement, 'target' | 'api'> | undefined, run: Pick<RunInfo, 'receiver'>): string | undefined {
+  if (requirement === undefined) return undefined;
+  if (requirement.target === 'receiver') {
+    if (run.receiver === undefined) return 'no receiver target (a receiver run: --receiver-url URL --receiver-scheme gateway|partner)';
+    if (run.receiver.scheme !== requirement.api) return `receiver run of the ${run.receiver.scheme} scheme: ${requirement.api} receiver duties not run`;
+    return undefined;
+  }
+  return run.receiver !== undefined ? 'receiver run: API requirements are not tested' : undefined;
 }
 
 /** Builds conformance.json from the run, every check record and the requirement catalogue. */
@@ -320,7 +340,7 @@ export function buildConformance(
     if (requirement.kind !== 'unobservable') {
       checkable += 1;
       if (verdict === 'pass' || verdict === 'fail' || verdict === 'warn') checked += 1;
-      if (named.length === 0) notCovered.push(requirement.id);
+      if (named.length === 0 && receiverScopeReason(requirement, run) === undefined) notCovered.push(requirement.id);
     }
     requirements.push({
       id: requirement.id,
@@ -410,6 +430,7 @@ export function buildConformance(
     strict: run.strict,
     embedded: run.embedded,
     ...(run.shard !== undefined && { shard: run.shard }),
+    ...(run.receiver !== undefined && { receiver: run.receiver }),
     summaryByApi,
     warnings,
     errors,
@@ -513,6 +534,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push(`| Date | ${report.startedAt} |`);
   out.push(`| Profile | ${report.profile}${report.strict ? ' (strict: warnings fail)' : ''} |`);
   out.push(`| Seed | ${report.seed ?? 'n/a'} |`);
+  if (report.receiver !== undefined) out.push(`| Target (receiver) | \`${cell(report.receiver.url)}\` (${report.receiver.scheme} webhooks; the APIs are not tested in a receiver run) |`);
   for (const api of APIS) {
     const url = report.targets[api];
     const untested = report.notTested[api];

@@ -35,6 +35,7 @@ import type { BurstResult } from '../http/burst.js';
 import { loadTargetConfig, notRunReason } from '../config/target.js';
 import type { Capability, TargetConfig } from '../config/target.js';
 import { ReceiverClient } from '../webhooks/receiver-client.js';
+import { receiverNotRunReason } from '../config/receiver-target.js';
 import { annotateCheck, attachExchanges, attachText, finishCheckReport } from '../report/allure.js';
 import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from '../report/meta.js';
 import type { CheckMeta, CheckSeverity } from '../report/meta.js';
@@ -118,6 +119,11 @@ export interface CheckSpec {
   severity?: CheckSeverity;
   /** `timer`: waits for a contract timer; runs only in the full and certify profiles */
   tier?: 'quick' | 'timer';
+  /**
+   * `receiver`: the check tests the integrator's webhook endpoint of scheme `api` (suites/receiver/;
+   * runs only in a receiver run); absent: it tests the API
+   */
+  target?: 'receiver';
   /** optional capabilities the check needs (missing → not run, with the reason) */
   needs?: Capability[];
   /** `certify` only (production-credential checks) */
@@ -190,6 +196,8 @@ function boundTools(session: Session, run: CheckRun): RunTools {
 }
 
 function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): string | undefined {
+  const receiverReason = receiverNotRunReason(spec);
+  if (receiverReason !== undefined || spec.target === 'receiver') return receiverReason;
   if (settings.api !== 'both' && settings.api !== spec.api) return `--api ${settings.api}: the ${spec.api} API is not tested in this run`;
   const apiReason = notRunReason(target, spec.api);
   if (apiReason) return apiReason;

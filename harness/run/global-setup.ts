@@ -71,6 +71,9 @@ export function receiverAddress(env: NodeJS.ProcessEnv, embedded: boolean): { ho
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const env = process.env;
+  // a receiver run (--receiver-url) plays the platform against the integrator's endpoint: no API
+  // target, no embedded reference, no webhook receiver of our own
+  if (env['PAYGATE_TARGET_KIND'] === 'receiver') return async () => undefined;
   const receiverModule = await load<typeof ReceiverModule>('../webhooks/receiver.js', 'the webhook receiver');
   const targetModule = await load<typeof TargetModule>('../config/target.js', 'the target configuration');
   const embedded = targetModule.isEmbeddedTarget(env);
