@@ -11,6 +11,7 @@ import {
   verifyPartnerErrorShape,
 } from '../harness/rules/errors.js';
 import { expectStatus } from '../harness/rules/status.js';
+import { TargetUnreachableError } from '../harness/http/transport.js';
 import { verifyEndToEndId, verifyUuid } from '../harness/rules/identifiers.js';
 
 const ctx = { requirements: ['REQ-1'] };
@@ -118,11 +119,11 @@ describe('expectStatus', () => {
     expect(f?.exchanges.map((e) => e.seq)).toEqual([7]);
     expect(expectStatus(exchange(200), '4xx', ctx)?.code).toBe('status.unexpected');
   });
-  it('5xx is always target.5xx; 429 only a warning; no response is a failure', () => {
+  it('5xx is always target.5xx; 429 only a warning; no response is inconclusive (thrown), not a failure', () => {
     expect(expectStatus(exchange(500), [200, 500], ctx)).toMatchObject({ code: 'target.5xx', severity: 'failure' });
     expect(expectStatus(exchange(503), '4xx', ctx)?.code).toBe('target.5xx');
     expect(expectStatus(exchange(429, '', { 'retry-after': '2' }), 200, ctx)).toMatchObject({ code: 'status.rate-limited', severity: 'warning' });
-    expect(expectStatus(exchange(undefined), 200, ctx)).toMatchObject({ code: 'target.no-response', severity: 'failure' });
+    expect(() => expectStatus(exchange(undefined), 200, ctx)).toThrow(TargetUnreachableError);
   });
   it("otherClientError 'warning' only softens another 4xx", () => {
     const soft = { otherClientError: 'warning' } as const;
@@ -130,7 +131,7 @@ describe('expectStatus', () => {
     expect(expectStatus(exchange(200), [400, 422], ctx, soft)).toMatchObject({ code: 'status.unexpected', severity: 'failure' });
     expect(expectStatus(exchange(302), [400, 422], ctx, soft)).toMatchObject({ code: 'status.unexpected', severity: 'failure' });
     expect(expectStatus(exchange(502), [400, 422], ctx, soft)).toMatchObject({ code: 'target.5xx', severity: 'failure' });
-    expect(expectStatus(exchange(undefined), [400, 422], ctx, soft)).toMatchObject({ code: 'target.no-response', severity: 'failure' });
+    expect(() => expectStatus(exchange(undefined), [400, 422], ctx, soft)).toThrow(TargetUnreachableError);
   });
 });
 

@@ -155,7 +155,11 @@ describe('worker environment', () => {
 describe('progress and summary', () => {
   test('progress line is short', () => {
     const line = formatProgress({ collected: 40, done: 12, failed: 1, warned: 2, notRun: 3, errors: 0, requests: 145, elapsedMs: 12_400 });
-    expect(line).toBe('[paygate] checks 12/40 · failed 1 · warnings 2 · not run 3 · requests 145 · 12s');
+    expect(line).toBe('[paygate] checks 12/40 · failed 1 · warnings 2 · not run 3 · requests 145 · 12s · eta ~29s');
+  });
+  test('progress shows inconclusive checks, the planned total from the start and an ETA at the rate cap', () => {
+    const line = formatProgress({ collected: 3, planned: 120, done: 2, failed: 0, warned: 0, notRun: 0, errors: 0, inconclusive: 1, requests: 50, plannedRequests: 1550, maxRps: 5, elapsedMs: 10_000 });
+    expect(line).toBe('[paygate] checks 2/120 · failed 0 · inconclusive 1 · requests 50/~1550 · 10s · eta ~5m00s');
   });
   test('summary table has a row per API and the report paths', () => {
     const report = buildConformance(
@@ -164,10 +168,10 @@ describe('progress and summary', () => {
       [],
     );
     const text = renderSummary(report, { files: { json: 'reports/conformance.json' } });
-    expect(text).toMatch(/passed\s+failed\s+warnings\s+not run\s+harness errors\s+requests/);
-    expect(text).toMatch(/gateway\s+1\s+0\s+0\s+0\s+0\s+7/);
+    expect(text).toMatch(/passed\s+failed\s+warnings\s+not run\s+inconclusive\s+harness errors\s+requests/);
+    expect(text).toMatch(/gateway\s+1\s+0\s+0\s+0\s+0\s+0\s+7/);
     expect(text).toContain('partner (not tested: PARTNER_BASE_URL not set)');
-    expect(text).toMatch(/total\s+1\s+0\s+0\s+0\s+0\s+7/);
+    expect(text).toMatch(/total\s+1\s+0\s+0\s+0\s+0\s+0\s+7/);
     expect(text).toContain('reports/conformance.json');
     expect(text).toContain('result: PASS');
   });

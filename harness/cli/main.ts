@@ -28,6 +28,7 @@ import type { ConformanceReport } from '../report/verdict.js';
 import { fragmentPath, loadCatalogue, toolVersion } from '../report/verdict-reporter.js';
 import type { VerdictFragment } from '../report/verdict-reporter.js';
 import { isEmbeddedTarget } from '../config/target.js';
+import { isInconclusiveError } from '../http/transport.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFIG_FILE = 'vitest.conformance.config.ts';
@@ -151,7 +152,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ...(options.grep !== undefined && { testNamePattern: grepPattern(options.grep) }),
     ...(options.shard !== undefined && { shard: `${options.shard.index}/${options.shard.count}` }),
   });
-  const unhandled = vitest.state.getUnhandledErrors().length;
+  const unhandled = vitest.state.getUnhandledErrors().filter((e) => !isInconclusiveError(e as { code?: unknown })).length;
 
   const report = await readVerdict(reportsDir, options);
   if (report === undefined) {

@@ -40,6 +40,7 @@ import type { CheckMeta, CheckSeverity } from '../report/meta.js';
 import type { Finding } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
+import { inconclusiveCause, standingFailures } from './inconclusive.js';
 
 export type { Profile };
 
@@ -254,6 +255,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       },
     };
     let notRun: string | undefined;
+    // the certifier's side (network, credentials, time limit): harness/run/inconclusive.ts
+    let inconclusive: string | undefined;
     let outOfTime = false;
     const limit = deadline(budget);
     try {
@@ -269,9 +272,31 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       // a check that found failures before it had to stop still fails: its findings are never dropped
       if (error instanceof NotRunError && run.failures.length === 0) notRun = error.message;
       else if (error instanceof NotRunError) run.note(`stopped early: ${error.message}`);
-      else throw error;
+      else {
+        inconclusive = inconclusiveCause(run.exchanges, error);
+        if (inconclusive === undefined) throw error;
+      }
     } finally {
       limit.cancel();
+      if (notRun === undefined) {
+        inconclusive ??= inconclusiveCause(run.exchanges);
+        if (inconclusive === undefined && outOfTime && run.failures.length === 0) {
+          const silent = run.exchanges.filter((e) => !e.response).length;
+          inconclusive =
+            `the check did not finish within ${budget / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
+            'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow';
+        }
+        if (inconclusive !== undefined) {
+          // what the target did answer wrongly before the network failed stays its finding
+          const standing = standingFailures(run.failures, run.exchanges);
+          for (const f of run.failures) if (!standing.includes(f)) run.note(`not judged (${f.code}: ${f.title}): ${inconclusive}`);
+          run.failures.splice(0, run.failures.length, ...standing);
+          if (standing.length > 0) {
+            run.note(`stopped early, inconclusive beyond the findings above: ${inconclusive}`);
+            inconclusive = undefined;
+          }
+        }
+      }
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
@@ -286,6 +311,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         ...(run.replay !== undefined ? { path: run.replay } : {}),
       });
       if (notRun) meta.notRun = notRun;
+      if (inconclusive !== undefined) meta.inconclusive = inconclusive;
       await finishCheckReport(meta, ctx);
       await attachExchanges(run.exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
       if (run.notes.length) await attachText('observations', run.notes.join('\n'));
@@ -294,13 +320,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       ctx.skip(notRun);
       return;
     }
-    if (outOfTime && run.failures.length === 0) {
-      const silent = run.exchanges.filter((e) => !e.response).length;
-      throw new HarnessError(
-        'check.out-of-time',
-        `the check did not finish within ${budget / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
-          'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow',
-      );
+    if (inconclusive !== undefined) {
+      // neither passed nor failed: skipped in vitest's terms, `inconclusive` in the verdict (meta)
+      ctx.skip(`inconclusive: ${inconclusive}`);
+      return;
     }
     run.finish();
   });
