@@ -90,7 +90,7 @@ describe('a CLI run', () => {
     expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toContain('seed 5');
     expect(result.stdout).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
-    expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+5/);
+    expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+0\s+5/);
     expect(result.stdout).toContain("replay: npm run conformance -- --profile quick --seed 5 --grep 'fixture fails'");
     expect(result.stdout).toContain('result: FAIL');
   });

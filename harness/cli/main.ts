@@ -59,10 +59,15 @@ function header(options: CliOptions, seed: number, env: NodeJS.ProcessEnv): stri
   const proxy = describeProxy(proxySettings(env));
   if (proxy !== undefined && !isEmbeddedTarget(env)) lines.push(`proxy: ${proxy}`);
   // the cost up front, always under a rate cap (certify): how many requests, how long
-  const plan = planRun(options);
+  const plan = planFor(options, env);
   if (plan !== undefined && (rps !== undefined || options.profile !== 'quick')) lines.push(describePlan(plan));
   if (options.seed === undefined) lines.push(`(random seed; replay this run with --seed ${seed})`);
   return lines.join('\n');
+}
+
+/** The run's plan (harness/cli/plan.ts); none for fixture suites (PAYGATE_INCLUDE: the project's own tests). */
+function planFor(options: CliOptions, env: NodeJS.ProcessEnv): ReturnType<typeof planRun> {
+  return env['PAYGATE_INCLUDE'] === undefined ? planRun(options) : undefined;
 }
 
 /** Flags that are accepted but do nothing in this run: said, not silently ignored. */
@@ -151,7 +156,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   const seed = options.seed ?? randomSeed();
   const exported = workerEnv(options, seed);
-  const plan = planRun(options);
+  const plan = planFor(options, env);
   if (plan !== undefined) {
     exported['PAYGATE_PLANNED_CHECKS'] = String(plan.checks);
     exported['PAYGATE_PLANNED_REQUESTS'] = String(plan.requests);

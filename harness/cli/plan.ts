@@ -95,7 +95,7 @@ function duration(seconds: number): string {
 export function describePlan(plan: RunPlan): string {
   const parts = [`plan: ~${plan.checks} checks, ~${plan.requests} requests`];
   if (plan.maxRps !== undefined && plan.seconds !== undefined) parts.push(` at most ${plan.maxRps} req/s → about ${duration(plan.seconds)}`);
-  if (plan.timerChecks > 0) parts.push(`; ${plan.timerChecks} checks also wait for contract timers (token/charge expiry, webhook redelivery backoff: minutes, side by side)`);
+  if (plan.timerChecks > 0) parts.push(`; ${plan.timerChecks} check${plan.timerChecks === 1 ? '' : 's'} also wait${plan.timerChecks === 1 ? 's' : ''} for contract timers (token/charge expiry, webhook redelivery backoff: minutes, side by side)`);
   return `${parts.join('')} (estimated from the embedded reference)`;
 }
 

@@ -42,7 +42,7 @@ export function formatProgress(state: ProgressState): string {
   if (state.errors > 0) parts.push(`harness errors ${state.errors}`);
   parts.push(`requests ${state.requests}${state.plannedRequests !== undefined ? `/~${state.plannedRequests}` : ''}`, `${Math.round(state.elapsedMs / 1000)}s`);
   const eta = etaSeconds(state);
-  if (eta !== undefined) parts.push(`eta ~${formatDuration(eta)}`);
+  if (eta !== undefined && eta >= 1) parts.push(`eta ~${formatDuration(eta)}`);
   return `[paygate] ${parts.join(' · ')}`;
 }
 
