@@ -5,6 +5,7 @@
 //   (exit 4) in seconds, with the NODE_EXTRA_CA_CERTS hint;
 // - a forward proxy that alone resolves `paygate-sandbox.test`: reached with --proxy and with
 //   HTTPS_PROXY/HTTP_PROXY (bursts included); without it, DNS fails → inconclusive with the hint;
+// - a target that goes away mid-run → the checks it touches are inconclusive, none fails;
 // - a sandbox in maintenance (503 + HTML on every route) → inconclusive in seconds;
 // - CALLBACK_PUBLIC_URL unreachable → inconclusive, naming the address.
 // The full runs take a few suite files (bursts, webhooks both ways, a few plain checks).
@@ -276,18 +277,40 @@ describe('a real sandbox over the network', () => {
     expect(proxied.some((s) => s.includes('paygate-sandbox.test'))).toBe(true);
   }, 200_000);
 
-  test('HTTPS_PROXY/HTTP_PROXY in the environment: the preflight goes through the proxy', async () => {
+  test('HTTPS_PROXY/HTTP_PROXY in the environment: the target through the proxy, the receiver direct', async () => {
     const gateway = `http://paygate-sandbox.test:${new URL(gatewayOrigin).port}`;
     const partner = `http://paygate-sandbox.test:${new URL(partnerBase).port}/v1`;
     proxied.length = 0;
     const r = await runCli(['--dry-run'], targetEnv(gateway, partner, { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain(`proxy: ${proxyUrl}`);
-    // --dry-run starts nothing: run the real thing on one file
-    const run = await runCli(['--api', 'gateway', '--grep', 'GET /api/v1/balance'], targetEnv(gateway, partner, { http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl }));
+    // --dry-run starts nothing: the real thing on a webhook check (the receiver, on loopback, must go direct)
+    const run = await runCli(['--api', 'gateway', '--grep', 'every run event reaches each subscribed webhook'], targetEnv(gateway, partner, { http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl }));
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.report?.summary.passed).toBeGreaterThan(0);
+    expect(run.report?.summary.passed).toBe(1);
     expect(proxied.some((s) => s.includes('paygate-sandbox.test'))).toBe(true);
+    expect(proxied.filter((s) => /127\.0\.0\.1|localhost/.test(s))).toEqual([]);
+  }, 160_000);
+
+  test('a target that goes away mid-run: the checks it touches are inconclusive with the cause, none fails', async () => {
+    // in front of the partner API: answers the preflight and the first requests, then drops every connection
+    let served = 0;
+    const dying = await listen(createHttpServer((req, res) => {
+      served += 1;
+      if (served > 40) {
+        req.socket.destroy();
+        return;
+      }
+      forward(req, res, new URL(partnerBase).origin, req.url ?? '/');
+    }));
+    const r = await runCli(['--api', 'partner'], targetEnv(gatewayOrigin, `http://127.0.0.1:${dying}${new URL(partnerBase).pathname}`));
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(r.report?.verdict).toBe('inconclusive');
+    expect(r.report?.summary.failed).toBe(0);
+    expect(r.report?.summary.errors).toBe(0);
+    expect(r.report?.summary.inconclusive).toBeGreaterThan(0);
+    expect(r.report?.inconclusive[0]?.reason).toMatch(/got no response .*(cut|refused)/);
+    expect(r.stdout).not.toMatch(/unhandled error/i);
   }, 160_000);
 
   test('a sandbox in maintenance (503 + HTML everywhere): inconclusive within seconds, never a conformance failure', async () => {
