@@ -3,7 +3,7 @@
  * text (every flag and every environment variable of the interface), the certify safety rule, and
  * the environment handed to test workers.
  */
-import { isLoopbackHost } from '../http/transport.js';
+import { isLoopbackHost } from '../http/network.js';
 
 export { isLoopbackHost };
 

@@ -30,7 +30,7 @@ import type { ConformanceReport } from '../report/verdict.js';
 import { fragmentPath, loadCatalogue, toolVersion } from '../report/verdict-reporter.js';
 import type { VerdictFragment } from '../report/verdict-reporter.js';
 import { isEmbeddedTarget } from '../config/target.js';
-import { describeProxy, isInconclusiveError, proxySettings } from '../http/transport.js';
+import { describeProxy, isInconclusiveError, proxySettings } from '../http/network.js';
 import { describePlan, planRun } from './plan.js';
 import { writePreflightReport } from '../report/preflight-report.js';
 

@@ -8,7 +8,7 @@ import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
 import { checkRecordFrom } from '../report/verdict.js';
 import { outcomeOf } from '../report/verdict-reporter.js';
-import { isInconclusiveError } from '../http/transport.js';
+import { isInconclusiveError } from '../http/network.js';
 
 export interface ProgressState {
   collected: number;

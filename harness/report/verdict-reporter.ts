@@ -13,7 +13,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi } from './meta.js';
 import { buildConformance, checkRecordFrom, renderMarkdown, APIS } from './verdict.js';
-import { isInconclusiveError } from '../http/transport.js';
+import { isInconclusiveError } from '../http/network.js';
 import type { CheckRecord, ConformanceReport, Profile, RunInfo, TestOutcome } from './verdict.js';
 
 export interface VerdictReporterOptions {
