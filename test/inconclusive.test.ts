@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../harness/http/exchange.js';
 import type { Finding } from '../harness/rules/finding.js';
 import { bypassesProxy, describeTransportError, isInconclusiveError, proxyFor, proxySettings, redactProxyUrl, TargetUnreachableError } from '../harness/http/transport.js';
-import { inconclusiveCause, standingFailures } from '../harness/run/inconclusive.js';
+import { inconclusiveCause, settleInconclusive, standingFailures } from '../harness/run/inconclusive.js';
 import { AuthFailedError } from '../harness/http/auth.js';
 import { buildConformance, checkRecordFrom, exitCodeFor, renderMarkdown } from '../harness/report/verdict.js';
 import type { RunInfo, TestOutcome } from '../harness/report/verdict.js';
@@ -94,6 +94,32 @@ describe('when a check is inconclusive', () => {
     const fiveHundred = exchange(4, 503);
     const kept = standingFailures([finding('status.unexpected', [before]), finding('status.unexpected', [after]), finding('target.5xx', [fiveHundred]), finding('webhook.missing', [])], [before, silent, after, fiveHundred]);
     expect(kept.map((f) => f.exchanges[0]?.seq)).toEqual([1, 4]);
+  });
+});
+
+describe('settling a check', () => {
+  const runOf = (exchanges: Exchange[], failures: Finding[]) => {
+    const notes: string[] = [];
+    return { exchanges, failures, notes, note: (t: string) => notes.push(t) };
+  };
+  test('consequences of a missing answer become notes; the check is inconclusive', () => {
+    const silent = exchange(1, undefined, 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9');
+    const after = exchange(2, 404);
+    const run = runOf([silent, after], [finding('status.unexpected', [after])]);
+    expect(settleInconclusive(run, undefined)).toMatch(/refused/);
+    expect(run.failures).toEqual([]);
+    expect(run.notes[0]).toMatch(/^not judged \(status\.unexpected/);
+  });
+  test('a 5xx found before stands: the check fails on it, the cause is a note', () => {
+    const bad = exchange(1, 503);
+    const run = runOf([bad, exchange(2, undefined, 'UND_ERR_SOCKET: other side closed')], [finding('target.5xx', [bad])]);
+    expect(settleInconclusive(run, undefined)).toBeUndefined();
+    expect(run.failures.map((f) => f.code)).toEqual(['target.5xx']);
+    expect(run.notes.join(' ')).toMatch(/inconclusive beyond the findings above/);
+  });
+  test('nothing unanswered: conclusive; out of time with no finding: inconclusive', () => {
+    expect(settleInconclusive(runOf([exchange(1, 200)], []), undefined)).toBeUndefined();
+    expect(settleInconclusive(runOf([exchange(1, 200)], []), undefined, 60_000)).toMatch(/did not finish within 60 s/);
   });
 });
 

@@ -40,7 +40,7 @@ import type { CheckMeta, CheckSeverity } from '../report/meta.js';
 import type { Finding } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
-import { inconclusiveCause, standingFailures } from './inconclusive.js';
+import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 
 export type { Profile };
 
@@ -278,25 +278,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       }
     } finally {
       limit.cancel();
-      if (notRun === undefined) {
-        inconclusive ??= inconclusiveCause(run.exchanges);
-        if (inconclusive === undefined && outOfTime && run.failures.length === 0) {
-          const silent = run.exchanges.filter((e) => !e.response).length;
-          inconclusive =
-            `the check did not finish within ${budget / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
-            'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow';
-        }
-        if (inconclusive !== undefined) {
-          // what the target did answer wrongly before the network failed stays its finding
-          const standing = standingFailures(run.failures, run.exchanges);
-          for (const f of run.failures) if (!standing.includes(f)) run.note(`not judged (${f.code}: ${f.title}): ${inconclusive}`);
-          run.failures.splice(0, run.failures.length, ...standing);
-          if (standing.length > 0) {
-            run.note(`stopped early, inconclusive beyond the findings above: ${inconclusive}`);
-            inconclusive = undefined;
-          }
-        }
-      }
+      if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
         requirements: [...new Set([...spec.requirements, ...run.requirements])],

@@ -56,3 +56,34 @@ export function standingFailures(failures: readonly Finding[], exchanges: readon
       (f.exchanges.length > 0 && f.exchanges.every((e) => e.response !== undefined && e.seq < firstSilent)),
   );
 }
+
+/** What {@link settleInconclusive} needs of a CheckRun (harness/run/session.ts). */
+export interface SettlingRun {
+  readonly exchanges: readonly Exchange[];
+  readonly failures: Finding[];
+  note(text: string): void;
+}
+
+/**
+ * The end of a check: its inconclusive cause (`cause`, what its body threw, else an unanswered
+ * request, else its time limit `outOfTimeMs` when it found nothing), or undefined. When there is
+ * one, the failures that do not stand become notes; if some stand, the check fails on them and the
+ * cause is only noted (undefined is returned).
+ */
+export function settleInconclusive(run: SettlingRun, cause: string | undefined, outOfTimeMs?: number): string | undefined {
+  let reason = cause ?? inconclusiveCause(run.exchanges);
+  if (reason === undefined && outOfTimeMs !== undefined && run.failures.length === 0) {
+    const silent = unanswered(run.exchanges).length;
+    reason =
+      `the check did not finish within ${outOfTimeMs / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
+      'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow';
+  }
+  if (reason === undefined) return undefined;
+  // what the target did answer wrongly before the network failed stays its finding
+  const standing = standingFailures(run.failures, run.exchanges);
+  for (const f of run.failures) if (!standing.includes(f)) run.note(`not judged (${f.code}: ${f.title}): ${reason}`);
+  run.failures.splice(0, run.failures.length, ...standing);
+  if (standing.length === 0) return reason;
+  run.note(`stopped early, inconclusive beyond the findings above: ${reason}`);
+  return undefined;
+}
