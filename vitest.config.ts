@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // Self-verification tests that run the whole suite as child processes (each spawns references and
 // vitest runs of its own, in parallel where it pays): they run after the unit tests, one file at a
 // time, so they neither starve the unit tests of the 2 cores nor each other.
-const SYSTEM_TESTS = ['test/correct-reference.test.ts', 'test/chaos.test.ts', 'test/safety.test.ts', 'test/fault-matrix.test.ts', 'test/receiver-conformance.test.ts'];
+const SYSTEM_TESTS = ['test/correct-reference.test.ts', 'test/chaos.test.ts', 'test/safety.test.ts', 'test/fault-matrix.test.ts', 'test/receiver-conformance.test.ts', 'test/real-targets.test.ts'];
 
 export default defineConfig({
   test: {

@@ -13,6 +13,7 @@ import {
   verifyPartnerErrorShape,
 } from '../harness/rules/errors.js';
 import { expectStatus } from '../harness/rules/status.js';
+import { TargetUnreachableError } from '../harness/http/transport.js';
 import { verifyEndToEndId, verifyUuid } from '../harness/rules/identifiers.js';
 
 const ctx: RuleContext = { requirements: ['GW-MONEY-CENTS'] };
@@ -120,11 +121,11 @@ describe('expectStatus', () => {
     expect(f?.exchanges.map((e) => e.seq)).toEqual([7]);
     expect(found(expectStatus(exchange(200), '4xx', ctx))?.code).toBe('status.unexpected');
   });
-  it('5xx is always target.5xx; 429 only a warning; no response is a failure', () => {
+  it('5xx is always target.5xx; 429 only a warning; no response is inconclusive (thrown), not a failure', () => {
     expect(found(expectStatus(exchange(500), [200, 500], ctx))).toMatchObject({ code: 'target.5xx', severity: 'failure' });
     expect(found(expectStatus(exchange(503), '4xx', ctx))?.code).toBe('target.5xx');
     expect(found(expectStatus(exchange(429, '', { 'retry-after': '2' }), 200, ctx))).toMatchObject({ code: 'status.rate-limited', severity: 'warning' });
-    expect(found(expectStatus(exchange(undefined), 200, ctx))).toMatchObject({ code: 'target.no-response', severity: 'failure' });
+    expect(() => expectStatus(exchange(undefined), 200, ctx)).toThrow(TargetUnreachableError);
   });
   it("otherClientError 'warning' only softens another 4xx", () => {
     const soft = { otherClientError: 'warning' } as const;
@@ -132,7 +133,7 @@ describe('expectStatus', () => {
     expect(found(expectStatus(exchange(200), [400, 422], ctx, soft))).toMatchObject({ code: 'status.unexpected', severity: 'failure' });
     expect(found(expectStatus(exchange(302), [400, 422], ctx, soft))).toMatchObject({ code: 'status.unexpected', severity: 'failure' });
     expect(found(expectStatus(exchange(502), [400, 422], ctx, soft))).toMatchObject({ code: 'target.5xx', severity: 'failure' });
-    expect(found(expectStatus(exchange(undefined), [400, 422], ctx, soft))).toMatchObject({ code: 'target.no-response', severity: 'failure' });
+    expect(() => expectStatus(exchange(undefined), [400, 422], ctx, soft)).toThrow(TargetUnreachableError);
   });
 });
 

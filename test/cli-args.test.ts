@@ -41,11 +41,11 @@ const INTERFACE_ENV = [
 
 describe('parseArgs', () => {
   test('defaults', () => {
-    expect(parseArgs([])).toEqual({ profile: 'quick', api: 'both', strict: false, allowInsecure: false, dryRun: false, help: false, version: false });
+    expect(parseArgs([])).toEqual({ profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, dryRun: false, help: false, version: false });
   });
 
   test('every flag, both spellings', () => {
-    const o = parseArgs(['--profile', 'certify', '--api=partner', '--seed', '-12', '--runs=50', '--grep', 'amount (min)', '--max-rps', '2.5', '--strict', '--allow-insecure', '--replay', '3:1:0', '--shard=2/3', '--workers', '4', '--dry-run', '--']);
+    const o = parseArgs(['--profile', 'certify', '--api=partner', '--seed', '-12', '--runs=50', '--grep', 'amount (min)', '--max-rps', '2.5', '--strict', '--allow-insecure', '--replay', '3:1:0', '--shard=2/3', '--workers', '4', '--dry-run', '--proxy', 'http://proxy.example:3128', '--no-preflight', '--']);
     expect(o).toEqual({
       profile: 'certify',
       api: 'partner',
@@ -55,6 +55,8 @@ describe('parseArgs', () => {
       maxRps: 2.5,
       strict: true,
       allowInsecure: true,
+      proxy: 'http://proxy.example:3128',
+      noPreflight: true,
       replay: '3:1:0',
       shard: { index: 2, count: 3 },
       workers: 4,
@@ -73,6 +75,7 @@ describe('parseArgs', () => {
     [['--runs', '0'], /--runs must be between 1/],
     [['--max-rps', '0'], /--max-rps expects a positive number/],
     [['--max-rps', 'fast'], /--max-rps expects a positive number/],
+    [['--proxy', 'socks5://p:1080'], /--proxy expects an http\(s\) URL/],
     [['--shard', '3/2'], /--shard expects i\/n/],
     [['--shard', '1'], /--shard expects i\/n/],
     [['--replay', '1:2'], /--replay needs the --seed/],
@@ -155,7 +158,11 @@ describe('worker environment', () => {
 describe('progress and summary', () => {
   test('progress line is short', () => {
     const line = formatProgress({ collected: 40, done: 12, failed: 1, warned: 2, notRun: 3, errors: 0, requests: 145, elapsedMs: 12_400 });
-    expect(line).toBe('[paygate] checks 12/40 · failed 1 · warnings 2 · not run 3 · requests 145 · 12s');
+    expect(line).toBe('[paygate] checks 12/40 · failed 1 · warnings 2 · not run 3 · requests 145 · 12s · eta ~29s');
+  });
+  test('progress shows inconclusive checks, the planned total from the start and an ETA at the rate cap', () => {
+    const line = formatProgress({ collected: 3, planned: 120, done: 2, failed: 0, warned: 0, notRun: 0, errors: 0, inconclusive: 1, requests: 50, plannedRequests: 1550, maxRps: 5, elapsedMs: 10_000 });
+    expect(line).toBe('[paygate] checks 2/120 · failed 0 · inconclusive 1 · requests 50/~1550 · 10s · eta ~5m00s');
   });
   test('summary table has a row per API and the report paths', () => {
     const report = buildConformance(
@@ -164,10 +171,10 @@ describe('progress and summary', () => {
       [],
     );
     const text = renderSummary(report, { files: { json: 'reports/conformance.json' } });
-    expect(text).toMatch(/passed\s+failed\s+warnings\s+not run\s+harness errors\s+requests/);
-    expect(text).toMatch(/gateway\s+1\s+0\s+0\s+0\s+0\s+7/);
+    expect(text).toMatch(/passed\s+failed\s+warnings\s+not run\s+inconclusive\s+harness errors\s+requests/);
+    expect(text).toMatch(/gateway\s+1\s+0\s+0\s+0\s+0\s+0\s+7/);
     expect(text).toContain('partner (not tested: PARTNER_BASE_URL not set)');
-    expect(text).toMatch(/total\s+1\s+0\s+0\s+0\s+0\s+7/);
+    expect(text).toMatch(/total\s+1\s+0\s+0\s+0\s+0\s+0\s+7/);
     expect(text).toContain('reports/conformance.json');
     expect(text).toContain('result: PASS');
   });
@@ -197,6 +204,21 @@ describe('the CLI process', () => {
     const insecure = cli(['--profile', 'certify', '--dry-run', '--allow-insecure'], { GATEWAY_BASE_URL: 'http://example.com', ...creds });
     expect(insecure.status).toBe(0);
     expect(insecure.stdout).toMatch(/random seed; replay this run with --seed -?\d+/);
+  });
+
+  test('--allow-insecure outside certify is warned about; the target line names only the APIs tested; --help documents exit 4, proxies and private CAs', () => {
+    const env = { GATEWAY_BASE_URL: 'https://gw.example', GATEWAY_CLIENT_ID: 'id', GATEWAY_CLIENT_SECRET: 'secret', PARTNER_BASE_URL: 'https://pt.example/v1', PARTNER_API_KEY: 'ak_test_k' };
+    const r = cli(['--dry-run', '--allow-insecure', '--api', 'gateway'], env);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/warning: --allow-insecure only matters with --profile certify/);
+    expect(r.stdout).toContain('target: gateway https://gw.example\n');
+    expect(r.stdout).not.toContain('pt.example');
+    const certify = cli(['--dry-run', '--profile', 'certify', '--proxy', 'http://proxy.example:3128'], env);
+    expect(certify.stdout).toContain('proxy: http://proxy.example:3128');
+    expect(certify.stdout).toMatch(/plan: ~\d+ checks, ~\d+ requests at most 5 req\/s → about \d+ (s|min|h)/);
+    expect(certify.stdout).toMatch(/PAYGATE_PLANNED_CHECKS=\d+/);
+    const help = cli(['--help']);
+    for (const text of ['4 inconclusive', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', '--proxy URL', '--no-preflight']) expect(help.stdout).toContain(text);
   });
 
   test('a base URL without its credentials exits 2 before anything starts', () => {

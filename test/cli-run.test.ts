@@ -58,13 +58,15 @@ test('fixture meta without context', () => {
 
 function runCli(args: string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_)/.test(k)) env[k] = v;
+  for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
   Object.assign(env, {
     GATEWAY_BASE_URL: 'http://127.0.0.1:9',
     GATEWAY_CLIENT_ID: 'fixture-id',
     GATEWAY_CLIENT_SECRET: 'fixture-secret',
     CALLBACK_PORT: '0',
     CI: 'true',
+    // the target is a dead port on purpose (fixtures send nothing): no preflight probes
+    PAYGATE_PREFLIGHT: '0',
     PAYGATE_INCLUDE: `${relative(ROOT, WORK)}/*.test.ts`,
     PAYGATE_REPORTS_DIR: OUT,
   });
@@ -88,7 +90,7 @@ describe('a CLI run', () => {
     expect(result.status, result.stderr).toBe(1);
     expect(result.stdout).toContain('seed 5');
     expect(result.stdout).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
-    expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+5/);
+    expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+0\s+5/);
     expect(result.stdout).toContain("replay: npm run conformance -- --profile quick --seed 5 --grep 'fixture fails'");
     expect(result.stdout).toContain('result: FAIL');
   });

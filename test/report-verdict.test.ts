@@ -145,7 +145,7 @@ describe('buildConformance', () => {
 
   test('summarises checks, per API too; failures carry replay and curl', () => {
     const report = buildConformance(run(), sampleChecks(), catalogue);
-    expect(report.summary).toEqual({ passed: 2, failed: 1, warnings: 1, notRun: 2, requests: 20, errors: 0, checks: 6 });
+    expect(report.summary).toEqual({ passed: 2, failed: 1, warnings: 1, notRun: 2, requests: 20, errors: 0, inconclusive: 0, checks: 6 });
     expect(report.summaryByApi.partner).toMatchObject({ passed: 1, notRun: 1, requests: 8 });
     expect(report.failures).toHaveLength(1);
     expect(report.failures[0]).toMatchObject({

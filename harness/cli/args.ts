@@ -3,7 +3,9 @@
  * text (every flag and every environment variable of the interface), the certify safety rule, and
  * the environment handed to test workers.
  */
-import { isIP } from 'node:net';
+import { isLoopbackHost } from '../http/network.js';
+
+export { isLoopbackHost };
 
 export type Profile = 'quick' | 'full' | 'certify';
 export type ApiSelection = 'gateway' | 'partner' | 'both';
@@ -19,6 +21,10 @@ export interface CliOptions {
   maxRps?: number;
   strict: boolean;
   allowInsecure: boolean;
+  /** every request to the target through this HTTP proxy (overrides HTTPS_PROXY/HTTP_PROXY) */
+  proxy?: string;
+  /** skip the preflight probes (harness/run/preflight.ts) */
+  noPreflight: boolean;
   replay?: string;
   shard?: { index: number; count: number };
   workers?: number;
@@ -53,7 +59,9 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--grep', value: 'TEXT', help: 'run only checks whose test name contains TEXT (literal text, not a pattern)' },
   { flag: '--max-rps', value: 'N', help: `cap on requests per second for the whole run (certify default ${CERTIFY_DEFAULT_MAX_RPS}; no cap otherwise)` },
   { flag: '--strict', help: 'warnings (points the contract leaves ambiguous or advisory) fail the run' },
-  { flag: '--allow-insecure', help: 'certify only: allow a plain-HTTP base URL that is not a loopback address' },
+  { flag: '--allow-insecure', help: 'certify only (ignored with a warning otherwise): allow a plain-HTTP base URL that is not a loopback address' },
+  { flag: '--proxy', value: 'URL', help: 'send every request to the target (and to CALLBACK_PUBLIC_URL) through this HTTP proxy; overrides HTTPS_PROXY/HTTP_PROXY, NO_PROXY still applies, loopback always goes direct' },
+  { flag: '--no-preflight', help: 'skip the preflight probes (DNS, TLS, credentials, availability, receiver address) that stop an untestable run in seconds' },
   { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
   { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merge with `tsx harness/report/merge.ts`' },
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
@@ -97,6 +105,11 @@ export const RECEIVER_ENV: readonly EnvSpec[] = [
 
 /** Other variables the CLI reads. */
 export const OTHER_ENV: readonly EnvSpec[] = [
+  { name: 'HTTPS_PROXY', help: 'proxy for https:// targets (also https_proxy; --proxy overrides); e.g. http://proxy.corp:3128' },
+  { name: 'HTTP_PROXY', help: 'proxy for http:// targets (also http_proxy)' },
+  { name: 'NO_PROXY', help: 'hosts that bypass the proxy (also no_proxy): comma-separated names, .domain suffixes, host:port, *; loopback always does' },
+  { name: 'NODE_EXTRA_CA_CERTS', help: "PEM file of extra CA certificates (Node's own variable): a sandbox whose certificate is issued by a private/corporate CA" },
+  { name: 'PAYGATE_PREFLIGHT', help: '0 skips the preflight probes (as --no-preflight)' },
   { name: 'CI', help: 'when set (or stdout is not a terminal), progress is printed as plain periodic lines' },
   { name: 'PAYGATE_REPORTS_DIR', help: 'where every report goes (default reports)' },
   { name: 'PAYGATE_JUNIT_FILE', help: 'JUnit file path (default <reports>/junit.xml; the vitest --outputFile flag does not override the config)' },
@@ -118,6 +131,9 @@ export const WORKER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_STRICT', help: '1 when warnings fail' },
   { name: 'PAYGATE_REPLAY', help: 'fast-check replay path (with PAYGATE_SEED)' },
   { name: 'PAYGATE_SHARD', help: 'i/n when sharded' },
+  { name: 'PAYGATE_PROXY', help: 'the --proxy URL' },
+  { name: 'PAYGATE_PLANNED_CHECKS', help: 'checks the run is expected to have (progress total from the start)' },
+  { name: 'PAYGATE_PLANNED_REQUESTS', help: 'requests the run is expected to make (progress ETA)' },
   { name: 'PAYGATE_CLI', help: '1 when run by the CLI (the config then uses the compact progress reporter)' },
 ];
 
@@ -129,7 +145,10 @@ export function helpText(): string {
     '',
     'With no target configured, the embedded reference sandbox is started and both APIs are tested.',
     'Exit code: 0 no check failed (warnings and not-run checks do not count unless --strict);',
-    '           1 a check failed; 2 bad flags or configuration; 3 the suite itself broke (harness error).',
+    '           1 a check failed; 2 bad flags or configuration; 3 the suite itself broke (harness error);',
+    '           4 inconclusive: nothing failed, but the target could not be tested from here (DNS, TLS, proxy,',
+    '             credentials, an unavailable target, an unreachable CALLBACK_PUBLIC_URL: found by the preflight',
+    '             before any check, or during the run for the checks it touched). Never a conformance failure.',
     '',
     'Flags (also --flag=value):',
   ];
@@ -149,6 +168,11 @@ export function helpText(): string {
   lines.push('', 'Set by the CLI for test workers:');
   for (const e of WORKER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
   lines.push(
+    '',
+    'Real sandboxes: before any check, a preflight probes each base URL (DNS, TLS, POST /api/auth with the',
+    'sandbox pair, the partner key on GET /business/finance) and sends a request to CALLBACK_PUBLIC_URL, which',
+    'the target must reach to deliver webhooks; a problem stops the run in seconds (exit 4) with what to do.',
+    'Behind a proxy: HTTPS_PROXY / HTTP_PROXY / NO_PROXY or --proxy URL. A private CA: NODE_EXTRA_CA_CERTS=ca.pem.',
     '',
     'Outputs (reports/): allure-results/, junit.xml, conformance.json, conformance.md;',
     '`npm run report` builds reports/allure-report/index.html (offline).',
@@ -173,7 +197,7 @@ const BOOLEAN = new Set(FLAGS.filter((f) => f.value === undefined).map((f) => f.
 
 /** Parses and validates the flags. Throws UsageError with a message fit for the user. */
 export function parseArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, dryRun: false, help: false, version: false };
+  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, dryRun: false, help: false, version: false };
   const seen = new Set<string>();
   let receiverUrl: string | undefined;
   let receiverScheme: 'gateway' | 'partner' | undefined;
@@ -244,6 +268,20 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--allow-insecure':
         options.allowInsecure = true;
         break;
+      case '--no-preflight':
+        options.noPreflight = true;
+        break;
+      case '--proxy': {
+        let url: URL | undefined;
+        try {
+          url = new URL(v);
+        } catch {
+          url = undefined;
+        }
+        if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--proxy expects an http(s) URL such as http://proxy.example:3128, got "${v}"`);
+        options.proxy = v;
+        break;
+      }
       case '--dry-run':
         options.dryRun = true;
         break;
@@ -272,15 +310,6 @@ export function parseArgs(argv: readonly string[]): CliOptions {
     throw new UsageError('--replay needs the --seed of the failing run (both are printed with the failure)');
   }
   return options;
-}
-
-/** True for `localhost`, 127.0.0.0/8 and ::1 (and IPv4-mapped loopback). */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
-  if (isIP(host) === 4) return host.startsWith('127.');
-  if (isIP(host) === 6) return host === '::1' || /^::ffff:127\./.test(host) || host === '0:0:0:0:0:0:0:1';
-  return false;
 }
 
 export const BASE_URL_VARS = ['GATEWAY_BASE_URL', 'PARTNER_BASE_URL'] as const;
@@ -347,6 +376,7 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
     PAYGATE_STRICT: options.strict ? '1' : '0',
   };
   if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
+  if (options.proxy !== undefined) env['PAYGATE_PROXY'] = options.proxy;
   if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;
   if (options.shard !== undefined) env['PAYGATE_SHARD'] = `${options.shard.index}/${options.shard.count}`;
   if (options.receiver !== undefined) {

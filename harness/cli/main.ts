@@ -4,7 +4,9 @@
  * Validates flags and the target configuration, hands the options to the test workers through
  * PAYGATE_* environment variables, runs vitest programmatically with vitest.conformance.config.ts,
  * then prints a summary and exits: 0 no check failed; 1 a check failed (or warned, with --strict);
- * 2 bad flags/configuration; 3 the suite itself broke. Not-run checks never fail.
+ * 2 bad flags/configuration; 3 the suite itself broke; 4 inconclusive (the preflight found the
+ * target untestable from here, or checks could not be judged: network, TLS, proxy, credentials).
+ * Not-run checks never fail.
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -23,23 +25,30 @@ import {
 } from './args.js';
 import type { CliOptions } from './args.js';
 import { renderSummary } from './summary.js';
-import { buildConformance, exitCodeFor } from '../report/verdict.js';
+import { EXIT_INCONCLUSIVE, buildConformance, exitCodeFor } from '../report/verdict.js';
 import type { ConformanceReport } from '../report/verdict.js';
 import { fragmentPath, loadCatalogue, toolVersion } from '../report/verdict-reporter.js';
 import type { VerdictFragment } from '../report/verdict-reporter.js';
 import { isEmbeddedTarget } from '../config/target.js';
 import { receiverConfigProblems } from '../config/receiver-target.js';
 import { RECEIVER_FILTERS } from './args.js';
+import { describeProxy, isInconclusiveError, proxySettings } from '../http/network.js';
+import { describePlan, planRun } from './plan.js';
+import { writePreflightReport } from '../report/preflight-report.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFIG_FILE = 'vitest.conformance.config.ts';
 
-function describeTarget(env: NodeJS.ProcessEnv): string {
+/** The `target:` line: the receiver, or only the APIs this run tests (`--api gateway` names the gateway alone). */
+function describeTarget(env: NodeJS.ProcessEnv, api: CliOptions['api'] = 'both'): string {
   if (env['PAYGATE_TARGET_KIND'] === 'receiver') return `receiver ${env['PAYGATE_RECEIVER_TARGET_URL'] ?? ''} (${env['PAYGATE_RECEIVER_SCHEME'] ?? ''} webhooks)${env['RECEIVER_STATE_URL'] ? ', read-back hook set' : ', no read-back hook (RECEIVER_STATE_URL)'}`;
   const gateway = env['GATEWAY_BASE_URL'];
   const partner = env['PARTNER_BASE_URL'];
-  if (isEmbeddedTarget(env)) return 'embedded reference sandbox (started for this run)';
-  return [gateway ? `gateway ${gateway}` : 'gateway not configured', partner ? `partner ${partner}` : 'partner not configured'].join(', ');
+  if (isEmbeddedTarget(env)) return `embedded reference sandbox (started for this run)${api !== 'both' ? `, ${api} API` : ''}`;
+  const parts: string[] = [];
+  if (api !== 'partner') parts.push(gateway ? `gateway ${gateway}` : 'gateway not configured');
+  if (api !== 'gateway') parts.push(partner ? `partner ${partner}` : 'partner not configured');
+  return parts.join(', ');
 }
 
 function header(options: CliOptions, seed: number, env: NodeJS.ProcessEnv): string {
@@ -49,7 +58,36 @@ function header(options: CliOptions, seed: number, env: NodeJS.ProcessEnv): stri
   if (options.runs !== undefined) parts.push(`runs ${options.runs}`);
   if (options.strict) parts.push('strict');
   if (options.shard !== undefined) parts.push(`shard ${options.shard.index}/${options.shard.count}`);
-  return `${parts.join(' · ')}\ntarget: ${describeTarget(env)}${options.seed === undefined ? `\n(random seed; replay this run with --seed ${seed})` : ''}`;
+  const lines = [parts.join(' · '), `target: ${describeTarget(env, options.api)}`];
+  const proxy = describeProxy(proxySettings(env));
+  if (proxy !== undefined && !isEmbeddedTarget(env)) lines.push(`proxy: ${proxy}`);
+  // the cost up front, always under a rate cap (certify): how many requests, how long
+  const plan = planFor(options, env);
+  if (plan !== undefined && (rps !== undefined || options.profile !== 'quick')) lines.push(describePlan(plan));
+  if (options.seed === undefined) lines.push(`(random seed; replay this run with --seed ${seed})`);
+  return lines.join('\n');
+}
+
+/** The run's plan (harness/cli/plan.ts); none for fixture suites (PAYGATE_INCLUDE: the project's own tests). */
+function planFor(options: CliOptions, env: NodeJS.ProcessEnv): ReturnType<typeof planRun> {
+  return env['PAYGATE_INCLUDE'] === undefined ? planRun(options) : undefined;
+}
+
+/** Flags that are accepted but do nothing in this run: said, not silently ignored. */
+function flagWarnings(options: CliOptions): string[] {
+  const out: string[] = [];
+  if (options.allowInsecure && options.profile !== 'certify') {
+    out.push('--allow-insecure only matters with --profile certify (plain HTTP is always allowed otherwise): ignored');
+  }
+  return out;
+}
+
+/** Runs the preflight probes; the problems found (empty: go ahead). */
+async function runPreflight(options: CliOptions, env: NodeJS.ProcessEnv): Promise<{ problems: string[]; notes: string[]; durationMs: number } | undefined> {
+  if (options.noPreflight || env['PAYGATE_PREFLIGHT'] === '0' || isEmbeddedTarget(env)) return undefined;
+  const { loadTargetConfig } = await import('../config/target.js');
+  const { preflight } = await import('../run/preflight.js');
+  return preflight(loadTargetConfig(env), { api: options.api });
 }
 
 /** Removes the previous run's outputs (a sharded run only removes its own fragment). */
@@ -128,8 +166,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
 
   const seed = options.seed ?? randomSeed();
   const exported = workerEnv(options, seed);
+  const plan = planFor(options, env);
+  if (plan !== undefined) {
+    exported['PAYGATE_PLANNED_CHECKS'] = String(plan.checks);
+    exported['PAYGATE_PLANNED_REQUESTS'] = String(plan.requests);
+  }
   Object.assign(env, exported);
   if (env !== process.env) Object.assign(process.env, exported);
+  for (const warning of flagWarnings(options)) console.error(`paygate-conformance: warning: ${warning}`);
   const reportsDir = resolve(ROOT, env['PAYGATE_REPORTS_DIR'] ?? 'reports');
   process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
   console.log(header(options, seed, env));
@@ -151,6 +195,24 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 
   cleanOutputs(reportsDir, options);
+  const startedAt = new Date();
+  const checked = await runPreflight(options, env);
+  if (checked !== undefined && checked.problems.length > 0) {
+    const [first, ...others] = checked.problems;
+    const lines = [
+      '',
+      `paygate-conformance: INCONCLUSIVE, stopped before any check (preflight, ${(checked.durationMs / 1000).toFixed(1)} s): ${first ?? ''}`,
+      ...others.map((p) => `  also: ${p}`),
+      'No check ran: this says nothing about the target\'s conformance. Fix the above and run again (--no-preflight skips these probes).',
+    ];
+    if (options.shard === undefined) {
+      const written = await writePreflightReport(reportsDir, checked.problems, startedAt);
+      lines.push(`reports: ${written.json} (verdict "inconclusive"), ${written.md}`);
+    }
+    console.error(lines.join('\n'));
+    return EXIT_INCONCLUSIVE;
+  }
+  if (checked !== undefined) for (const note of checked.notes) console.log(`preflight: ${note}`);
   const { startVitest } = await import('vitest/node');
   const vitest = await startVitest('test', filters, {
     root: ROOT,
@@ -161,7 +223,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     ...(options.grep !== undefined && { testNamePattern: grepPattern(options.grep) }),
     ...(options.shard !== undefined && { shard: `${options.shard.index}/${options.shard.count}` }),
   });
-  const unhandled = vitest.state.getUnhandledErrors().length;
+  const unhandled = vitest.state.getUnhandledErrors().filter((e) => !isInconclusiveError(e as { code?: unknown })).length;
 
   const report = await readVerdict(reportsDir, options);
   if (report === undefined) {

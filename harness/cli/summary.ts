@@ -5,10 +5,10 @@
 import type { ConformanceReport, Counts } from '../report/verdict.js';
 import { APIS } from '../report/verdict.js';
 
-const COLUMNS = ['', 'passed', 'failed', 'warnings', 'not run', 'harness errors', 'requests'] as const;
+const COLUMNS = ['', 'passed', 'failed', 'warnings', 'not run', 'inconclusive', 'harness errors', 'requests'] as const;
 
 function row(label: string, c: Counts): string[] {
-  return [label, String(c.passed), String(c.failed), String(c.warnings), String(c.notRun), String(c.errors), String(c.requests)];
+  return [label, String(c.passed), String(c.failed), String(c.warnings), String(c.notRun), String(c.inconclusive ?? 0), String(c.errors), String(c.requests)];
 }
 
 function table(rows: string[][]): string {
@@ -50,6 +50,15 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
     out.push('', `warnings (${report.warnings.length})${report.strict ? ' — --strict: they fail the run' : ' — do not fail the run'}:`);
     for (const w of report.warnings.slice(0, max)) out.push(`  ! ${w.check} [${w.requirements.join(', ')}]: ${w.message}`);
     if (report.warnings.length > max) out.push(`  … ${report.warnings.length - max} more in conformance.md`);
+  }
+  const undecided = report.inconclusive ?? [];
+  if (report.preflight !== undefined) {
+    out.push('', 'preflight: the run stopped before any check (inconclusive: this says nothing about the target):');
+    for (const p of report.preflight.problems) out.push(`  ? ${p}`);
+  } else if (undecided.length > 0) {
+    out.push('', `inconclusive (${undecided.length}) — not judged: the network, credentials or time limit on the certifier's side, not the target:`);
+    for (const i of undecided.slice(0, max)) out.push(`  ? ${i.check}: ${i.reason}`);
+    if (undecided.length > max) out.push(`  … ${undecided.length - max} more in conformance.md`);
   }
   if (report.errors.length > 0) {
     out.push('', `harness errors (${report.errors.length}) — the suite broke, not the target:`);

@@ -15,6 +15,7 @@ import { Client } from 'undici';
 import { dispatchScope } from './client.js';
 import { processRateLimiter } from './rate-limit.js';
 import { HarnessError } from '../rules/finding.js';
+import { proxyFor, redactProxyUrl } from './transport.js';
 
 export type BurstOutcome<T> =
   | { index: number; status: 'fulfilled'; value: T; startedAt: number; settledAt: number }
@@ -39,7 +40,59 @@ export interface BurstResult<T> {
   startSpreadMs: number;
 }
 
+/**
+ * A connection to `url`'s host through an HTTP proxy: `CONNECT host:port`, then (https) TLS inside
+ * the tunnel, so a burst behind HTTPS_PROXY/--proxy still has one pre-opened connection per request.
+ */
+function openTunnel(url: URL, proxy: string, timeoutMs: number): Promise<net.Socket> {
+  const proxyUrl = new URL(proxy);
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const authority = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return new Promise((resolve, reject) => {
+    const proxySocket =
+      proxyUrl.protocol === 'https:'
+        ? tls.connect({ host: proxyUrl.hostname, port: Number(proxyUrl.port || 443) })
+        : net.connect({ host: proxyUrl.hostname.replace(/^\[|\]$/g, ''), port: Number(proxyUrl.port || 80) });
+    const fail = (message: string): void => {
+      clearTimeout(timer);
+      proxySocket.destroy();
+      reject(new HarnessError('burst.connect', `could not open a connection to ${url.origin} through the proxy ${redactProxyUrl(proxy)}: ${message}`));
+    };
+    const timer = setTimeout(() => fail(`no tunnel within ${timeoutMs} ms`), timeoutMs);
+    proxySocket.once('error', (err) => fail(err.message));
+    proxySocket.once(proxyUrl.protocol === 'https:' ? 'secureConnect' : 'connect', () => {
+      const auth = proxyUrl.username ? `proxy-authorization: Basic ${Buffer.from(`${decodeURIComponent(proxyUrl.username)}:${decodeURIComponent(proxyUrl.password)}`).toString('base64')}\r\n` : '';
+      proxySocket.write(`CONNECT ${authority} HTTP/1.1\r\nhost: ${authority}\r\n${auth}\r\n`);
+    });
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      head = Buffer.concat([head, chunk]);
+      const end = head.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      proxySocket.off('data', onData);
+      const status = /^HTTP\/1\.[01] (\d{3})/.exec(head.subarray(0, end).toString('latin1'))?.[1];
+      if (status !== '200') return fail(`the proxy answered the CONNECT with ${status ?? 'something that is not HTTP'}`);
+      if (head.length > end + 4) proxySocket.unshift(head.subarray(end + 4));
+      if (url.protocol !== 'https:') {
+        clearTimeout(timer);
+        resolve(proxySocket);
+        return;
+      }
+      const secure = tls.connect({ socket: proxySocket, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+      secure.once('secureConnect', () => {
+        clearTimeout(timer);
+        resolve(secure);
+      });
+      secure.once('error', (err) => fail(err.message));
+    };
+    proxySocket.on('data', onData);
+  });
+}
+
 function openSocket(url: URL, timeoutMs: number): Promise<net.Socket> {
+  const proxy = proxyFor(url);
+  if (proxy !== undefined) return openTunnel(url, proxy, timeoutMs);
   const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
   const host = url.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve, reject) => {

@@ -19,6 +19,7 @@ import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { toCurl } from './curl.js';
 import { parseRetryAfter, processRateLimiter } from './rate-limit.js';
+import { proxyDispatcher } from './transport.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export type ApiName = 'gateway' | 'partner';
@@ -195,13 +196,16 @@ export class HttpClient {
   readonly origin: string;
   readonly redactor: Redactor;
   private readonly basePath: string;
-  private readonly pool: Pool;
+  /** a direct keep-alive pool, or the process's proxy agent when HTTPS_PROXY/--proxy applies (harness/http/transport.ts) */
+  private readonly pool: Dispatcher;
   private readonly timeoutMs: number;
   private readonly limiter: RateLimiter | undefined;
   private readonly max429Retries: number;
   private readonly maxRetryAfterMs: number;
   private readonly userAgent: string;
   private readonly listeners = new Set<ExchangeListener>();
+  /** the pool is the shared proxy agent: never closed by one client */
+  private readonly proxied: boolean;
 
   constructor(options: HttpClientOptions) {
     let url: URL;
@@ -214,7 +218,8 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.baseUrl = `${this.origin}${this.basePath}`;
-    this.pool = new Pool(this.origin, { connections: options.connections ?? 8, pipelining: 1 });
+    this.pool = proxyDispatcher(this.origin) ?? new Pool(this.origin, { connections: options.connections ?? 8, pipelining: 1 });
+    this.proxied = !(this.pool instanceof Pool);
     this.timeoutMs = options.timeoutMs ?? 15_000;
     this.limiter = processRateLimiter(options.maxRps);
     this.max429Retries = options.max429Retries ?? 3;
@@ -286,6 +291,8 @@ export class HttpClient {
     let error: string | undefined;
     try {
       const res = await dispatcher.request({
+        // a Pool ignores it; an agent (proxy) needs it
+        origin: this.origin,
         path: requestPath,
         method: options.method.toUpperCase() as Dispatcher.HttpMethod,
         headers,
@@ -343,11 +350,11 @@ export class HttpClient {
 
   /** Closes the pool after in-flight requests finish. */
   async close(): Promise<void> {
-    await this.pool.close();
+    if (!this.proxied) await this.pool.close();
   }
 
   /** Closes the pool at once, aborting in-flight requests. */
   async destroy(): Promise<void> {
-    await this.pool.destroy();
+    if (!this.proxied) await this.pool.destroy();
   }
 }

@@ -135,7 +135,7 @@ export function environmentInfo(report: ConformanceReport | undefined): Record<s
   if (report.embedded) info['target'] = 'embedded reference sandbox';
   info['result'] = report.outcome.toUpperCase();
   const s = report.summary;
-  info['summary'] = `${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.errors} harness errors, ${s.requests} requests`;
+  info['summary'] = `${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.inconclusive ?? 0} inconclusive, ${s.errors} harness errors, ${s.requests} requests`;
   return info;
 }
 

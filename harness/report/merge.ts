@@ -87,7 +87,7 @@ async function main(argv: readonly string[]): Promise<number> {
   for (const p of problems) console.warn(`merge: warning: ${p}`);
   const written = writeConformance(dir, report);
   const s = report.summary;
-  console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.errors} harness errors, ${s.requests} requests`);
+  console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.inconclusive ?? 0} inconclusive, ${s.errors} harness errors, ${s.requests} requests`);
   console.log(`${written.json}\n${written.md}`);
   return exitCodeFor(report);
 }

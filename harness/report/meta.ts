@@ -50,6 +50,11 @@ export interface CheckMeta {
   warnings: FindingSummary[];
   /** set when the check could not run (missing optional credential, API not configured…): the reason */
   notRun?: string;
+  /**
+   * set when the check could not be judged for a reason on the certifier's side (no HTTP answer,
+   * no gateway token, its time limit; harness/run/inconclusive.ts): the cause. Never a failure.
+   */
+  inconclusive?: string;
   /** HTTP requests made by the check */
   requests: number;
   /** how to replay this check (command line), e.g. with the fast-check seed and path */

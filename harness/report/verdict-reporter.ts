@@ -13,6 +13,7 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi } from './meta.js';
 import { buildConformance, checkRecordFrom, renderMarkdown, APIS } from './verdict.js';
+import { isInconclusiveError } from '../http/network.js';
 import type { CheckRecord, ConformanceReport, Profile, RunInfo, TestOutcome } from './verdict.js';
 
 export interface VerdictReporterOptions {
@@ -169,7 +170,9 @@ export default class VerdictReporter implements Reporter {
         });
       }
     }
-    unhandledErrors.forEach((error, index) => {
+    // a rejection a check left unawaited after the network or the token failed it is that check's
+    // inconclusive cause, already reported with it: never a pseudo-check of its own
+    unhandledErrors.filter((error) => !isInconclusiveError(error as { code?: unknown })).forEach((error, index) => {
       checks.push({
         check: `unhandled error #${index + 1}`,
         name: `unhandled error #${index + 1}`,

@@ -6,8 +6,10 @@
  *
  * Requirement verdict rule (from rule evaluations, never from a check merely listing an ID):
  * - `unobservable` when the catalogue says so (with its reason);
- * - `fail` if a failure finding names it; else `warn` if a warning names it; else `pass` if a rule
- *   deciding it was evaluated at least once (in a check that ran) and found nothing;
+ * - `fail` if a failure finding names it; else `inconclusive` if a check listing it could not be
+ *   judged (no answer from the target, no token, its time limit: the cause is the reason); else
+ *   `warn` if a warning names it; else `pass` if a rule deciding it was evaluated at least once (in a
+ *   check that ran) and found nothing;
  * - `unevaluated` when checks that ran list it but no rule deciding it was evaluated (the
  *   observation it needs never came): never a pass;
  * - `not-run` otherwise, with the reason: the checks' own not-run reasons, the API not tested, a
@@ -21,8 +23,10 @@ import type { Evaluations } from '../run/check-run.js';
 
 import type { Profile } from '../cli/args.js';
 export type { Profile };
-export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error';
-export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable';
+export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error' | 'inconclusive';
+export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable' | 'inconclusive';
+/** The run's verdict: `inconclusive` when nothing failed but the network, credentials or time kept checks from a verdict. */
+export type RunVerdict = 'pass' | 'fail' | 'inconclusive';
 export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
 
 /** One check (one vitest test) as the report sees it. */
@@ -42,6 +46,8 @@ export interface CheckRecord {
   failures: FindingSummary[];
   warnings: FindingSummary[];
   notRun?: string;
+  /** why the check could not be judged (CheckMeta.inconclusive) */
+  inconclusive?: string;
   /** the error message when the test failed without findings, or the harness error */
   error?: string;
   requests: number;
@@ -78,6 +84,8 @@ export interface Counts {
   requests: number;
   /** harness errors: the suite broke, not the target (never a conformance failure) */
   errors: number;
+  /** checks that could not be judged (network, credentials, time limit): never a conformance failure */
+  inconclusive: number;
   checks: number;
 }
 
@@ -111,6 +119,8 @@ export interface FindingEntry {
 
 export interface ConformanceReport {
   tool: 'paygate-conformance';
+  /** pass, fail, or inconclusive (nothing failed, but checks could not be judged: see `inconclusive`) */
+  verdict: RunVerdict;
   version: string;
   profile: Profile;
   seed: number | null;
@@ -121,7 +131,11 @@ export interface ConformanceReport {
   requirements: RequirementVerdict[];
   failures: FindingEntry[];
   // extras
-  outcome: 'pass' | 'fail';
+  outcome: RunVerdict;
+  /** checks that could not be judged, with the cause; with `preflight`, why the run stopped before any check */
+  inconclusive: { check: string; api?: CheckApi; reason: string }[];
+  /** set when the preflight (harness/run/preflight.ts) stopped the run before any check */
+  preflight?: { problems: string[] };
   strict: boolean;
   embedded: boolean;
   shard?: string;
@@ -174,9 +188,11 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
   const firstError = outcome.errors?.[0];
   let state: CheckState;
   let error: string | undefined;
+  const inconclusive = meta?.inconclusive !== undefined && failures.length === 0 && outcome.state !== 'failed' ? meta.inconclusive : undefined;
   // harness/run/session.ts NotRunError: a HarnessError with code `not-run` (missing optional credential…)
   const notRunError = firstError?.code === 'not-run' && failures.length === 0 ? firstError.message : undefined;
-  if (notRunError !== undefined) state = 'not-run';
+  if (inconclusive !== undefined) state = 'inconclusive';
+  else if (notRunError !== undefined) state = 'not-run';
   else if (meta?.notRun !== undefined && failures.length === 0 && outcome.state !== 'failed') state = 'not-run';
   else if (outcome.state === 'skipped' || outcome.state === 'pending') state = 'not-run';
   else if (outcome.state === 'failed') {
@@ -202,6 +218,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
     failures,
     warnings,
     ...(notRun !== undefined && { notRun }),
+    ...(inconclusive !== undefined && { inconclusive }),
     ...(error !== undefined && { error }),
     requests: meta?.requests ?? 0,
     ...(meta?.replay !== undefined && { replay: meta.replay }),
@@ -220,7 +237,7 @@ export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pic
 }
 
 function emptyCounts(): Counts {
-  return { passed: 0, failed: 0, warnings: 0, notRun: 0, requests: 0, errors: 0, checks: 0 };
+  return { passed: 0, failed: 0, warnings: 0, notRun: 0, requests: 0, errors: 0, inconclusive: 0, checks: 0 };
 }
 
 function addTo(counts: Counts, check: CheckRecord): void {
@@ -230,6 +247,7 @@ function addTo(counts: Counts, check: CheckRecord): void {
   else if (check.state === 'failed') counts.failed += 1;
   else if (check.state === 'warned') counts.warnings += 1;
   else if (check.state === 'not-run') counts.notRun += 1;
+  else if (check.state === 'inconclusive') counts.inconclusive += 1;
   else counts.errors += 1;
 }
 
@@ -269,8 +287,10 @@ function verdictFor(
   if (requirement?.kind === 'unobservable') return { verdict: 'unobservable', reason: requirement.reason ?? 'unobservable' };
   const outOfScope = receiverScopeReason(requirement, run);
   if (outOfScope !== undefined) return { verdict: 'not-run', reason: outOfScope };
-  const ran = checks.filter((c) => c.state === 'passed' || c.state === 'failed' || c.state === 'warned');
+  const ran = checks.filter((c) => c.state === 'passed' || c.state === 'failed' || c.state === 'warned' || c.state === 'inconclusive');
   if (ran.some((c) => c.failures.some((f) => f.requirements.includes(id)))) return { verdict: 'fail' };
+  const undecided = checks.filter((c) => c.state === 'inconclusive');
+  if (undecided.length > 0) return { verdict: 'inconclusive', reason: [...new Set(undecided.map((c) => `${c.check}: ${c.inconclusive ?? 'inconclusive'}`))].join('; ') };
   if (ran.some((c) => c.warnings.some((f) => f.requirements.includes(id)))) return { verdict: 'warn' };
   if (evaluations > 0) return { verdict: 'pass' };
   if (ran.length > 0) {
@@ -373,7 +393,11 @@ export function buildConformance(
   const warnings: FindingEntry[] = [];
   const errors: ConformanceReport['errors'] = [];
   const notRun: ConformanceReport['notRun'] = [];
+  const inconclusive: ConformanceReport['inconclusive'] = [];
   for (const check of checks) {
+    if (check.state === 'inconclusive') {
+      inconclusive.push({ check: check.check, ...(check.api !== undefined && { api: check.api }), reason: check.inconclusive ?? 'inconclusive' });
+    }
     if (check.state === 'failed') {
       for (const finding of check.failures) failures.push(findingEntry(run, check, finding));
       if (check.failures.length === 0 && check.warnings.length > 0) {
@@ -414,9 +438,10 @@ export function buildConformance(
     }
   }
 
-  const outcome = summary.failed > 0 || summary.errors > 0 || (run.strict && summary.warnings > 0) ? 'fail' : 'pass';
+  const outcome: RunVerdict = summary.failed > 0 || summary.errors > 0 || (run.strict && summary.warnings > 0) ? 'fail' : summary.inconclusive > 0 ? 'inconclusive' : 'pass';
   return {
     tool: 'paygate-conformance',
+    verdict: outcome,
     version: run.version,
     profile: run.profile,
     seed: run.seed,
@@ -427,6 +452,7 @@ export function buildConformance(
     requirements,
     failures,
     outcome,
+    inconclusive,
     strict: run.strict,
     embedded: run.embedded,
     ...(run.shard !== undefined && { shard: run.shard }),
@@ -454,11 +480,15 @@ export function buildConformance(
 
 /**
  * The process exit code a report implies: 0 pass; 1 a check failed (or, with --strict, warned);
- * 3 harness errors only (the suite broke: no conformance verdict). Not-run never fails.
+ * 3 harness errors (the suite broke: no conformance verdict); 4 inconclusive: nothing failed, but
+ * checks could not be judged (network, TLS, DNS, proxy, credentials, an unavailable target: the
+ * certifier's side, see `inconclusive`). Not-run never fails.
  */
-export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'>): number {
+export const EXIT_INCONCLUSIVE = 4;
+export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'> & Partial<Pick<ConformanceReport, 'preflight'>>): number {
   if (report.summary.failed > 0 || (report.strict && report.summary.warnings > 0)) return 1;
   if (report.summary.errors > 0) return 3;
+  if ((report.summary.inconclusive ?? 0) > 0 || report.preflight !== undefined) return EXIT_INCONCLUSIVE;
   return 0;
 }
 
@@ -481,10 +511,11 @@ const VERDICT_MARK: Record<Verdict, string> = {
   unevaluated: '❔ unevaluated',
   'not-run': '⏭️ not-run',
   unobservable: '👁️‍🗨️ unobservable',
+  inconclusive: '❔ inconclusive',
 };
 
 function countsRow(label: string, c: Counts): string {
-  return `| ${label} | ${c.passed} | ${c.failed} | ${c.warnings} | ${c.notRun} | ${c.errors} | ${c.requests} |`;
+  return `| ${label} | ${c.passed} | ${c.failed} | ${c.warnings} | ${c.notRun} | ${c.inconclusive ?? 0} | ${c.errors} | ${c.requests} |`;
 }
 
 function findingSection(title: string, entries: readonly FindingEntry[]): string[] {
@@ -513,12 +544,16 @@ function findingSection(title: string, entries: readonly FindingEntry[]): string
 export function renderMarkdown(report: ConformanceReport): string {
   const out: string[] = [];
   const certify = report.profile === 'certify';
-  const result = report.outcome === 'pass' ? 'PASS' : 'FAIL';
+  const result = report.outcome.toUpperCase();
   out.push(certify ? '# Certificate of conformance — paygate-conformance' : '# Conformance report — paygate-conformance', '');
   if (certify) {
     out.push(`## Result: **${result}**`, '');
     out.push(
-      report.outcome === 'pass'
+      report.outcome === 'inconclusive'
+        ? report.preflight !== undefined
+          ? `No verdict: the run stopped before any check because the target could not be tested from here (${report.preflight.problems.join('; ')}). This says nothing about the target's conformance.`
+          : `No check failed, but ${report.summary.inconclusive} check(s) could not be judged (no answer from the target, no token, or their time limit; listed below): no certificate can be issued.`
+        : report.outcome === 'pass'
         ? 'No check failed against the target below' + (report.summary.warnings > 0 ? `; ${report.summary.warnings} check(s) reported warnings on points the contract leaves ambiguous (listed below).` : '.')
         : `The target does not conform: ${report.summary.failed} check(s) failed` +
             (report.summary.errors > 0 ? `, ${report.summary.errors} could not be evaluated (harness errors)` : '') +
@@ -544,7 +579,10 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (report.shard !== undefined) out.push(`| Shard | ${report.shard} |`);
   out.push('');
 
-  out.push('## Summary', '', '| | passed | failed | warnings | not run | harness errors | requests |', '|---|---:|---:|---:|---:|---:|---:|');
+  if (report.preflight !== undefined) {
+    out.push('## Preflight: the run stopped before any check', '', ...report.preflight.problems.map((p) => `- ${cell(p)}`), '');
+  }
+  out.push('## Summary', '', '| | passed | failed | warnings | not run | inconclusive | harness errors | requests |', '|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const api of APIS) out.push(countsRow(api, report.summaryByApi[api]));
   out.push(countsRow('**total**', report.summary), '');
 
@@ -569,6 +607,11 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (observed.length > 0) {
     out.push(`## Observations (${observed.length} checks)`, '', 'What the target showed where the contract leaves a choice open; never a failure.', '');
     for (const c of observed) out.push(`- **${cell(c.check)}**: ${(c.notes ?? []).map(cell).join('; ')}`);
+    out.push('');
+  }
+  if ((report.inconclusive ?? []).length > 0) {
+    out.push(`## Inconclusive checks (${report.inconclusive.length})`, '', 'These could not be judged: the cause is on the certifier\'s side or between the suite and the target, not a finding about the target.', '');
+    for (const i of report.inconclusive) out.push(`- **${cell(i.check)}**${i.api !== undefined ? ` (${i.api})` : ''}: ${cell(i.reason)}`);
     out.push('');
   }
   if (report.errors.length > 0) {

@@ -7,6 +7,7 @@
  */
 import type { Exchange } from '../http/exchange.js';
 import type { Finding, Judgement } from './finding.js';
+import { TargetUnreachableError } from '../http/transport.js';
 import { judge, makeFinding, show, type RuleContext } from './judgement.js';
 
 export type StatusClass = '2xx' | '4xx';
@@ -34,7 +35,9 @@ function label(exchange: Exchange): string {
 
 /**
  * Verifies the response status of `exchange`. The exchange is always attached to the finding.
- * - no response at all (network error from the target): failure `target.no-response`;
+ * - no response at all (DNS, TLS, refused or reset connection, our timeout): throws
+ *   {@link TargetUnreachableError}: nothing can be judged, the check is "inconclusive" with the cause
+ *   (harness/run/check.ts), never a requirement failure;
  * - any 5xx: failure `target.5xx`, whatever was expected (no route documents a 5xx);
  * - 429 when not expected: WARNING `status.rate-limited` — never a failure by itself ("Every route
  *   can answer 401 and 429"); the caller may retry and check again;
@@ -46,15 +49,7 @@ function expectStatusFinding(exchange: Exchange, expected: StatusExpectation, ct
   const c = withExchange(ctx, exchange);
   const want = describeExpectation(expected);
   const response = exchange.response;
-  if (!response) {
-    return makeFinding(c, {
-      code: 'target.no-response',
-      title: `${label(exchange)} got no response`,
-      severity: 'failure',
-      expected: `HTTP ${want}`,
-      actual: `no response: ${exchange.error ?? 'unknown error'}`,
-    });
-  }
+  if (!response) throw new TargetUnreachableError(exchange);
   const status = response.status;
   const body = response.body === '' ? 'empty body' : `body ${show(response.body, 300)}`;
   if (status >= 500 && status <= 599) {

@@ -42,6 +42,7 @@ import type { CheckMeta, CheckSeverity } from '../report/meta.js';
 import type { RequirementId } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
+import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 
 export type { Profile };
 
@@ -256,6 +257,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       },
     };
     let notRun: string | undefined;
+    // the certifier's side (network, credentials, time limit): harness/run/inconclusive.ts
+    let inconclusive: string | undefined;
     let outOfTime = false;
     const limit = deadline(budget);
     try {
@@ -271,9 +274,13 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       // a check that found failures before it had to stop still fails: its findings are never dropped
       if (error instanceof NotRunError && run.failures.length === 0) notRun = error.message;
       else if (error instanceof NotRunError) run.note(`stopped early: ${error.message}`);
-      else throw error;
+      else {
+        inconclusive = inconclusiveCause(run.exchanges, error);
+        if (inconclusive === undefined) throw error;
+      }
     } finally {
       limit.cancel();
+      if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
@@ -289,6 +296,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         ...(run.replay !== undefined ? { path: run.replay } : {}),
       });
       if (notRun) meta.notRun = notRun;
+      if (inconclusive !== undefined) meta.inconclusive = inconclusive;
       await finishCheckReport(meta, ctx);
       await attachExchanges(run.exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
       if (run.notes.length) await attachText('observations', run.notes.join('\n'));
@@ -297,13 +305,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       ctx.skip(notRun);
       return;
     }
-    if (outOfTime && run.failures.length === 0) {
-      const silent = run.exchanges.filter((e) => !e.response).length;
-      throw new HarnessError(
-        'check.out-of-time',
-        `the check did not finish within ${budget / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
-          'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow',
-      );
+    if (inconclusive !== undefined) {
+      // neither passed nor failed: skipped in vitest's terms, `inconclusive` in the verdict (meta)
+      ctx.skip(`inconclusive: ${inconclusive}`);
+      return;
     }
     run.finish();
   });

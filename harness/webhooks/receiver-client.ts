@@ -4,6 +4,8 @@
  * `waitFor` resolves `undefined` and the caller records the contract finding. Only an unreachable or
  * misbehaving receiver throws, as a {@link HarnessError} (`webhooks.receiver-unreachable`).
  */
+import { Agent, fetch } from 'undici';
+import type { RequestInit, Response } from 'undici';
 import { HarnessError } from '../rules/finding.js';
 import type { Delivery, DeliveryFilter, DeliveryListing, ScriptSpec, WireDelivery } from './types.js';
 
@@ -33,6 +35,13 @@ export function toDelivery(wire: WireDelivery): Delivery {
   return delivery;
 }
 
+let direct: Agent | undefined;
+/** One keep-alive agent per process that never goes through a proxy (harness/http/transport.ts). */
+function directAgent(): Agent {
+  direct ??= new Agent();
+  return direct;
+}
+
 export class ReceiverClient {
   readonly baseUrl: string;
 
@@ -43,7 +52,8 @@ export class ReceiverClient {
 
   private async call(method: string, path: string, body?: unknown): Promise<Response> {
     try {
-      const init: RequestInit = { method };
+      // the receiver is ours, on this machine: always direct, whatever HTTPS_PROXY/HTTP_PROXY say
+      const init: RequestInit = { method, dispatcher: directAgent() };
       if (body !== undefined) {
         init.body = JSON.stringify(body);
         init.headers = { 'content-type': 'application/json' };
