@@ -1,30 +1,21 @@
 /**
- * Helpers shared by the gateway suites of part B (pix-transfers, webhooks, atomicity, isolation):
- * valid request bodies, funding the sandbox balance, webhook registration, and the pure checks of
- * callback deliveries (headers, signature, payload shapes).
+ * Acting steps shared by the gateway suites of part B (pix-transfers, webhooks, atomicity, isolation):
+ * valid request bodies, funding the sandbox balance, webhook registration, and reading deliveries
+ * (which event, about which resource). Every judgement of a delivery is a rule in
+ * harness/rules/gateway/webhooks.ts; these steps only hand observations to rules.
  *
  * Contract: gateway-api.md. Quotes are given where each rule is applied.
  */
 import { randomUUID } from 'node:crypto';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
-import type { Finding } from '../../harness/rules/finding.js';
+import type { Judgement, RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import {
-  expectStatus,
-  kindOf,
-  makeFinding,
-  show,
-  verifyEndToEndId,
-  verifyGatewayCallbackHeaders,
-  verifyGatewayWebhookSignature,
-  verifyIntegerCents,
-  verifyIsoTimestamp,
-  verifyUuid,
-  verifyWebhookIsJsonPost,
-} from '../../harness/rules/index.js';
-import type { CheckContext } from '../../harness/rules/index.js';
-import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature } from '../../harness/webhooks/signatures.js';
+import { expectStatus, show, verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
+import { describeGatewaySignature, verifyGatewayDeliverySignature, verifyWebhookId } from '../../harness/rules/gateway/webhooks.js';
+import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
+import { verifyIsoTimestampIfPresent } from '../../harness/rules/gateway/fields.js';
+import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/json.js';
 import { pixChargeBody } from './support.js';
 
@@ -56,8 +47,8 @@ export function transferBody(amount: number, extra: Partial<TransferRequest> = {
   return { pixKey: randomUUID(), amount, description: 'paygate-conformance', ...extra };
 }
 
-const PIXIN_SETUP = ['GW-PIXIN-CREATE-200', 'GW-PIXIN-CREATE-PENDING'];
-const PAY_SETUP = ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID'];
+const PIXIN_SETUP: RequirementId[] = ['GW-PIXIN-CREATE-200', 'GW-PIXIN-CREATE-PENDING'];
+const PAY_SETUP: RequirementId[] = ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID'];
 
 export interface CreatedCharge {
   id: string;
@@ -133,14 +124,9 @@ export async function registerWebhook(gw: GatewayClient, run: CheckRun, callback
   run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] }));
   const data = dataOf(r);
   const id = data?.id;
-  if (!is2xx(r) || (typeof id !== 'number' && typeof id !== 'string')) {
-    if (is2xx(r)) {
-      run.record(makeFinding({ requirements: ['GW-WH-CREATE-200', 'GW-WH-ID-INTEGER'], exchanges: [r.exchange] }, {
-        code: 'webhook.no-id', title: 'the created webhook carries no id', severity: 'failure', expected: 'data.id (integer)', actual: show(r.json),
-      }));
-    }
-    return undefined;
-  }
+  if (!is2xx(r)) return undefined;
+  run.record(verifyWebhookId(id, { exchanges: [r.exchange] }));
+  if (typeof id !== 'number' && typeof id !== 'string') return undefined;
   const secret = typeof data?.signatureSecret === 'string' ? data.signatureSecret : undefined;
   if (secret !== undefined) gw.http.redactor.register(secret, 'GATEWAY_WEBHOOK_SECRET');
   return { id, secret, path, url, events, response: r };
@@ -155,8 +141,7 @@ export async function removeWebhooks(gw: GatewayClient, hooks: ReadonlyArray<Reg
 
 // ── deliveries ────────────────────────────────────────────────────────────────────────────────
 
-export type ResourceKind = 'transaction' | 'transfer';
-export type GatewayEvent = 'transaction_created' | 'transaction_paid' | 'transfer_created' | 'transfer_completed';
+export type { GatewayEvent, ResourceKind };
 export const RUN_EVENTS: readonly GatewayEvent[] = ['transaction_created', 'transaction_paid', 'transfer_created', 'transfer_completed'];
 /** The other event names of the "Events" table (and the hidden subscription ones). */
 const OTHER_EVENTS: readonly string[] = [
@@ -214,122 +199,31 @@ function where(d: Delivery): string {
 }
 
 /**
- * Transport checks of one delivery: POST with a JSON body ("Webhooks are HTTP POST callbacks with a
- * JSON body"), headers ("Content-Type | application/json", "User-Agent | Gateway"), and, for a
- * webhook with a signatureSecret, `ServiceGateway-Signature` ("`t=<epoch>,v1=<hmac>`"; "`v1` is the
- * lowercase hex HMAC-SHA256, keyed with the signatureSecret, over the text `<timestamp>.<JSON of the
- * payload>`"). A postbackUrl belongs to no webhook and has no secret: no signature is expected, one
- * is tolerated and noted. Which signing input matched is noted; a match only over re-serialised JSON
- * is a warning (GW-WH-SIGNATURE-HMAC ambiguity).
+ * Hands one delivery's transport to the rules: POST with a JSON body, the callback headers, and, for a
+ * webhook with a signatureSecret, `ServiceGateway-Signature` (harness/rules/gateway/webhooks.ts). A
+ * postbackUrl belongs to no webhook and has no secret: no signature is expected, one is noted. Notes
+ * what the target chose where the contract is open (signing input, unit of `t`). Returns the signing
+ * input that matched, if any.
  */
-export function verifyDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
-  run.record(verifyWebhookIsJsonPost(d, { requirements: ['GW-EVT-HTTP-POST-JSON'] }));
-  run.record(verifyGatewayCallbackHeaders(d, { requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
+export function checkDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
+  const at = { subject: where(d) };
+  run.record(verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
+  run.record(verifyGatewayCallbackHeaders(d, { subject: where(d), requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
   const header = d.headers[GATEWAY_SIGNATURE_HEADER];
   if (secret === undefined) {
     if (header !== undefined) run.note(`${where(d)} (postbackUrl, no signatureSecret) carries ServiceGateway-Signature ${show(header, 120)} (tolerated)`);
     return undefined;
   }
-  const ctx: CheckContext = { requirements: ['GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-LOWER-HEX', 'GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED'] };
-  const finding = verifyGatewayWebhookSignature(d, secret, ctx);
-  run.record(finding);
-  if (finding) return undefined;
-  const result = verifyGatewaySignature({ header, rawBody: d.rawBody, secret, receivedAt: d.receivedAt });
-  if (result.matchedOver === 'compact-json') {
-    run.record(makeFinding({ requirements: ['GW-WH-SIGNATURE-HMAC'] }, {
-      code: 'signature.reserialized-body',
-      title: 'the signature verifies only over re-serialised JSON, not over the raw body',
-      severity: 'warning',
-      expected: 'HMAC over "<t>.<raw request body>" (the likeliest reading of "JSON of the payload")',
-      actual: `matched over compact JSON.stringify(JSON.parse(body)) only (${where(d)})`,
-    }));
-  }
-  return result.matchedOver;
+  if (!run.record(verifyGatewayDeliverySignature(d, secret, at))) return undefined;
+  const seen = describeGatewaySignature(d, secret);
+  if (seen.timestampUnit === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
+  return seen.matchedOver;
 }
-
-export interface ExpectedEvent {
-  kind: ResourceKind;
-  event: GatewayEvent;
-  /** the resource id */
-  id: string;
-  /** the amount the resource was created with (cents) */
-  amount: number;
-}
-
-const PAYLOAD_REQ: Record<ResourceKind, string> = { transaction: 'GW-EVT-TXN-PAYLOAD', transfer: 'GW-EVT-TRANSFER-PAYLOAD' };
 
 /**
- * Payload shape ("Payload shapes"): "Transaction events: `id` (string UUID), `type` (`transaction`),
- * `event`, `scope` (`user`), `transaction{id, amount (integer cents), status, pix{endToEndId,
- * payerInfo{name, document}}}`"; "Transfer events: same envelope with `type` `transfer` and
- * `transfer{id, amount, status, pix{endToEndId, creditorAccount{name, document}}}`"; "Event payload
- * status for a completed transfer is `paid`". pix/endToEndId/payerInfo/creditorAccount before
- * payment or completion are not shown: tolerated absent or null on the *_created events.
+ * ISO 8601 check of a field that may be absent or null before an event ("not shown" until then):
+ * a thin step over the one timestamp rule (harness/rules/gateway/fields.ts).
  */
-export function verifyEventPayload(d: Delivery, expected: ExpectedEvent): Finding[] {
-  const findings: (Finding | undefined)[] = [];
-  const req = PAYLOAD_REQ[expected.kind];
-  const json = d.json;
-  const ctx = (requirements: string[], subject: string, severity?: 'warning'): CheckContext => ({
-    requirements,
-    subject: `${subject} (${expected.event}, ${where(d)})`,
-    ...(severity ? { severity } : {}),
-  });
-  const bad = (requirements: string[], title: string, expectedText: string, actual: string, severity: 'failure' | 'warning' = 'failure'): Finding =>
-    makeFinding({ requirements }, { code: 'webhook.payload', title: `${title} (${expected.event})`, severity, expected: expectedText, actual: `${actual} (${where(d)})` });
-  if (!isRecord(json)) return [bad([req, 'GW-EVT-HTTP-POST-JSON'], 'event body is not a JSON object', 'a JSON object', show(d.bodyText))];
-  findings.push(verifyUuid(json.id, ctx(['GW-EVT-ID-UUID'], 'event id')));
-  if (json.type !== expected.kind) findings.push(bad([req], 'event type is wrong', `type = "${expected.kind}"`, `type = ${show(json.type)}`));
-  if (json.event !== expected.event) {
-    findings.push(bad(['GW-EVT-EVENT-NAME'], 'event field does not name the delivered event', `event = "${expected.event}"`, `event = ${show(json.event)}`, 'warning'));
-  }
-  if (json.scope !== 'user') findings.push(bad(['GW-EVT-SCOPE-USER'], 'event scope is not "user"', 'scope = "user"', `scope = ${show(json.scope)}`));
-  const inner = json[expected.kind];
-  if (!isRecord(inner)) {
-    findings.push(bad([req], `event has no ${expected.kind} object`, `${expected.kind}{id, amount, status, pix{…}}`, `${expected.kind} = ${kindOf(inner)} ${show(inner)}`));
-    return findings.filter((f): f is Finding => f !== undefined);
-  }
-  const amountFinding = verifyIntegerCents(inner.amount, ctx([req, 'GW-MONEY-CENTS'], `${expected.kind}.amount`));
-  findings.push(amountFinding);
-  if (!amountFinding && inner.amount !== expected.amount) {
-    // the text does not say whether the event amount is gross or net: a different integer is a warning
-    findings.push(bad([req], `${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, 'warning'));
-  }
-  if (typeof inner.status !== 'string') findings.push(bad([req], `${expected.kind}.status is not a string`, 'a status string', `${kindOf(inner.status)} ${show(inner.status)}`));
-  const settled = expected.event === 'transaction_paid' || expected.event === 'transfer_completed';
-  if (expected.event === 'transaction_paid' && inner.status !== 'paid') {
-    findings.push(bad(['GW-EVT-TRANSACTION-PAID', req], 'transaction_paid does not carry status "paid"', 'transaction.status = "paid"', `status = ${show(inner.status)}`));
-  }
-  if (expected.event === 'transfer_completed' && inner.status !== 'paid') {
-    findings.push(bad(['GW-EVT-TRANSFER-COMPLETED-PAID', req], 'transfer_completed does not carry status "paid"', 'transfer.status = "paid" ("Event payload status for a completed transfer is `paid`")', `status = ${show(inner.status)}`));
-  }
-  const pix = inner.pix;
-  if (!settled) {
-    if (pix !== undefined && pix !== null && !isRecord(pix)) findings.push(bad([req], `${expected.kind}.pix is not an object`, 'pix{…} (or absent before settlement)', `${kindOf(pix)} ${show(pix)}`));
-    return findings.filter((f): f is Finding => f !== undefined);
-  }
-  if (!isRecord(pix)) {
-    findings.push(bad([req], `${expected.kind}.pix is missing on a settled event`, 'pix{endToEndId, …}', `${kindOf(pix)} ${show(pix)}`));
-    return findings.filter((f): f is Finding => f !== undefined);
-  }
-  findings.push(verifyEndToEndId(pix.endToEndId, ctx([req], `${expected.kind}.pix.endToEndId`)));
-  const partyKey = expected.kind === 'transaction' ? 'payerInfo' : 'creditorAccount';
-  const party = pix[partyKey];
-  if (!isRecord(party)) {
-    findings.push(bad([req], `${expected.kind}.pix.${partyKey} is missing on a settled event`, `${partyKey}{name, document}`, `${kindOf(party)} ${show(party)}`));
-  } else {
-    for (const key of ['name', 'document']) {
-      if (typeof party[key] !== 'string') {
-        // a sandbox may not know the (simulated) party: a missing value inside the object is a warning
-        findings.push(bad([req], `${expected.kind}.pix.${partyKey}.${key} is not a string`, 'a string', `${kindOf(party[key])} ${show(party[key])}`, 'warning'));
-      }
-    }
-  }
-  return findings.filter((f): f is Finding => f !== undefined);
-}
-
-/** ISO check with the run's requirement ids, tolerating absence/null (fields "not shown" before an event). */
-export function verifyOptionalIso(value: unknown, requirements: string[], subject: string): Finding | undefined {
-  if (value === undefined || value === null) return undefined;
-  return verifyIsoTimestamp(value, { requirements, subject });
+export function verifyOptionalIso(value: unknown, requirements: RequirementId[], subject: string): Judgement {
+  return verifyIsoTimestampIfPresent(value, { requirements, subject });
 }

@@ -9,9 +9,10 @@
  * are atomic: concurrent confirmations of the same resource never apply the effect twice."
  *
  * Concurrency: other test files use the same sandbox account at the same time, so the sandbox balance
- * moves for reasons this sequence does not own. The model never predicts the balance; it measures the
- * effect of its own pay around that pay (and repeats the measurement before reporting), and reports
- * a deviation only as a warning (GW-PIXIN-PAID-CREDITS-BALANCE is ambiguous about fees and concurrency).
+ * moves for reasons this sequence does not own. The model never predicts nor judges the balance: the
+ * balance around its own pay or card sale is recorded in the step log only (issue 14); the balance and
+ * card suites judge the credit. Every judgement is a rule in harness/rules/gateway/ (states.ts,
+ * atomicity.ts, webhooks.ts); commands only act and record.
  */
 import type { GatewayClient, TransferRequest } from '../../../harness/http/gateway-client.js';
 import type { ModelContext } from '../../../harness/run/model.js';
@@ -36,6 +37,8 @@ export interface ModelTransfer {
   status: TransferState;
   /** created far above the balance by CompleteOverdrawn: never funded, never expected to complete */
   overdrawn?: boolean;
+  /** the pix.balance read just before an overdrawn transfer was created (cents) */
+  overdrawnBalance?: number;
 }
 
 export interface ModelCard {

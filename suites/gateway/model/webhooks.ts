@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expectStatus } from '../../../harness/rules/index.js';
-import { ModelCommand, abandonOn429, modelFinding, recordAll } from '../../../harness/run/model.js';
+import { verifyWebhookId } from '../../../harness/rules/gateway/webhooks.js';
+import { ModelCommand, abandonOn429, recordAll } from '../../../harness/run/model.js';
 import { dataOf } from '../../../harness/json.js';
 import { OnWebhook } from './model.js';
 import type { GatewayModel, GatewayReal, ModelWebhook } from './model.js';
@@ -28,10 +29,8 @@ export class CreateWebhook extends ModelCommand<GatewayModel, GatewayReal> {
     abandonOn429(r, res);
     const data = dataOf(res.json);
     const id = data?.id;
-    if (typeof id !== 'number' && typeof id !== 'string') {
-      r.it.run.record(modelFinding({ requirements: ['GW-WH-ID-INTEGER'], exchanges: [res.exchange], title: 'a created webhook has no id', expected: 'data.id (integer)', actual: JSON.stringify(id) }));
-      return;
-    }
+    if (recordAll(r.it.run, verifyWebhookId(id, { exchanges: [res.exchange] }))) return;
+    if (typeof id !== 'number' && typeof id !== 'string') return;
     m.webhooks.push({ ref: `w${m.webhooks.length + 1}`, id: String(id), deleted: false });
     r.log.outcome(`id ${String(id)}`);
   }

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import {
+  describeGatewaySignature,
+  ensureOnlySubscribedEventsDelivered,
+  ensureRemovedWebhookNotListedActive,
+  ensureRemovedWebhookReceivesNothing,
+  ensureWebhookListIsJson,
+  ensureWebhookSecretReturned,
+  judgeEventArrival,
+  verifyGatewayDeliverySignature,
+  verifyGatewayEventPayload,
+  verifyWebhookId,
+  verifyWebhookResourceFields,
+} from '../harness/rules/gateway/webhooks.js';
+import { verifyIsoTimestampIfPresent } from '../harness/rules/gateway/fields.js';
+import { hmacSha256Hex } from '../harness/webhooks/signatures.js';
+import { delivery, exchange, found } from './rules-gateway-fixtures.js';
+
+const SECRET = 'whsec_test';
+const E2E = 'E12345678202401011200abcdefghijk';
+const txnPaid = {
+  id: '3f0c5a1e-6a43-4c53-9d0e-1d2b3c4d5e6f',
+  type: 'transaction',
+  event: 'transaction_paid',
+  scope: 'user',
+  transaction: { id: 'ch_1', amount: 1357, status: 'paid', pix: { endToEndId: E2E, payerInfo: { name: 'Ana', document: '52998224725' } } },
+};
+const paidExpectation = { kind: 'transaction' as const, event: 'transaction_paid' as const, id: 'ch_1', amount: 1357 };
+
+describe('verifyGatewayDeliverySignature', () => {
+  it('accepts t=<seconds>,v1=<lowercase hex> over the raw body', () => {
+    const j = verifyGatewayDeliverySignature(delivery(txnPaid, { secret: SECRET }), SECRET);
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toContain('GW-WH-SIGNATURE-HMAC');
+  });
+
+  it('accepts a t in milliseconds (the unit of <epoch> is not stated) and describes it', () => {
+    const d = delivery(txnPaid, { secret: SECRET, t: String(Date.now()) });
+    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual([]);
+    expect(describeGatewaySignature(d, SECRET)).toMatchObject({ timestampUnit: 'milliseconds', matchedOver: 'raw-body' });
+  });
+
+  it('fails a signature keyed with another secret, a missing header and uppercase hex', () => {
+    expect(found(verifyGatewayDeliverySignature(delivery(txnPaid, { secret: 'other' }), SECRET))).toEqual(['failure:signature.mismatch']);
+    expect(found(verifyGatewayDeliverySignature(delivery(txnPaid), SECRET))).toEqual(['failure:signature.missing-header']);
+    const raw = JSON.stringify(txnPaid);
+    const t = String(Math.floor(Date.now() / 1000));
+    const upper = delivery(txnPaid, { headers: { 'servicegateway-signature': `t=${t},v1=${hmacSha256Hex(SECRET, t, raw).toUpperCase()}` } });
+    expect(found(verifyGatewayDeliverySignature(upper, SECRET))).toEqual(['failure:signature.v1-not-lowercase']);
+  });
+
+  it('fails a t that is not an integer epoch', () => {
+    const raw = JSON.stringify(txnPaid);
+    const d = delivery(txnPaid, { headers: { 'servicegateway-signature': `t=abc,v1=${hmacSha256Hex(SECRET, 'abc', raw)}` } });
+    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toContain('failure:signature.timestamp-format');
+  });
+
+  it('warns when only a compact re-serialisation of a pretty body verifies', () => {
+    const pretty = JSON.stringify(txnPaid, null, 2);
+    const t = String(Math.floor(Date.now() / 1000));
+    const d = delivery(txnPaid, { raw: pretty, headers: { 'servicegateway-signature': `t=${t},v1=${hmacSha256Hex(SECRET, t, JSON.stringify(txnPaid))}` } });
+    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual(['warning:signature.reserialized-body']);
+  });
+
+  it('warns for a parseable header that is not exactly t=…,v1=…', () => {
+    const raw = JSON.stringify(txnPaid);
+    const t = String(Math.floor(Date.now() / 1000));
+    const d = delivery(txnPaid, { headers: { 'servicegateway-signature': `v1=${hmacSha256Hex(SECRET, t, raw)}, t=${t}` } });
+    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual(['warning:signature.header-grammar']);
+  });
+});
+
+describe('verifyGatewayEventPayload', () => {
+  it('accepts a documented transaction_paid payload', () => {
+    const j = verifyGatewayEventPayload(delivery(txnPaid), paidExpectation);
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-EVT-TXN-PAYLOAD', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-TRANSACTION-PAID']));
+  });
+
+  it('accepts a *_created event without pix (not shown before settlement)', () => {
+    const created = { ...txnPaid, event: 'transaction_created', transaction: { id: 'ch_1', amount: 1357, status: 'pending', pix: null } };
+    expect(found(verifyGatewayEventPayload(delivery(created), { ...paidExpectation, event: 'transaction_created' }))).toEqual([]);
+  });
+
+  it('fails an amount in reais, a transfer_completed not "paid", a wrong scope', () => {
+    const reais = { ...txnPaid, transaction: { ...txnPaid.transaction, amount: 13.57 } };
+    expect(found(verifyGatewayEventPayload(delivery(reais), paidExpectation))).toEqual(['failure:money.integer-cents']);
+    const transfer = { ...txnPaid, type: 'transfer', event: 'transfer_completed', transaction: undefined, transfer: { id: 'tr_1', amount: 246, status: 'completed', pix: { endToEndId: E2E, creditorAccount: { name: 'B', document: '1' } } } };
+    expect(found(verifyGatewayEventPayload(delivery(transfer), { kind: 'transfer', event: 'transfer_completed', id: 'tr_1', amount: 246 }))).toEqual(['failure:webhook.payload']);
+    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, scope: 'company' }), paidExpectation))).toEqual(['failure:webhook.payload']);
+  });
+
+  it('warns for another event value, another integer amount, or an unknown payer name', () => {
+    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, event: 'TRANSACTION_PAID' }), paidExpectation))).toEqual(['warning:webhook.payload']);
+    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, transaction: { ...txnPaid.transaction, amount: 1300 } }), paidExpectation))).toEqual(['warning:webhook.payload']);
+    const noName = { ...txnPaid, transaction: { ...txnPaid.transaction, pix: { endToEndId: E2E, payerInfo: { document: '1' } } } };
+    expect(found(verifyGatewayEventPayload(delivery(noName), paidExpectation))).toEqual(['warning:webhook.payload']);
+  });
+
+  it('fails a body that is not a JSON object and a non-UUID event id', () => {
+    expect(found(verifyGatewayEventPayload(delivery(undefined, { raw: 'ok' }), paidExpectation))).toEqual(['failure:webhook.payload']);
+    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, id: 42 }), paidExpectation))).toEqual(['failure:id.uuid']);
+  });
+});
+
+describe('judgeEventArrival', () => {
+  const base = { event: 'transaction_created' as const, kind: 'transaction' as const, id: 'ch_1', label: 'charge postbackUrl', waitedMs: 20_000 };
+  it('conforms when the delivery arrived', () => {
+    const j = judgeEventArrival({ ...base, destination: 'postback', delivery: delivery(txnPaid), seenElsewhere: false });
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toEqual(['GW-EVT-POSTBACK', 'GW-EVT-TRANSACTION-CREATED']);
+  });
+  it('only warns when the event was seen nowhere within our wait (no contract timer)', () => {
+    expect(found(judgeEventArrival({ ...base, destination: 'postback', delivery: undefined, seenElsewhere: false }))).toEqual(['warning:webhook.not-seen']);
+  });
+  it('fails a destination left out while the same event reached another one', () => {
+    const j = judgeEventArrival({ ...base, destination: 'webhook', delivery: undefined, seenElsewhere: true });
+    expect(found(j)).toEqual(['failure:webhook.not-delivered']);
+    expect(j.findings[0]?.requirements).toEqual(['GW-EVT-DELIVERY-SUBSCRIBED']);
+  });
+});
+
+describe('absence rules', () => {
+  it('pass when nothing arrived, fail when something did', () => {
+    expect(found(ensureOnlySubscribedEventsDelivered(undefined, 'w'))).toEqual([]);
+    expect(found(ensureOnlySubscribedEventsDelivered(delivery(txnPaid), 'w'))).toEqual(['failure:webhook.unsubscribed-delivery']);
+    expect(found(ensureRemovedWebhookReceivesNothing(undefined, 'w'))).toEqual([]);
+    expect(found(ensureRemovedWebhookReceivesNothing(delivery(txnPaid), 'w'))).toEqual(['failure:webhook.deleted-delivery']);
+  });
+});
+
+describe('Webhook resource rules', () => {
+  it('verifyWebhookId: integer passes; string and absent fail', () => {
+    expect(found(verifyWebhookId(12))).toEqual([]);
+    expect(found(verifyWebhookId('12'))).toEqual(['failure:webhook.id-integer']);
+    expect(found(verifyWebhookId(undefined))).toEqual(['failure:webhook.no-id']);
+  });
+  it('ensureWebhookSecretReturned: a non-empty string passes', () => {
+    expect(found(ensureWebhookSecretReturned({ signatureSecret: 's' }))).toEqual([]);
+    expect(found(ensureWebhookSecretReturned({ signatureSecret: '' }))).toEqual(['failure:webhook.secret']);
+  });
+  it('verifyWebhookResourceFields: echoes pass; a missing event fails; another url warns', () => {
+    const sent = { url: 'http://h/gw/1', events: ['transaction_paid'] };
+    expect(found(verifyWebhookResourceFields({ isActive: true, events: ['transaction_paid', 'x'], url: sent.url }, sent))).toEqual([]);
+    expect(found(verifyWebhookResourceFields({ isActive: 'yes', events: [], url: sent.url }, sent))).toEqual(['failure:webhook.is-active', 'failure:webhook.events-echo']);
+    expect(found(verifyWebhookResourceFields({ isActive: true, events: ['transaction_paid'], url: 'http://h/gw/1/' }, sent))).toEqual(['warning:webhook.url-echo']);
+  });
+  it('ensureWebhookListIsJson: JSON or an empty body passes; other text fails', () => {
+    expect(found(ensureWebhookListIsJson(exchange(200, []), []))).toEqual([]);
+    expect(found(ensureWebhookListIsJson(exchange(204, undefined), undefined))).toEqual([]);
+    expect(found(ensureWebhookListIsJson(exchange(200, undefined, { body: '<html>' }), undefined))).toEqual(['failure:webhook.list-not-json']);
+  });
+  it('ensureRemovedWebhookNotListedActive: gone or inactive passes; active warns', () => {
+    expect(found(ensureRemovedWebhookNotListedActive(undefined))).toEqual([]);
+    expect(found(ensureRemovedWebhookNotListedActive({ id: 1, isActive: false }))).toEqual([]);
+    expect(found(ensureRemovedWebhookNotListedActive({ id: 1, isActive: true }))).toEqual(['warning:webhook.still-listed']);
+  });
+});
+
+describe('verifyIsoTimestampIfPresent', () => {
+  it('accepts absent/null and ISO 8601; fails other text', () => {
+    const ctx = { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO' as const] };
+    expect(found(verifyIsoTimestampIfPresent(undefined, ctx))).toEqual([]);
+    expect(found(verifyIsoTimestampIfPresent(null, ctx))).toEqual([]);
+    expect(found(verifyIsoTimestampIfPresent('2024-01-01T12:00:00Z', ctx))).toEqual([]);
+    expect(found(verifyIsoTimestampIfPresent('yesterday', ctx))).toEqual(['failure:time.iso8601']);
+  });
+});
