@@ -4,6 +4,7 @@
  * the environment handed to test workers.
  */
 import { isIP } from 'node:net';
+import { commandFor } from './invocation.js';
 
 export type Profile = 'quick' | 'full' | 'certify';
 export type ApiSelection = 'gateway' | 'partner' | 'both';
@@ -53,7 +54,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--strict', help: 'warnings (points the contract leaves ambiguous or advisory) fail the run' },
   { flag: '--allow-insecure', help: 'certify only: allow a plain-HTTP base URL that is not a loopback address' },
   { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
-  { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merge with `tsx harness/report/merge.ts`' },
+  { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merged by the merge subcommand (npm run report:merge)' },
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
   { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
   { flag: '--version', help: 'print the tool version' },
@@ -139,7 +140,7 @@ export function helpText(): string {
   lines.push(
     '',
     'Outputs (reports/): allure-results/, junit.xml, conformance.json, conformance.md;',
-    '`npm run report` builds reports/allure-report/index.html (offline).',
+    `\`${commandFor('report', { bare: true })}\` builds reports/allure-report/index.html (one offline file).`,
   );
   return lines.join('\n');
 }

@@ -1,15 +1,17 @@
 /**
- * `npm run report`: reports/allure-results → reports/allure-report/index.html, offline.
+ * `npm run report` / `paygate-conformance report`: reports/allure-results → reports/allure-report/index.html,
+ * ONE self-contained file (Allure 3's single-file mode) that opens from file:// with no network.
  *
  * 1. Writes environment.properties (target, profile, seed, tool version, outcome, from
  *    reports/conformance.json when present) and categories.json into the results directory.
  * 2. Runs Allure 3 (`allure generate`, the package's own CLI from node_modules) with a generated
- *    config: the Awesome report as a directory, our categories, the run's variables.
+ *    config: the Awesome report in single-file mode (data inlined: a multi-file report fetches
+ *    data files, which browsers block from file://), our categories, the run's variables.
  * 3. Removes the Google Tag Manager / analytics tags Allure 3 embeds (see STACK.md) from every
  *    generated HTML/JS/CSS file, then verifies none remain: a report reviewers open must not phone
  *    home. Any leftover fails the command loudly.
  *
- *   tsx harness/report/build-html.ts [--results reports/allure-results] [--output reports/allure-report]
+ *   tsx harness/report/build-html.ts [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { allure2Categories, allure3CategoryRulesSource } from './categories.js';
 import type { ConformanceReport } from './verdict.js';
 import { toolVersion } from './verdict-reporter.js';
+import { commandFor } from '../cli/invocation.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -152,7 +155,7 @@ export function allureConfigSource(options: { output: string; reportName: string
     `  name: ${JSON.stringify(options.reportName)},`,
     `  output: ${JSON.stringify(options.output)},`,
     '  plugins: {',
-    `    awesome: { options: { reportName: ${JSON.stringify(options.reportName)}, singleFile: false, reportLanguage: "en", groupBy: ["epic", "feature", "story"] } },`,
+    `    awesome: { options: { reportName: ${JSON.stringify(options.reportName)}, singleFile: true, reportLanguage: "en", groupBy: ["epic", "feature", "story"] } },`,
     '  },',
     `  categories: { rules: ${allure3CategoryRulesSource()} },`,
     `  variables: ${JSON.stringify(options.variables)},`,
@@ -188,7 +191,7 @@ export function buildHtmlReport(options: BuildOptions): BuildResult {
   const outputDir = resolve(options.outputDir);
   const reportsDir = resolve(options.reportsDir ?? join(resultsDir, '..'));
   if (!existsSync(resultsDir) || !readdirSync(resultsDir).some((name) => name.endsWith('-result.json'))) {
-    throw new Error(`report: no test results in ${resultsDir}; run \`npm run conformance\` first`);
+    throw new Error(`report: no test results in ${resultsDir}; run \`${commandFor('run', { bare: true })}\` first`);
   }
   const conformance = readConformance(reportsDir);
   const info = environmentInfo(conformance);
@@ -230,14 +233,17 @@ export function buildHtmlReport(options: BuildOptions): BuildResult {
 }
 
 function main(argv: readonly string[]): number {
-  let resultsDir = join(ROOT, 'reports', 'allure-results');
-  let outputDir = join(ROOT, 'reports', 'allure-report');
+  // the user's working directory (an installed package must not look inside node_modules)
+  let reportsDir = resolve(process.env['PAYGATE_REPORTS_DIR'] ?? 'reports');
+  let resultsDir: string | undefined;
+  let outputDir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    if (arg === '--results') resultsDir = resolve(argv[++i] ?? resultsDir);
-    else if (arg === '--output') outputDir = resolve(argv[++i] ?? outputDir);
+    if (arg === '--reports-dir') reportsDir = resolve(argv[++i] ?? reportsDir);
+    else if (arg === '--results') resultsDir = resolve(argv[++i] ?? 'reports/allure-results');
+    else if (arg === '--output') outputDir = resolve(argv[++i] ?? 'reports/allure-report');
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run report [-- --results reports/allure-results --output reports/allure-report]');
+      console.log(`usage: ${commandFor('report')} [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]\nBuilds DIR/allure-report/index.html: one self-contained file, no analytics, opens from file://.`);
       return 0;
     } else if (arg !== '--') {
       console.error(`report: unknown argument ${arg}`);
@@ -245,9 +251,14 @@ function main(argv: readonly string[]): number {
     }
   }
   try {
-    const result = buildHtmlReport({ resultsDir, outputDir });
+    const result = buildHtmlReport({
+      resultsDir: resultsDir ?? join(reportsDir, 'allure-results'),
+      outputDir: outputDir ?? join(reportsDir, 'allure-report'),
+      ...(resultsDir === undefined && { reportsDir }),
+    });
     const removed = Object.values(result.scrubbed).reduce((a, b) => a + b, 0);
-    console.log(`report: ${relative(process.cwd(), result.index) || result.index} (${(result.durationMs / 1000).toFixed(1)} s; ${removed} analytics tag(s)/URL(s) removed, none remain)\nview it offline with: npx allure open ${relative(process.cwd(), dirname(result.index)) || dirname(result.index)}  (it loads data files, which browsers block from file://)`);
+    const size = (statSync(result.index).size / 1e6).toFixed(1);
+    console.log(`report: ${relative(process.cwd(), result.index) || result.index} (one file, ${size} MB, ${(result.durationMs / 1000).toFixed(1)} s; ${removed} analytics tag(s)/URL(s) removed, none remain)\nopen it in a browser: ${pathToFileURL(result.index).href}`);
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

@@ -10,6 +10,7 @@ import { TestRunner } from 'vitest';
 import type { Exchange } from '../http/exchange.js';
 import type { Finding } from '../rules/finding.js';
 import { replayCommand } from './format.js';
+import type { AcceptedRef } from './baseline.js';
 
 export { replayCommand };
 
@@ -57,6 +58,8 @@ export interface CheckMeta {
   exercised?: Exercised[];
   /** observations the check reported (never a failure): what the target chose where the contract is open */
   notes?: string[];
+  /** findings the run's baseline accepts (`--baseline`): reported, never failing */
+  accepted?: (FindingSummary & AcceptedRef)[];
 }
 
 export const CHECK_META_KEY = 'paygateCheck';

@@ -17,6 +17,10 @@ import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
 
 import type { Profile } from '../cli/args.js';
+import { commandFor } from '../cli/invocation.js';
+import { adoptionMarkdown } from './adoption-markdown.js';
+import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
+import type { BaselineStatus } from './baseline.js';
 export type { Profile };
 export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error';
 export type Verdict = 'pass' | 'fail' | 'warn' | 'not-run' | 'unobservable';
@@ -47,6 +51,8 @@ export interface CheckRecord {
   exercised?: Exercised[];
   /** the check's observations (CheckMeta.notes) */
   notes?: string[];
+  /** findings the baseline accepted (CheckMeta.accepted) */
+  accepted?: CheckMeta['accepted'];
 }
 
 export interface RunInfo {
@@ -134,6 +140,10 @@ export interface ConformanceReport {
     operations: { api?: CheckApi; operation: string; statuses: number[] }[];
   };
   checks: CheckRecord[];
+  // adoption (harness/report/adoption.ts): accepted deviations, baseline status, history
+  accepted?: AcceptedEntry[];
+  baseline?: BaselineStatus;
+  history?: HistoryComparison;
 }
 
 /** What the reporter knows about one finished test. */
@@ -197,6 +207,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
     durationMs: Math.round(outcome.durationMs),
     ...(meta?.exercised !== undefined && { exercised: meta.exercised }),
     ...(meta?.notes !== undefined && meta.notes.length > 0 && { notes: [...meta.notes] }),
+    ...(meta?.accepted !== undefined && meta.accepted.length > 0 && { accepted: meta.accepted }),
   };
 }
 
@@ -204,7 +215,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
 export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'name' | 'title' | 'replay'>): string {
   if (check.replay !== undefined) return check.replay;
   const seed = run.seed === null ? '' : ` --seed ${run.seed}`;
-  return `npm run conformance -- --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
+  return `${commandFor('run')} --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
 }
 
 function emptyCounts(): Counts {
@@ -408,8 +419,9 @@ export function buildConformance(
  * The process exit code a report implies: 0 pass; 1 a check failed (or, with --strict, warned);
  * 3 harness errors only (the suite broke: no conformance verdict). Not-run never fails.
  */
-export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'>): number {
+export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict' | 'baseline'>): number {
   if (report.summary.failed > 0 || (report.strict && report.summary.warnings > 0)) return 1;
+  if (report.strict && (report.baseline?.problems ?? 0) > 0) return 1; // stale/expired baseline entries
   if (report.summary.errors > 0) return 3;
   return 0;
 }
@@ -512,6 +524,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
 
   out.push(...findingSection('Failures', report.failures));
+  out.push(...adoptionMarkdown(report));
   out.push(...findingSection('Warnings (ambiguous or advisory points: do not fail the run unless --strict)', report.warnings));
   const observed = report.checks.filter((c) => c.notes !== undefined && c.notes.length > 0);
   if (observed.length > 0) {

@@ -40,6 +40,7 @@ import type { CheckMeta, CheckSeverity } from '../report/meta.js';
 import type { Finding } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
+import { reportAccepted, takeAccepted } from './accepted.js';
 
 export type { Profile };
 
@@ -272,8 +273,11 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       else throw error;
     } finally {
       limit.cancel();
+      // --baseline: accepted deviations leave the run's findings before they decide the outcome
+      const accepted = takeAccepted(run, spec.id, [...spec.requirements, ...run.requirements]);
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
+        ...(accepted.length > 0 && { accepted }),
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
         requests: run.exchanges.length,
         exercised: exercisedBy(run.exchanges),
@@ -287,6 +291,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       });
       if (notRun) meta.notRun = notRun;
       await finishCheckReport(meta, ctx);
+      await reportAccepted(accepted, ctx);
       await attachExchanges(run.exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
       if (run.notes.length) await attachText('observations', run.notes.join('\n'));
     }
