@@ -27,7 +27,8 @@ const sub = Object.hasOwn(ENTRIES, args[0] ?? '') ? args.shift() : 'run';
 const result = spawnSync(process.execPath, [tsxCli, join(root, ENTRIES[sub]), ...args], {
   stdio: 'inherit',
   // printed commands (closing lines, replay lines) then name this bin, not the npm scripts
-  env: { ...process.env, PAYGATE_INVOCATION: 'bin' },
+  // TSX_TSCONFIG_PATH: our compiler settings, not those of the project the package is installed in
+  env: { ...process.env, PAYGATE_INVOCATION: 'bin', TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
 });
 if (result.error) {
   console.error(`paygate-conformance: cannot start ${ENTRIES[sub]}: ${result.error.message}`);

@@ -61,7 +61,11 @@ describe('build-html', () => {
     const out = join(root, 'allure-report');
     const built = buildHtmlReport({ resultsDir: results, outputDir: out });
     expect(existsSync(join(out, 'index.html'))).toBe(true);
-    const everything = allText(out);
+    // single-file mode: the report's data is inlined as base64 payloads of d("path","…") calls
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    const inlined = [...html.matchAll(/\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)];
+    expect(inlined.map((m) => m[1])).toContain('widgets/tree.json');
+    const everything = `${allText(out)}\n${inlined.map((m) => Buffer.from(m[2] ?? '', 'base64').toString('utf8')).join('\n')}`;
     expect(everything).not.toMatch(/googletagmanager/i);
     expect(everything).not.toMatch(/google-analytics/i);
     expect(everything).not.toMatch(/\bgtag\b/); // case-sensitive: `toStringTag` is not a hit

@@ -26,8 +26,12 @@ import { commandFor } from '../cli/invocation.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Hosts of Google's tag manager and analytics. */
-const ANALYTICS_HOST = /(?:[\w-]+\.)*(?:googletagmanager|google-analytics|googleanalytics)\.com/i;
+/**
+ * Hosts of Google's tag manager and analytics, anchored at the start of a host name: unanchored,
+ * `(?:[\w-]+\.)*` retries at every position of a long word run, which is quadratic on the
+ * megabytes of inlined data (base64 images) of a single-file report: minutes instead of 0.1 s.
+ */
+const ANALYTICS_HOST = /(?<![\w.-])(?:[\w-]+\.)*(?:googletagmanager|google-analytics|googleanalytics)\.com/i;
 const ANALYTICS_URL_G = /(?:https?:)?\/\/(?:[\w-]+\.)*(?:googletagmanager|google-analytics|googleanalytics)\.com[^\s"'`)<>]*/gi;
 const ANALYTICS_HOST_G = new RegExp(ANALYTICS_HOST.source, 'gi');
 /** What an inline analytics snippet looks like (gtag bootstrap, dataLayer, GA measurement id). */
