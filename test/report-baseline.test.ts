@@ -157,10 +157,15 @@ describe('reports', () => {
   });
 });
 
-test('--write-baseline narrows an entry by the finding\'s first requirement', () => {
-  const text = baselineYaml([{ check: 'c', findings: [finding('status.unexpected', ['PT-CHARGE-DESC-MAX', 'PT-ERR'])] }], 'test');
+test("--write-baseline narrows an entry by the finding's requirements (all of them)", () => {
+  const text = baselineYaml([{ check: 'c', findings: [finding('status.unexpected', ['PT-ERR', 'PT-CHARGE-DESC-MAX']), finding('emv.crc', ['PT-QR'])] }], 'test');
   const { entries } = parseBaseline(text, 'w.yaml');
-  expect(entries).toEqual([{ check: 'c', requirement: 'PT-CHARGE-DESC-MAX', code: 'status.unexpected', reason: 'TODO: why this deviation is accepted' }]);
+  expect(entries).toEqual([
+    { check: 'c', requirements: ['PT-ERR', 'PT-CHARGE-DESC-MAX'], code: 'status.unexpected', reason: 'TODO: why this deviation is accepted' },
+    { check: 'c', requirement: 'PT-QR', code: 'emv.crc', reason: 'TODO: why this deviation is accepted' },
+  ]);
+  expect(matchEntry(entries, 'c', [], finding('status.unexpected', ['PT-CHARGE-DESC-MAX', 'PT-ERR', 'PT-X']))).toBe(0);
   // the same code in the same check about another requirement is a new deviation
-  expect(matchEntry(entries, 'c', [], finding('status.unexpected', ['PT-CHARGE-AMOUNT-POSITIVE']))).toBeUndefined();
+  expect(matchEntry(entries, 'c', [], finding('status.unexpected', ['PT-ERR', 'PT-CHARGE-AMOUNT-POSITIVE']))).toBeUndefined();
+  expect(() => parseBaseline('- {check: c, code: x, reason: r, requirements: []}', 'b.yaml')).toThrow(/non-empty list/);
 });

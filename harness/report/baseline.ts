@@ -5,15 +5,15 @@
  *
  *   # paygate-conformance baseline
  *   accepted:
- *     - check: partner.charges.create-amount-limits   # a check id, or
- *       requirement: PT-CHARGE-AMOUNT-MAX             # a requirement id (either or both)
+ *     - check: partner.charges.create-amount-limits   # a check id, and/or
+ *       requirement: PT-CHARGE-AMOUNT-MAX             # a requirement id (or `requirements: [A, B]`: all of them)
  *       code: status.unexpected                      # the finding code
  *       reason: "limit raised for account X, ticket PAY-123"
  *       expires: 2027-03-01                          # optional: from this date the entry is expired
  *
  * An entry matches a finding when the codes are equal and every id it names matches: `check` the
- * check id, `requirement` one of the finding's requirements (the check's when the finding names
- * none). A matched finding no longer fails the check (nor warns, under --strict); it is reported
+ * check id, `requirement` (each of `requirements`) one of the finding's requirements (the check's
+ * when the finding names none). A matched finding no longer fails the check (nor warns, under --strict); it is reported
  * as accepted, with the reason. Entries that match nothing in the run (stale: the deviation is
  * fixed, or the id changed) and expired entries are reported and fail the run under --strict only,
  * so a team notices them without the gate breaking on the day a date passes.
@@ -24,6 +24,8 @@ import { parse, stringify } from 'yaml';
 export interface BaselineEntry {
   check?: string;
   requirement?: string;
+  /** all of them must be named by the finding (narrower than one `requirement`) */
+  requirements?: string[];
   code: string;
   reason: string;
   /** YYYY-MM-DD */
@@ -74,7 +76,7 @@ export class BaselineError extends Error {
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const KEYS = new Set(['check', 'requirement', 'code', 'reason', 'expires']);
+const KEYS = new Set(['check', 'requirement', 'requirements', 'code', 'reason', 'expires']);
 
 function dateText(value: unknown): string | undefined {
   if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString().slice(0, 10);
@@ -109,7 +111,12 @@ export function parseBaseline(text: string, file: string): Baseline {
     const requirement = text('requirement');
     const code = text('code');
     const reason = text('reason');
-    if (check === undefined && requirement === undefined) throw new BaselineError(`${where}: name a check or a requirement`);
+    const list = item['requirements'];
+    if (list !== undefined && list !== null && (!Array.isArray(list) || list.length === 0 || list.some((id) => typeof id !== 'string' || id.trim() === ''))) {
+      throw new BaselineError(`${where}: requirements must be a non-empty list of requirement ids`);
+    }
+    const requirements = Array.isArray(list) ? (list as string[]).map((id) => id.trim()) : undefined;
+    if (check === undefined && requirement === undefined && requirements === undefined) throw new BaselineError(`${where}: name a check or a requirement`);
     if (code === undefined) throw new BaselineError(`${where}: code (the finding code, e.g. status.unexpected) is required`);
     if (reason === undefined) throw new BaselineError(`${where}: reason is required (why this deviation is accepted)`);
     let expires: string | undefined;
@@ -117,7 +124,14 @@ export function parseBaseline(text: string, file: string): Baseline {
       expires = dateText(item['expires']);
       if (expires === undefined) throw new BaselineError(`${where}: expires must be a date YYYY-MM-DD, got ${JSON.stringify(item['expires'])}`);
     }
-    return { ...(check !== undefined && { check }), ...(requirement !== undefined && { requirement }), code, reason, ...(expires !== undefined && { expires }) };
+    return {
+      ...(check !== undefined && { check }),
+      ...(requirement !== undefined && { requirement }),
+      ...(requirements !== undefined && { requirements }),
+      code,
+      reason,
+      ...(expires !== undefined && { expires }),
+    };
   });
   return { file, entries };
 }
@@ -146,7 +160,11 @@ export function matchEntry(
 ): number | undefined {
   const requirements = finding.requirements.length > 0 ? finding.requirements : checkRequirements;
   const index = entries.findIndex(
-    (e) => e.code === finding.code && (e.check === undefined || e.check === checkId) && (e.requirement === undefined || requirements.includes(e.requirement)),
+    (e) =>
+      e.code === finding.code &&
+      (e.check === undefined || e.check === checkId) &&
+      (e.requirement === undefined || requirements.includes(e.requirement)) &&
+      (e.requirements === undefined || e.requirements.every((id) => requirements.includes(id))),
   );
   return index === -1 ? undefined : index;
 }
@@ -185,7 +203,8 @@ export function baselineStatus(baseline: Baseline, accepted: readonly { entry: n
 }
 
 export function describeEntry(e: BaselineEntry & { entry?: number }): string {
-  const who = [e.check !== undefined ? `check ${e.check}` : undefined, e.requirement !== undefined ? `requirement ${e.requirement}` : undefined].filter((x) => x !== undefined).join(', ');
+  const ids = [...(e.requirement !== undefined ? [e.requirement] : []), ...(e.requirements ?? [])];
+  const who = [e.check !== undefined ? `check ${e.check}` : undefined, ids.length > 0 ? `requirement ${ids.join('+')}` : undefined].filter((x) => x !== undefined).join(', ');
   return `${e.entry !== undefined ? `#${e.entry + 1} ` : ''}${who} · ${e.code}`;
 }
 
@@ -210,14 +229,16 @@ export function baselineYaml(sources: readonly BaselineSource[], note: string): 
   const accepted: BaselineEntry[] = [];
   for (const source of sources) {
     for (const finding of source.findings) {
-      // the first requirement narrows the entry: another deviation with the same code in the same check stays new
-      const requirement = finding.requirements[0];
-      const key = `${source.check}\u0000${requirement ?? ''}\u0000${finding.code}`;
+      // the finding's requirements narrow the entry: another deviation with the same code in the
+      // same check (e.g. a 200 for a zero amount where a 200 for a long description was accepted) stays new
+      const ids = [...new Set(finding.requirements)];
+      const key = `${source.check}\u0000${ids.join(',')}\u0000${finding.code}`;
       if (seen.has(key)) continue;
       seen.add(key);
       accepted.push({
         check: source.check,
-        ...(requirement !== undefined && { requirement }),
+        ...(ids.length === 1 && { requirement: ids[0] }),
+        ...(ids.length > 1 && { requirements: ids }),
         code: finding.code,
         reason: finding.reason ?? 'TODO: why this deviation is accepted',
         ...(finding.expires !== undefined && { expires: finding.expires }),
