@@ -113,6 +113,13 @@ describe('entry status', () => {
     expect(clean.problems).toBe(0);
   });
 
+  test('an unmatched entry about a check or requirement that did not run is not stale', () => {
+    const ran = { checks: new Set(['partner.charges.description-max']), requirements: new Set<string>() };
+    expect(baselineStatus(baseline, [], new Date('2026-01-01T00:00:00Z'), ran).stale.map((e) => e.entry)).toEqual([0]);
+    const none = { checks: new Set<string>(), requirements: new Set(['PT-CHARGE-QR-EMV']) };
+    expect(baselineStatus(baseline, [], new Date('2026-01-01T00:00:00Z'), none).stale.map((e) => e.entry)).toEqual([1]);
+  });
+
   test('stale or expired entries fail the run only under --strict', () => {
     const status = baselineStatus(baseline, [], new Date('2026-01-01T00:00:00Z'));
     const summary = { passed: 3, failed: 0, warnings: 0, notRun: 0, requests: 9, errors: 0, checks: 3 };

@@ -21,7 +21,7 @@ export const ADOPTION_FLAGS: readonly { flag: string; value: string; help: strin
   { flag: '--reports-dir', value: 'DIR', key: 'reportsDir', help: 'where every report goes (default ./reports of the working directory; also PAYGATE_REPORTS_DIR)' },
   { flag: '--baseline', value: 'FILE', key: 'baseline', help: 'YAML of accepted deviations (check or requirement, finding code, reason, optional expires): the run fails only on findings not in it; stale or expired entries are reported (and fail under --strict)' },
   { flag: '--write-baseline', value: 'FILE', key: 'writeBaseline', help: "write a baseline accepting every finding of this run (a team adopting the gate starts from it; fill in the reasons)" },
-  { flag: '--history', value: 'FILE', key: 'history', help: 'append this run to a JSON-lines history; the reports name requirements whose verdict changed since the last run on the same target and profile, and checks that flip on the same seed (flaky)' },
+  { flag: '--history', value: 'FILE', key: 'history', help: 'append this run to a JSON-lines history; the reports name requirements whose verdict changed since the last run on the same target and profile, and checks whose outcome changed and changed back on the same seed (flaky)' },
 ];
 
 /** Takes the adoption flags out of argv (paths resolved against cwd); returns the rest untouched. */

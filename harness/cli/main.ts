@@ -119,7 +119,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     throw error;
   }
   if (options.help) {
-    console.log(`${helpText()}\n${adoptionHelp()}`);
+    console.log(`${helpText()}\n\n${adoptionHelp()}`);
     return 0;
   }
   if (options.version) {

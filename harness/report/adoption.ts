@@ -58,7 +58,11 @@ export function completeReport(report: ConformanceReport, options: AdoptionOptio
     if (codes.length > 0) r.reason = [`accepted deviation (baseline): ${codes.join(', ')}`, r.reason].filter((x) => x !== undefined).join('; ');
   }
   if (options.baselineFile !== undefined) {
-    report.baseline = baselineStatus(loadBaseline(options.baselineFile), accepted, options.today ?? new Date());
+    const ran = {
+      checks: new Set(report.checks.filter((c) => c.state === 'passed' || c.state === 'failed' || c.state === 'warned').map((c) => c.check)),
+      requirements: new Set(report.requirements.filter((r) => r.verdict === 'pass' || r.verdict === 'fail' || r.verdict === 'warn').map((r) => r.id)),
+    };
+    report.baseline = baselineStatus(loadBaseline(options.baselineFile), accepted, options.today ?? new Date(), ran);
     if (report.strict && report.baseline.problems > 0) report.outcome = 'fail';
   }
   if (options.historyFile !== undefined) {

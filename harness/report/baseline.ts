@@ -192,12 +192,29 @@ export function acceptedRef(baseline: Baseline, entry: number, severity: Accepte
   return { entry, severity, reason: e?.reason ?? '', ...(e?.expires !== undefined && { expires: e.expires }) };
 }
 
-/** The run-wide status of every entry, from the accepted references of every check. */
-export function baselineStatus(baseline: Baseline, accepted: readonly { entry: number }[], today: Date): BaselineStatus {
+/** What the run exercised: an entry about a check that did not run (e.g. `--api partner`) is not stale. */
+export interface RunCoverage {
+  /** ids of the checks that ran (passed, failed or warned) */
+  checks: ReadonlySet<string>;
+  /** requirements that got a pass, fail or warn verdict */
+  requirements: ReadonlySet<string>;
+}
+
+function exercised(e: BaselineEntry, ran: RunCoverage | undefined): boolean {
+  if (ran === undefined) return true;
+  const ids = [...(e.requirement !== undefined ? [e.requirement] : []), ...(e.requirements ?? [])];
+  return (e.check === undefined || ran.checks.has(e.check)) && ids.every((id) => ran.requirements.has(id));
+}
+
+/**
+ * The run-wide status of every entry, from the accepted references of every check. Stale: matched
+ * nothing although what it names ran (given `ran`; without it, every unmatched entry is stale).
+ */
+export function baselineStatus(baseline: Baseline, accepted: readonly { entry: number }[], today: Date, ran?: RunCoverage): BaselineStatus {
   const counts = new Map<number, number>();
   for (const a of accepted) counts.set(a.entry, (counts.get(a.entry) ?? 0) + 1);
   const entries = baseline.entries.map((e, entry): BaselineEntryStatus => ({ ...e, entry, matched: counts.get(entry) ?? 0, expired: isExpired(e, today) }));
-  const stale = entries.filter((e) => e.matched === 0);
+  const stale = entries.filter((e) => e.matched === 0 && exercised(e, ran));
   const expired = entries.filter((e) => e.expired);
   return { file: baseline.file, entries, accepted: accepted.length, stale, expired, problems: new Set([...stale, ...expired].map((e) => e.entry)).size };
 }
