@@ -119,3 +119,20 @@ describe('categories', () => {
     expect(categorize('broken', 'TypeError: x is undefined')?.id).toBe('test-defect');
   });
 });
+
+describe('environment info', () => {
+  test('names accepted deviations, baseline entries to review, verdict changes and flaky checks', async () => {
+    const { environmentInfo } = await import('../harness/report/build-html.js');
+    const base = { version: '0.1.0', profile: 'quick', seed: 1, strict: false, startedAt: 'x', targets: {}, notTested: {}, embedded: true, outcome: 'pass', summary: { passed: 1, failed: 0, warnings: 0, notRun: 0, errors: 0, requests: 1, checks: 1 } };
+    const info = environmentInfo({
+      ...base,
+      accepted: [{ check: 'c', code: 'emv.crc', reason: 'vendor', requirements: [], title: 't', expected: 'e', actual: 'a', entry: 0, severity: 'failure' }],
+      baseline: { file: 'b', entries: [], accepted: 1, stale: [{ entry: 1, code: 'x', reason: 'r', check: 'd', matched: 0, expired: false }], expired: [], problems: 1 },
+      history: { file: 'h', target: 't', previous: { startedAt: 'then', seed: 1, outcome: 'fail' }, changed: [{ id: 'PT-A', from: 'fail', to: 'pass' }], flaky: [{ check: 'f', seed: 1, states: ['passed', 'failed', 'passed'] }], runs: 2 },
+    } as never);
+    expect(info['accepted deviations']).toBe('c emv.crc (vendor)');
+    expect(info['baseline entries to review']).toMatch(/stale baseline entry #2 check d · x/);
+    expect(info['since last run']).toBe('PT-A: fail → pass');
+    expect(info['flaky checks']).toBe('f (passed → failed → passed)');
+  });
+});

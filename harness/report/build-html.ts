@@ -23,6 +23,7 @@ import { allure2Categories, allure3CategoryRulesSource } from './categories.js';
 import type { ConformanceReport } from './verdict.js';
 import { toolVersion } from './verdict-reporter.js';
 import { commandFor } from '../cli/invocation.js';
+import { baselineProblemLines } from './baseline.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -143,6 +144,16 @@ export function environmentInfo(report: ConformanceReport | undefined): Record<s
   info['result'] = report.outcome.toUpperCase();
   const s = report.summary;
   info['summary'] = `${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.errors} harness errors, ${s.requests} requests`;
+  // adoption (harness/report/adoption.ts): accepted deviations and history, when the run had them
+  if (report.accepted !== undefined && report.accepted.length > 0) {
+    info['accepted deviations'] = report.accepted.map((a) => `${a.check} ${a.code} (${a.reason})`).join('; ');
+  }
+  if (report.baseline !== undefined && report.baseline.problems > 0) info['baseline entries to review'] = baselineProblemLines(report.baseline).join('; ');
+  const h = report.history;
+  if (h !== undefined) {
+    info['since last run'] = h.previous === undefined ? 'first run on this target and profile' : h.changed.length === 0 ? `no verdict changed (since ${h.previous.startedAt})` : h.changed.map((c) => `${c.id}: ${c.from} → ${c.to}`).join('; ');
+    if (h.flaky.length > 0) info['flaky checks'] = h.flaky.map((f) => `${f.check} (${f.states.join(' → ')})`).join('; ');
+  }
   return info;
 }
 
