@@ -9,7 +9,7 @@
  * one directory (file names are UUIDs); see reports/README.md.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Requirement } from '../contract/requirements.js';
 import { buildConformance, exitCodeFor } from './verdict.js';
@@ -20,6 +20,7 @@ import { completeReport } from './adoption.js';
 import type { AdoptionOptions } from './adoption.js';
 import { adoptionSummaryLines } from './adoption-markdown.js';
 import { commandFor } from '../cli/invocation.js';
+import { shellQuote } from '../http/curl.js';
 
 function isFragment(value: unknown): value is VerdictFragment {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'paygate-verdict-fragment';
@@ -101,6 +102,8 @@ async function main(argv: readonly string[]): Promise<number> {
   console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.errors} harness errors, ${s.requests} requests`);
   for (const line of adoptionSummaryLines(report)) console.log(line);
   console.log(`${written.json}\n${written.md}`);
+  const dirFlag = dir === resolve('reports') ? '' : ` --reports-dir ${shellQuote(relative(process.cwd(), dir) || '.')}`;
+  console.log(`HTML report of the merged run: ${commandFor('report', { bare: dirFlag === '' })}${dirFlag}`);
   return exitCodeFor(report);
 }
 
