@@ -10,7 +10,8 @@
 // 3. the same run with `--baseline`: exit 0, the finding reported as accepted;
 // 4. with a second fault: exit 1, naming only the new deviation.
 //
-// Bounded: ~100 s here (install ~17 s from the npm cache, each partner run ~20–30 s); limit 5 min.
+// Bounded: ~2 min on a quiet machine, 3.5 min measured under load (load average ~19 on 2 cores):
+// install 17–40 s from the npm cache, each partner run 20–40 s, report ~5 s, browser ~5 s.
 // `npm i` needs the npm registry or a warm cache (--prefer-offline).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
