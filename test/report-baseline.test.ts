@@ -176,3 +176,15 @@ test("--write-baseline narrows an entry by the finding's requirements (all of th
   expect(matchEntry(entries, 'c', [], finding('status.unexpected', ['PT-ERR', 'PT-CHARGE-AMOUNT-POSITIVE']))).toBeUndefined();
   expect(() => parseBaseline('- {check: c, code: x, reason: r, requirements: []}', 'b.yaml')).toThrow(/non-empty list/);
 });
+
+test('withoutAccepted: a property iteration failing only in accepted ways passes; accepted failures are kept for the report', async () => {
+  const { withoutAccepted } = await import('../harness/run/accepted.js');
+  const baseline = parseBaseline(YAML, 'b.yaml');
+  const seen: Finding[] = [];
+  const known = finding('emv.crc', ['PT-CHARGE-QR-EMV']);
+  expect(withoutAccepted('c', [], [known, finding('emv.crc', ['PT-CHARGE-QR-EMV'], 'warning')], seen, baseline)).toEqual([]);
+  expect(seen).toEqual([known]);
+  const other = finding('contract.schema', ['PT-X']);
+  expect(withoutAccepted('c', [], [known, other], seen, baseline)).toEqual([other]);
+  expect(withoutAccepted('c', [], [other], [], undefined)).toEqual([other]);
+});

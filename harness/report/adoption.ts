@@ -58,9 +58,11 @@ export function completeReport(report: ConformanceReport, options: AdoptionOptio
     if (codes.length > 0) r.reason = [`accepted deviation (baseline): ${codes.join(', ')}`, r.reason].filter((x) => x !== undefined).join('; ');
   }
   if (options.baselineFile !== undefined) {
+    // an entry is stale only if what it names ran to the end: a failed check may have stopped at its
+    // first new finding (a property stops at its first counterexample) before meeting the accepted one
     const ran = {
-      checks: new Set(report.checks.filter((c) => c.state === 'passed' || c.state === 'failed' || c.state === 'warned').map((c) => c.check)),
-      requirements: new Set(report.requirements.filter((r) => r.verdict === 'pass' || r.verdict === 'fail' || r.verdict === 'warn').map((r) => r.id)),
+      checks: new Set(report.checks.filter((c) => c.state === 'passed' || c.state === 'warned').map((c) => c.check)),
+      requirements: new Set(report.requirements.filter((r) => r.verdict === 'pass' || r.verdict === 'warn').map((r) => r.id)),
     };
     report.baseline = baselineStatus(loadBaseline(options.baselineFile), accepted, options.today ?? new Date(), ran);
     if (report.strict && report.baseline.problems > 0) report.outcome = 'fail';

@@ -192,11 +192,14 @@ export function acceptedRef(baseline: Baseline, entry: number, severity: Accepte
   return { entry, severity, reason: e?.reason ?? '', ...(e?.expires !== undefined && { expires: e.expires }) };
 }
 
-/** What the run exercised: an entry about a check that did not run (e.g. `--api partner`) is not stale. */
+/**
+ * What the run exercised to the end: an entry about a check that did not run (e.g. `--api
+ * partner`), or that failed on something else first, is not stale.
+ */
 export interface RunCoverage {
-  /** ids of the checks that ran (passed, failed or warned) */
+  /** ids of the checks that ran to the end (passed or warned) */
   checks: ReadonlySet<string>;
-  /** requirements that got a pass, fail or warn verdict */
+  /** requirements that got a pass or warn verdict */
   requirements: ReadonlySet<string>;
 }
 

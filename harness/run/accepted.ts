@@ -48,6 +48,17 @@ export function takeAccepted(run: FindingLists, checkId: string, checkRequiremen
   return out;
 }
 
+/**
+ * The findings the baseline does not accept; accepted failures are added to `acceptedFailures`
+ * (a property iteration that broke the contract only in accepted ways then passes).
+ */
+export function withoutAccepted(checkId: string, checkRequirements: readonly string[], findings: readonly Finding[], acceptedFailures: Finding[], baseline: Baseline | undefined = runBaseline()): Finding[] {
+  if (baseline === undefined || baseline.entries.length === 0) return [...findings];
+  const { accepted, kept } = partitionFindings(baseline.entries, checkId, checkRequirements, findings);
+  for (const a of accepted) if (a.finding.severity === 'failure') acceptedFailures.push(a.finding);
+  return kept;
+}
+
 export function acceptedLine(a: AcceptedFinding): string {
   return `accepted deviation ${a.code} (${a.severity}; baseline entry #${a.entry + 1}${a.expires !== undefined ? `, expires ${a.expires}` : ''}): ${a.title} — ${a.reason}`;
 }

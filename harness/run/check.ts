@@ -40,7 +40,7 @@ import type { CheckMeta, CheckSeverity } from '../report/meta.js';
 import type { Finding } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
-import { reportAccepted, takeAccepted } from './accepted.js';
+import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 
 export type { Profile };
 
@@ -325,6 +325,7 @@ async function runProperty<T>(
   const numRuns = settings.runs ?? (settings.profile === 'quick' ? quickRuns : quickRuns * 4);
   let lastFailing: CheckRun | undefined;
   const warnings: Finding[] = [];
+  const acceptedFailures: Finding[] = [];
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {
@@ -333,7 +334,9 @@ async function runProperty<T>(
       run.exchanges.push(...iteration.exchanges);
       warnings.push(...iteration.warnings);
     }
-    const failing = settings.strict ? iteration.findings : iteration.failures;
+    // --baseline: an iteration that breaks the contract only in accepted ways passes, so the property
+    // keeps looking for new deviations instead of stopping at a known one
+    const failing = withoutAccepted(spec.id, spec.requirements, settings.strict ? iteration.findings : iteration.failures, acceptedFailures);
     if (failing.length) {
       lastFailing = iteration;
       return false;
@@ -345,6 +348,7 @@ async function runProperty<T>(
   if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
   const details = await fc.check(property, parameters);
   run.record(dedupeFindings(warnings));
+  run.record(dedupeFindings(acceptedFailures).slice(0, 5));
   if (!details.failed) return;
   if (details.errorInstance && !lastFailing) {
     // the predicate threw something that is not a finding: a harness or suite bug, reported as broken
