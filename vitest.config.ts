@@ -4,7 +4,18 @@ import { defineConfig } from 'vitest/config';
 // Self-verification tests that run the whole suite as child processes (each spawns references and
 // vitest runs of its own, in parallel where it pays): they run after the unit tests, one file at a
 // time, so they neither starve the unit tests of the 2 cores nor each other.
-const SYSTEM_TESTS = ['test/correct-reference.test.ts', 'test/chaos.test.ts', 'test/safety.test.ts', 'test/fault-matrix.test.ts', 'test/receiver-conformance.test.ts', 'test/real-targets.test.ts'];
+// package/action: the tool installed from its packed tarball into another project, and the GitHub
+// Action's steps run as a script (both run the suite against the embedded reference; ~2–3 min each).
+const SYSTEM_TESTS = [
+  'test/correct-reference.test.ts',
+  'test/chaos.test.ts',
+  'test/safety.test.ts',
+  'test/fault-matrix.test.ts',
+  'test/receiver-conformance.test.ts',
+  'test/real-targets.test.ts',
+  'test/package.test.ts',
+  'test/action.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -61,7 +61,11 @@ describe('build-html', () => {
     const out = join(root, 'allure-report');
     const built = buildHtmlReport({ resultsDir: results, outputDir: out });
     expect(existsSync(join(out, 'index.html'))).toBe(true);
-    const everything = allText(out);
+    // single-file mode: the report's data is inlined as base64 payloads of d("path","…") calls
+    const html = readFileSync(join(out, 'index.html'), 'utf8');
+    const inlined = [...html.matchAll(/\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)];
+    expect(inlined.map((m) => m[1])).toContain('widgets/tree.json');
+    const everything = `${allText(out)}\n${inlined.map((m) => Buffer.from(m[2] ?? '', 'base64').toString('utf8')).join('\n')}`;
     expect(everything).not.toMatch(/googletagmanager/i);
     expect(everything).not.toMatch(/google-analytics/i);
     expect(everything).not.toMatch(/\bgtag\b/); // case-sensitive: `toStringTag` is not a hit
@@ -113,5 +117,22 @@ describe('categories', () => {
     expect(categorize('failed', 'status.unexpected: expected 201, received HTTP 503')?.id).toBe('target-5xx');
     expect(categorize('failed', 'contract.schema: /amount must be integer')?.id).toBe('contract-violation');
     expect(categorize('broken', 'TypeError: x is undefined')?.id).toBe('test-defect');
+  });
+});
+
+describe('environment info', () => {
+  test('names accepted deviations, baseline entries to review, verdict changes and flaky checks', async () => {
+    const { environmentInfo } = await import('../harness/report/build-html.js');
+    const base = { version: '0.1.0', profile: 'quick', seed: 1, strict: false, startedAt: 'x', targets: {}, notTested: {}, embedded: true, outcome: 'pass', summary: { passed: 1, failed: 0, warnings: 0, notRun: 0, errors: 0, requests: 1, checks: 1 } };
+    const info = environmentInfo({
+      ...base,
+      accepted: [{ check: 'c', code: 'emv.crc', reason: 'vendor', requirements: [], title: 't', expected: 'e', actual: 'a', entry: 0, severity: 'failure' }],
+      baseline: { file: 'b', entries: [], accepted: 1, stale: [{ entry: 1, code: 'x', reason: 'r', check: 'd', matched: 0, expired: false }], expired: [], problems: 1 },
+      history: { file: 'h', target: 't', previous: { startedAt: 'then', seed: 1, outcome: 'fail' }, changed: [{ id: 'PT-A', from: 'fail', to: 'pass' }], flaky: [{ check: 'f', seed: 1, states: ['passed', 'failed', 'passed'] }], runs: 2 },
+    } as never);
+    expect(info['accepted deviations']).toBe('c emv.crc (vendor)');
+    expect(info['baseline entries to review']).toMatch(/stale baseline entry #2 check d · x/);
+    expect(info['since last run']).toBe('PT-A: fail → pass');
+    expect(info['flaky checks']).toBe('f (passed → failed → passed)');
   });
 });

@@ -6,6 +6,8 @@
 import { isLoopbackHost } from '../http/network.js';
 
 export { isLoopbackHost };
+import { isIP } from 'node:net';
+import { commandFor } from './invocation.js';
 
 export type Profile = 'quick' | 'full' | 'certify';
 export type ApiSelection = 'gateway' | 'partner' | 'both';
@@ -63,7 +65,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--proxy', value: 'URL', help: 'send every request to the target (and to CALLBACK_PUBLIC_URL) through this HTTP proxy; overrides HTTPS_PROXY/HTTP_PROXY, NO_PROXY still applies, loopback always goes direct' },
   { flag: '--no-preflight', help: 'skip the preflight probes (DNS, TLS, credentials, availability, receiver address) that stop an untestable run in seconds' },
   { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
-  { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merge with `tsx harness/report/merge.ts`' },
+  { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merged by the merge subcommand (npm run report:merge)' },
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
   { flag: '--receiver-url', value: 'URL', help: "receiver run: test YOUR webhook endpoint at URL by playing the platform (signed events, forgeries, replays); needs --receiver-scheme and RECEIVER_SIGNATURE_SECRET; runs suites/receiver only" },
   { flag: '--receiver-scheme', value: 'gateway|partner', help: 'which contract\'s webhooks the endpoint receives (with --receiver-url)' },
@@ -175,7 +177,7 @@ export function helpText(): string {
     'Behind a proxy: HTTPS_PROXY / HTTP_PROXY / NO_PROXY or --proxy URL. A private CA: NODE_EXTRA_CA_CERTS=ca.pem.',
     '',
     'Outputs (reports/): allure-results/, junit.xml, conformance.json, conformance.md;',
-    '`npm run report` builds reports/allure-report/index.html (offline).',
+    `\`${commandFor('report', { bare: true })}\` builds reports/allure-report/index.html (one offline file).`,
   );
   return lines.join('\n');
 }

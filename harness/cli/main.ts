@@ -35,6 +35,11 @@ import { RECEIVER_FILTERS } from './args.js';
 import { describeProxy, isInconclusiveError, proxySettings } from '../http/network.js';
 import { describePlan, planRun } from './plan.js';
 import { writePreflightReport } from '../report/preflight-report.js';
+import { adoptionHelpLines, extractAdoptionArgs } from './adoption-args.js';
+import type { AdoptionOptions } from './adoption-args.js';
+import { adoptionEnv, checkAdoption, writeBaselineFile } from './adoption-run.js';
+import { commandFor } from './invocation.js';
+import { shellQuote } from '../http/curl.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFIG_FILE = 'vitest.conformance.config.ts';
@@ -126,10 +131,27 @@ async function checkTargetConfig(env: NodeJS.ProcessEnv): Promise<string | undef
   }
 }
 
+function adoptionHelp(): string {
+  return [
+    'Adoption flags:',
+    ...adoptionHelpLines(),
+    '',
+    'Subcommands (installed package: npx paygate-conformance <subcommand>):',
+    '  (none) | run [flags]            run the suite (the flags above)',
+    '  report [--reports-dir DIR]      build DIR/allure-report/index.html, one self-contained file that opens from file://',
+    '  merge [--reports-dir DIR] [--baseline FILE] [--history FILE]',
+    "                                  merge sharded verdicts (DIR/verdict-fragments/shard-*.json) into DIR/conformance.{json,md}",
+    '  reference                       start the embedded reference sandbox alone and print how to point a client at it',
+  ].join('\n');
+}
+
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: CliOptions;
+  let adoption: AdoptionOptions;
   try {
-    options = parseArgs(argv);
+    const extracted = extractAdoptionArgs(argv);
+    adoption = extracted.options;
+    options = parseArgs(extracted.rest);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`paygate-conformance: ${error.message}\nRun with --help for the flags and environment variables.`);
@@ -138,7 +160,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     throw error;
   }
   if (options.help) {
-    console.log(helpText());
+    console.log(`${helpText()}\n\n${adoptionHelp()}`);
     return 0;
   }
   if (options.version) {
@@ -163,9 +185,14 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     console.error(`paygate-conformance: refusing to start: ${configProblem}`);
     return 2;
   }
+  const adoptionProblem = checkAdoption(adoption);
+  if (adoptionProblem !== undefined) {
+    console.error(`paygate-conformance: refusing to start: ${adoptionProblem}`);
+    return 2;
+  }
 
   const seed = options.seed ?? randomSeed();
-  const exported = workerEnv(options, seed);
+  const exported = { ...workerEnv(options, seed), ...adoptionEnv(adoption) };
   const plan = planFor(options, env);
   if (plan !== undefined) {
     exported['PAYGATE_PLANNED_CHECKS'] = String(plan.checks);
@@ -174,7 +201,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   Object.assign(env, exported);
   if (env !== process.env) Object.assign(process.env, exported);
   for (const warning of flagWarnings(options)) console.error(`paygate-conformance: warning: ${warning}`);
-  const reportsDir = resolve(ROOT, env['PAYGATE_REPORTS_DIR'] ?? 'reports');
+  // the user's working directory, not the package's: an installed package must not write into node_modules
+  const reportsDir = resolve(process.cwd(), adoption.reportsDir ?? env['PAYGATE_REPORTS_DIR'] ?? 'reports');
   process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
   console.log(header(options, seed, env));
 
@@ -184,6 +212,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       [
         'dry run: nothing started.',
         `vitest config: ${join(ROOT, CONFIG_FILE)}`,
+        `reports: ${reportsDir}`,
         `test filters: ${filters.length > 0 ? filters.join(' ') : '(all suites)'}`,
         `test name pattern: ${options.grep !== undefined ? grepPattern(options.grep).source : '(none)'}`,
         `workers: ${effectiveWorkers(options) ?? 'vitest default'}`,
@@ -234,16 +263,23 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const r = relative(process.cwd(), path);
     return r === '' || r.startsWith('..') ? path : r;
   };
+  // commands that work where the user is: the bin's subcommands when installed, the npm scripts in a clone
+  const dirFlag = reportsDir === resolve(process.cwd(), 'reports') ? '' : ` --reports-dir ${shellQuote(rel(reportsDir))}`;
   const files: Record<string, string> =
     options.shard !== undefined
-      ? { fragment: rel(fragmentPath(reportsDir, options.shard.index)), allure: rel(join(reportsDir, 'allure-results')) }
+      ? {
+          fragment: rel(fragmentPath(reportsDir, options.shard.index)),
+          allure: rel(join(reportsDir, 'allure-results')),
+          merge: `collect every shard's ${rel(reportsDir)}/ into one, then: ${commandFor('merge', { bare: dirFlag === '' })}${dirFlag}`,
+        }
       : {
           'conformance': rel(join(reportsDir, 'conformance.md')),
           'json': rel(join(reportsDir, 'conformance.json')),
           'junit': rel(join(reportsDir, 'junit.xml')),
-          'allure': `${rel(join(reportsDir, 'allure-results'))} (npm run report → ${rel(join(reportsDir, 'allure-report', 'index.html'))})`,
+          'allure': `${rel(join(reportsDir, 'allure-results'))} (${commandFor('report', { bare: dirFlag === '' })}${dirFlag} → ${rel(join(reportsDir, 'allure-report', 'index.html'))}, one file)`,
         };
   console.log(renderSummary(report, { files }));
+  if (adoption.writeBaseline !== undefined) console.log(`\n${writeBaselineFile(adoption.writeBaseline, report)}`);
   if (report.summary.checks === 0) {
     // a gate that ran nothing must not pass silently (no suites, a --grep that matched nothing…)
     console.error('\npaygate-conformance: no check ran (no test files or none matched --grep/--api/--shard): exit 3.');

@@ -4,6 +4,7 @@
  */
 import type { ConformanceReport, Counts } from '../report/verdict.js';
 import { APIS } from '../report/verdict.js';
+import { adoptionSummaryLines } from '../report/adoption-markdown.js';
 
 const COLUMNS = ['', 'passed', 'failed', 'warnings', 'not run', 'inconclusive', 'harness errors', 'requests'] as const;
 
@@ -64,6 +65,7 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
     out.push('', `harness errors (${report.errors.length}) — the suite broke, not the target:`);
     for (const e of report.errors.slice(0, max)) out.push(`  ✗ ${e.check}: ${e.message}`);
   }
+  out.push(...adoptionSummaryLines(report, max));
   out.push('', `seed ${report.seed ?? 'n/a'} · profile ${report.profile}${report.strict ? ' (strict)' : ''} · ${(report.durationMs / 1000).toFixed(1)} s · result: ${report.outcome.toUpperCase()}`);
   if (options.files !== undefined) {
     out.push('', 'reports:');

@@ -1,15 +1,17 @@
 /**
- * `npm run report`: reports/allure-results → reports/allure-report/index.html, offline.
+ * `npm run report` / `paygate-conformance report`: reports/allure-results → reports/allure-report/index.html,
+ * ONE self-contained file (Allure 3's single-file mode) that opens from file:// with no network.
  *
  * 1. Writes environment.properties (target, profile, seed, tool version, outcome, from
  *    reports/conformance.json when present) and categories.json into the results directory.
  * 2. Runs Allure 3 (`allure generate`, the package's own CLI from node_modules) with a generated
- *    config: the Awesome report as a directory, our categories, the run's variables.
+ *    config: the Awesome report in single-file mode (data inlined: a multi-file report fetches
+ *    data files, which browsers block from file://), our categories, the run's variables.
  * 3. Removes the Google Tag Manager / analytics tags Allure 3 embeds (see STACK.md) from every
  *    generated HTML/JS/CSS file, then verifies none remain: a report reviewers open must not phone
  *    home. Any leftover fails the command loudly.
  *
- *   tsx harness/report/build-html.ts [--results reports/allure-results] [--output reports/allure-report]
+ *   tsx harness/report/build-html.ts [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -20,11 +22,17 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { allure2Categories, allure3CategoryRulesSource } from './categories.js';
 import type { ConformanceReport } from './verdict.js';
 import { toolVersion } from './verdict-reporter.js';
+import { commandFor } from '../cli/invocation.js';
+import { baselineProblemLines } from './baseline.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Hosts of Google's tag manager and analytics. */
-const ANALYTICS_HOST = /(?:[\w-]+\.)*(?:googletagmanager|google-analytics|googleanalytics)\.com/i;
+/**
+ * Hosts of Google's tag manager and analytics, anchored at the start of a host name: unanchored,
+ * `(?:[\w-]+\.)*` retries at every position of a long word run, which is quadratic on the
+ * megabytes of inlined data (base64 images) of a single-file report: minutes instead of 0.1 s.
+ */
+const ANALYTICS_HOST = /(?<![\w.-])(?:[\w-]+\.)*(?:googletagmanager|google-analytics|googleanalytics)\.com/i;
 const ANALYTICS_URL_G = /(?:https?:)?\/\/(?:[\w-]+\.)*(?:googletagmanager|google-analytics|googleanalytics)\.com[^\s"'`)<>]*/gi;
 const ANALYTICS_HOST_G = new RegExp(ANALYTICS_HOST.source, 'gi');
 /** What an inline analytics snippet looks like (gtag bootstrap, dataLayer, GA measurement id). */
@@ -136,6 +144,16 @@ export function environmentInfo(report: ConformanceReport | undefined): Record<s
   info['result'] = report.outcome.toUpperCase();
   const s = report.summary;
   info['summary'] = `${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.inconclusive ?? 0} inconclusive, ${s.errors} harness errors, ${s.requests} requests`;
+  // adoption (harness/report/adoption.ts): accepted deviations and history, when the run had them
+  if (report.accepted !== undefined && report.accepted.length > 0) {
+    info['accepted deviations'] = report.accepted.map((a) => `${a.check} ${a.code} (${a.reason})`).join('; ');
+  }
+  if (report.baseline !== undefined && report.baseline.problems > 0) info['baseline entries to review'] = baselineProblemLines(report.baseline).join('; ');
+  const h = report.history;
+  if (h !== undefined) {
+    info['since last run'] = h.previous === undefined ? 'first run on this target and profile' : h.changed.length === 0 ? `no verdict changed (since ${h.previous.startedAt})` : h.changed.map((c) => `${c.id}: ${c.from} → ${c.to}`).join('; ');
+    if (h.flaky.length > 0) info['flaky checks'] = h.flaky.map((f) => `${f.check} (${f.states.join(' → ')})`).join('; ');
+  }
   return info;
 }
 
@@ -152,7 +170,7 @@ export function allureConfigSource(options: { output: string; reportName: string
     `  name: ${JSON.stringify(options.reportName)},`,
     `  output: ${JSON.stringify(options.output)},`,
     '  plugins: {',
-    `    awesome: { options: { reportName: ${JSON.stringify(options.reportName)}, singleFile: false, reportLanguage: "en", groupBy: ["epic", "feature", "story"] } },`,
+    `    awesome: { options: { reportName: ${JSON.stringify(options.reportName)}, singleFile: true, reportLanguage: "en", groupBy: ["epic", "feature", "story"] } },`,
     '  },',
     `  categories: { rules: ${allure3CategoryRulesSource()} },`,
     `  variables: ${JSON.stringify(options.variables)},`,
@@ -188,7 +206,7 @@ export function buildHtmlReport(options: BuildOptions): BuildResult {
   const outputDir = resolve(options.outputDir);
   const reportsDir = resolve(options.reportsDir ?? join(resultsDir, '..'));
   if (!existsSync(resultsDir) || !readdirSync(resultsDir).some((name) => name.endsWith('-result.json'))) {
-    throw new Error(`report: no test results in ${resultsDir}; run \`npm run conformance\` first`);
+    throw new Error(`report: no test results in ${resultsDir}; run \`${commandFor('run', { bare: true })}\` first`);
   }
   const conformance = readConformance(reportsDir);
   const info = environmentInfo(conformance);
@@ -230,14 +248,17 @@ export function buildHtmlReport(options: BuildOptions): BuildResult {
 }
 
 function main(argv: readonly string[]): number {
-  let resultsDir = join(ROOT, 'reports', 'allure-results');
-  let outputDir = join(ROOT, 'reports', 'allure-report');
+  // the user's working directory (an installed package must not look inside node_modules)
+  let reportsDir = resolve(process.env['PAYGATE_REPORTS_DIR'] ?? 'reports');
+  let resultsDir: string | undefined;
+  let outputDir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    if (arg === '--results') resultsDir = resolve(argv[++i] ?? resultsDir);
-    else if (arg === '--output') outputDir = resolve(argv[++i] ?? outputDir);
+    if (arg === '--reports-dir') reportsDir = resolve(argv[++i] ?? reportsDir);
+    else if (arg === '--results') resultsDir = resolve(argv[++i] ?? 'reports/allure-results');
+    else if (arg === '--output') outputDir = resolve(argv[++i] ?? 'reports/allure-report');
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: npm run report [-- --results reports/allure-results --output reports/allure-report]');
+      console.log(`usage: ${commandFor('report')} [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]\nBuilds DIR/allure-report/index.html: one self-contained file, no analytics, opens from file://.`);
       return 0;
     } else if (arg !== '--') {
       console.error(`report: unknown argument ${arg}`);
@@ -245,9 +266,14 @@ function main(argv: readonly string[]): number {
     }
   }
   try {
-    const result = buildHtmlReport({ resultsDir, outputDir });
+    const result = buildHtmlReport({
+      resultsDir: resultsDir ?? join(reportsDir, 'allure-results'),
+      outputDir: outputDir ?? join(reportsDir, 'allure-report'),
+      ...(resultsDir === undefined && { reportsDir }),
+    });
     const removed = Object.values(result.scrubbed).reduce((a, b) => a + b, 0);
-    console.log(`report: ${relative(process.cwd(), result.index) || result.index} (${(result.durationMs / 1000).toFixed(1)} s; ${removed} analytics tag(s)/URL(s) removed, none remain)\nview it offline with: npx allure open ${relative(process.cwd(), dirname(result.index)) || dirname(result.index)}  (it loads data files, which browsers block from file://)`);
+    const size = (statSync(result.index).size / 1e6).toFixed(1);
+    console.log(`report: ${relative(process.cwd(), result.index) || result.index} (one file, ${size} MB, ${(result.durationMs / 1000).toFixed(1)} s; ${removed} analytics tag(s)/URL(s) removed, none remain)\nopen it in a browser: ${pathToFileURL(result.index).href}`);
     return 0;
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

@@ -17,6 +17,7 @@ import type { Finding } from '../rules/finding.js';
 import { findRequirement } from '../contract/requirements.js';
 import { defaultRedactor } from '../http/redact.js';
 import type { Redactor } from '../http/redact.js';
+import { commandFor } from '../cli/invocation.js';
 
 export interface FormatOptions {
   /** the run's seed (replay) */
@@ -49,7 +50,7 @@ function requirementLine(id: string): string {
 
 /** The replay command for a check: same profile and seed, its test name, and the fast-check path if any. */
 export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string }): string {
-  const parts = ['npm run conformance --'];
+  const parts = [commandFor('run')];
   parts.push(`--profile ${options.profile ?? process.env['PAYGATE_PROFILE'] ?? 'quick'}`);
   const seed = options.seed ?? (process.env['PAYGATE_SEED'] !== undefined ? Number(process.env['PAYGATE_SEED']) : undefined);
   if (seed !== undefined && Number.isFinite(seed)) parts.push(`--seed ${seed}`);

@@ -9,13 +9,18 @@
  * one directory (file names are UUIDs); see reports/README.md.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Requirement } from '../contract/requirements.js';
 import { buildConformance, exitCodeFor } from './verdict.js';
 import type { ConformanceReport, RunInfo } from './verdict.js';
 import { loadCatalogue, writeConformance } from './verdict-reporter.js';
 import type { VerdictFragment } from './verdict-reporter.js';
+import { completeReport } from './adoption.js';
+import type { AdoptionOptions } from './adoption.js';
+import { adoptionSummaryLines } from './adoption-markdown.js';
+import { commandFor } from '../cli/invocation.js';
+import { shellQuote } from '../http/curl.js';
 
 function isFragment(value: unknown): value is VerdictFragment {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'paygate-verdict-fragment';
@@ -65,15 +70,22 @@ export function mergeFragments(fragments: readonly VerdictFragment[], catalogue:
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  let dir = 'reports';
+  let dir = process.env['PAYGATE_REPORTS_DIR'] ?? 'reports';
   const files: string[] = [];
+  const adoption: AdoptionOptions = {};
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
-    if (arg === '--dir') dir = argv[++i] ?? dir;
+    if (arg === '--dir' || arg === '--reports-dir') dir = argv[++i] ?? dir;
+    else if (arg === '--baseline') adoption.baselineFile = resolve(argv[++i] ?? '');
+    else if (arg === '--history') adoption.historyFile = resolve(argv[++i] ?? '');
     else if (arg === '--help' || arg === '-h') {
-      console.log('usage: tsx harness/report/merge.ts [--dir reports] [fragment.json …]\nMerges reports/verdict-fragments/shard-*.json into reports/conformance.{json,md}.');
+      console.log(
+        `usage: ${commandFor('merge')} [--reports-dir reports] [--baseline FILE] [--history FILE] [fragment.json …]\n` +
+          'Merges DIR/verdict-fragments/shard-*.json into DIR/conformance.{json,md}; with the run\'s --baseline, reports stale and expired\n' +
+          'entries (the shards cannot: each saw part of the run); with --history, compares with and appends to the history.',
+      );
       return 0;
-    } else files.push(arg);
+    } else if (arg !== '--') files.push(arg);
   }
   dir = resolve(dir);
   const paths = files.length > 0 ? files : fragmentFiles(dir);
@@ -85,10 +97,13 @@ async function main(argv: readonly string[]): Promise<number> {
   if (problem !== undefined) console.warn(`merge: requirement catalogue unavailable: ${problem}`);
   const { report, problems } = mergeFragments(readFragments(paths), catalogue);
   for (const p of problems) console.warn(`merge: warning: ${p}`);
-  const written = writeConformance(dir, report);
+  const written = writeConformance(dir, completeReport(report, adoption));
   const s = report.summary;
   console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.inconclusive ?? 0} inconclusive, ${s.errors} harness errors, ${s.requests} requests`);
+  for (const line of adoptionSummaryLines(report)) console.log(line);
   console.log(`${written.json}\n${written.md}`);
+  const dirFlag = dir === resolve('reports') ? '' : ` --reports-dir ${shellQuote(relative(process.cwd(), dir) || '.')}`;
+  console.log(`HTML report of the merged run: ${commandFor('report', { bare: dirFlag === '' })}${dirFlag}`);
   return exitCodeFor(report);
 }
 

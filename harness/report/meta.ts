@@ -11,6 +11,7 @@ import type { Exchange } from '../http/exchange.js';
 import type { Finding } from '../rules/finding.js';
 import type { Evaluations } from '../run/check-run.js';
 import { replayCommand } from './format.js';
+import type { AcceptedRef } from './baseline.js';
 
 export { replayCommand };
 
@@ -65,6 +66,8 @@ export interface CheckMeta {
   notes?: string[];
   /** rule evaluations per requirement: a requirement passes only when one was evaluated */
   evaluations?: Evaluations;
+  /** findings the run's baseline accepts (`--baseline`): reported, never failing */
+  accepted?: (FindingSummary & AcceptedRef)[];
 }
 
 export const CHECK_META_KEY = 'paygateCheck';

@@ -15,6 +15,7 @@ import type { CheckApi } from './meta.js';
 import { buildConformance, checkRecordFrom, renderMarkdown, APIS } from './verdict.js';
 import { isInconclusiveError } from '../http/network.js';
 import type { CheckRecord, ConformanceReport, Profile, RunInfo, TestOutcome } from './verdict.js';
+import { adoptionFromEnv, completeReport } from './adoption.js';
 
 export interface VerdictReporterOptions {
   /** where conformance.{json,md} go (default `<root>/reports`, or PAYGATE_REPORTS_DIR) */
@@ -199,6 +200,6 @@ export default class VerdictReporter implements Reporter {
     }
     const { catalogue, problem } = await loadCatalogue();
     if (problem !== undefined) console.warn(`[paygate] requirement catalogue unavailable, verdicts cover named IDs only: ${problem}`);
-    writeConformance(this.outputDir, buildConformance(run, checks, catalogue));
+    writeConformance(this.outputDir, completeReport(buildConformance(run, checks, catalogue), adoptionFromEnv()));
   }
 }

@@ -22,6 +22,10 @@ import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } fr
 import type { Evaluations } from '../run/check-run.js';
 
 import type { Profile } from '../cli/args.js';
+import { commandFor } from '../cli/invocation.js';
+import { adoptionMarkdown } from './adoption-markdown.js';
+import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
+import type { BaselineStatus } from './baseline.js';
 export type { Profile };
 export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error' | 'inconclusive';
 export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable' | 'inconclusive';
@@ -58,6 +62,8 @@ export interface CheckRecord {
   notes?: string[];
   /** rule evaluations per requirement (CheckMeta.evaluations) */
   evaluations?: Evaluations;
+  /** findings the baseline accepted (CheckMeta.accepted) */
+  accepted?: CheckMeta['accepted'];
 }
 
 export interface RunInfo {
@@ -159,6 +165,10 @@ export interface ConformanceReport {
     operations: { api?: CheckApi; operation: string; statuses: number[] }[];
   };
   checks: CheckRecord[];
+  // adoption (harness/report/adoption.ts): accepted deviations, baseline status, history
+  accepted?: AcceptedEntry[];
+  baseline?: BaselineStatus;
+  history?: HistoryComparison;
 }
 
 /** What the reporter knows about one finished test. */
@@ -226,6 +236,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
     ...(meta?.exercised !== undefined && { exercised: meta.exercised }),
     ...(meta?.notes !== undefined && meta.notes.length > 0 && { notes: [...meta.notes] }),
     ...(meta?.evaluations !== undefined && { evaluations: meta.evaluations }),
+    ...(meta?.accepted !== undefined && meta.accepted.length > 0 && { accepted: meta.accepted }),
   };
 }
 
@@ -233,7 +244,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
 export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'name' | 'title' | 'replay'>): string {
   if (check.replay !== undefined) return check.replay;
   const seed = run.seed === null ? '' : ` --seed ${run.seed}`;
-  return `npm run conformance -- --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
+  return `${commandFor('run')} --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
 }
 
 function emptyCounts(): Counts {
@@ -485,8 +496,9 @@ export function buildConformance(
  * certifier's side, see `inconclusive`). Not-run never fails.
  */
 export const EXIT_INCONCLUSIVE = 4;
-export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'> & Partial<Pick<ConformanceReport, 'preflight'>>): number {
+export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'> & Partial<Pick<ConformanceReport, 'preflight' | 'baseline'>>): number {
   if (report.summary.failed > 0 || (report.strict && report.summary.warnings > 0)) return 1;
+  if (report.strict && (report.baseline?.problems ?? 0) > 0) return 1; // stale/expired baseline entries
   if (report.summary.errors > 0) return 3;
   if ((report.summary.inconclusive ?? 0) > 0 || report.preflight !== undefined) return EXIT_INCONCLUSIVE;
   return 0;
@@ -602,6 +614,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   }
 
   out.push(...findingSection('Failures', report.failures));
+  out.push(...adoptionMarkdown(report));
   out.push(...findingSection('Warnings (ambiguous or advisory points: do not fail the run unless --strict)', report.warnings));
   const observed = report.checks.filter((c) => c.notes !== undefined && c.notes.length > 0);
   if (observed.length > 0) {

@@ -39,10 +39,11 @@ import { receiverNotRunReason } from '../config/receiver-target.js';
 import { annotateCheck, attachExchanges, attachText, finishCheckReport } from '../report/allure.js';
 import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from '../report/meta.js';
 import type { CheckMeta, CheckSeverity } from '../report/meta.js';
-import type { RequirementId } from '../rules/finding.js';
+import type { Finding, RequirementId } from '../rules/finding.js';
 import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
+import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 
 export type { Profile };
 
@@ -211,6 +212,17 @@ function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings)
   return undefined;
 }
 
+/** One finding per code, place, requirements and expectation (accepted failures seen in many iterations). */
+function distinctFindings(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}|${f.pointer ?? ''}|${f.requirements.join(',')}|${f.expected}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** How many exchanges a check attaches to Allure at most (a property can make hundreds). */
 const MAX_ATTACHED_EXCHANGES = 40;
 
@@ -281,8 +293,11 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     } finally {
       limit.cancel();
       if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
+      // --baseline: accepted deviations leave the run's findings before they decide the outcome
+      const accepted = takeAccepted(run, spec.id, [...spec.requirements, ...run.requirements]);
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
+        ...(accepted.length > 0 && { accepted }),
         requirements: [...new Set([...spec.requirements, ...run.requirements])],
         requests: run.exchanges.length,
         exercised: exercisedBy(run.exchanges),
@@ -298,6 +313,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       if (notRun) meta.notRun = notRun;
       if (inconclusive !== undefined) meta.inconclusive = inconclusive;
       await finishCheckReport(meta, ctx);
+      await reportAccepted(accepted, ctx);
       await attachExchanges(run.exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
       if (run.notes.length) await attachText('observations', run.notes.join('\n'));
     }
@@ -327,6 +343,7 @@ async function runProperty<T>(
   const quickRuns = options.numRuns ?? 8;
   const numRuns = settings.runs ?? (settings.profile === 'quick' ? quickRuns : quickRuns * 4);
   let lastFailing: CheckRun | undefined;
+  const acceptedFailures: Finding[] = [];
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {
@@ -334,7 +351,9 @@ async function runProperty<T>(
     } finally {
       run.exchanges.push(...iteration.exchanges);
     }
-    const failing = settings.strict ? iteration.findings : iteration.failures;
+    // --baseline: an iteration that breaks the contract only in accepted ways passes, so the property
+    // keeps looking for new deviations instead of stopping at a known one
+    const failing = withoutAccepted(spec.id, spec.requirements, settings.strict ? iteration.findings : iteration.failures, acceptedFailures);
     if (failing.length) {
       lastFailing = iteration;
       return false;
@@ -348,6 +367,7 @@ async function runProperty<T>(
   // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/run/model.ts)
   if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
   const details = await fc.check(property, parameters);
+  if (acceptedFailures.length > 0) run.record({ requirements: [], findings: distinctFindings(acceptedFailures).slice(0, 5) });
   if (!details.failed) return;
   if (details.errorInstance && !lastFailing) {
     // the predicate threw something that is not a finding: a harness or suite bug, reported as broken
