@@ -9,7 +9,10 @@
 import { TestRunner } from 'vitest';
 import type { Exchange } from '../http/exchange.js';
 import type { Finding } from '../rules/finding.js';
-import type { Evaluations } from '../run/check-run.js';
+import type { EvaluationCount } from '../run/check-run.js';
+
+/** Rule evaluations per requirement ID, as reports carry them. */
+export type ReportedEvaluations = Record<string, EvaluationCount>;
 import { replayCommand } from './format.js';
 import type { AcceptedRef } from './baseline.js';
 
@@ -65,7 +68,7 @@ export interface CheckMeta {
   /** observations the check reported (never a failure): what the target chose where the contract is open */
   notes?: string[];
   /** rule evaluations per requirement: a requirement passes only when one was evaluated */
-  evaluations?: Evaluations;
+  evaluations?: ReportedEvaluations;
   /** findings the run's baseline accepts (`--baseline`): reported, never failing */
   accepted?: (FindingSummary & AcceptedRef)[];
 }

@@ -19,7 +19,7 @@
 import { shellQuote } from '../http/curl.js';
 import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
-import type { Evaluations } from '../run/check-run.js';
+import type { ReportedEvaluations } from './meta.js';
 
 import type { Profile } from '../cli/args.js';
 import { commandFor } from '../cli/invocation.js';
@@ -61,7 +61,7 @@ export interface CheckRecord {
   /** the check's observations (CheckMeta.notes) */
   notes?: string[];
   /** rule evaluations per requirement (CheckMeta.evaluations) */
-  evaluations?: Evaluations;
+  evaluations?: ReportedEvaluations;
   /** findings the baseline accepted (CheckMeta.accepted) */
   accepted?: CheckMeta['accepted'];
 }
@@ -283,7 +283,7 @@ export function evaluationsOf(id: string, checks: readonly CheckRecord[]): numbe
   let n = 0;
   for (const c of checks) {
     if (c.state === 'not-run' || c.state === 'error') continue;
-    n += (c.evaluations as Record<string, { evaluations: number } | undefined> | undefined)?.[id]?.evaluations ?? 0;
+    n += c.evaluations?.[id]?.evaluations ?? 0;
   }
   return n;
 }
