@@ -6,7 +6,6 @@
 import { isLoopbackHost } from '../http/network.js';
 
 export { isLoopbackHost };
-import { isIP } from 'node:net';
 import { commandFor } from './invocation.js';
 
 export type Profile = 'quick' | 'full' | 'certify';
