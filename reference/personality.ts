@@ -45,7 +45,7 @@ export const CHOICES = {
     api: 'both', sentence: 'All bodies are JSON. / Bodies are JSON.', what: '`; charset=utf-8` on the response Content-Type', default: true, alt: false,
   }),
   rateLimitPerSecond: choice<number>({
-    api: 'both', sentence: 'Every route can answer 401 and 429. / Rate-limit thresholds and maximum amounts: not shown. / Rate limits: not shown.', what: 'requests per second per credential before 429 + Retry-After (0 = no limit)', default: 0, alt: 40,
+    api: 'both', sentence: 'Every route can answer 401 and 429. / Rate-limit thresholds and maximum amounts: not shown. / Rate limits: not shown.', what: 'requests per second per credential before 429 + Retry-After (0 = no limit)', default: 0, alt: 60,
   }),
   gwRateLimitedBody: choice<'json' | 'text'>({
     api: 'gateway', sentence: '| 429 | rate limited; body shape: not shown |', what: 'body of a gateway 429: `{success: false, message}` or plain text', default: 'json', alt: 'text',
@@ -147,9 +147,6 @@ export const CHOICES = {
   }),
   gwTrackingLookupOrder: choice<'origin-referer-postback' | 'postback-referer-origin'>({
     api: 'gateway', sentence: 'A field missing from the object is looked up by the same name in the query string of the origin URL (Origin/Referer) and of `postbackUrl`.', what: 'which URL wins when several carry the parameter', default: 'origin-referer-postback', alt: 'postback-referer-origin',
-  }),
-  gwSimulationProductionFirst: choice<boolean>({
-    api: 'gateway', sentence: '400 charge no longer pending. 403 credentials are not sandbox credentials (production). 404 charge not found.', what: '/pay and /complete with production credentials answer 403 before looking the id up (false: 404 first)', default: true, alt: false,
   }),
   gwSimulationBody: choice<'ignore' | 'refuse'>({
     api: 'gateway', sentence: '- No body. 200: `success`, `message`, `data{id, status, endToEndId}`', what: 'a body sent to /pay or /complete', default: 'ignore', alt: 'refuse',
@@ -311,9 +308,6 @@ export const CHOICES = {
   ptPayAlreadyPaid: choice<'409' | '200-no-effect'>({
     api: 'partner', sentence: '| pending | payment confirmed (or sandbox simulation route) | before expires_at | paid | terminal; … | (the answer to paying a paid charge is not shown)', what: 'pay of a charge already paid: 409, or 200 with the charge and no second capture', default: '409', alt: '200-no-effect',
   }),
-  ptPayProductionFirst: choice<boolean>({
-    api: 'partner', sentence: 'Production answers 403. / 404 | resource not found or belongs to another account', what: 'pay with a live key answers 403 before the id is looked up (false: 404 first)', default: true, alt: false,
-  }),
   ptReplayHeader: choice<boolean>({
     api: 'partner', sentence: 'Idempotency: same key and same body returns the original response without repeating the effect', what: '`Idempotent-Replayed: true` on a replay', default: true, alt: false,
   }),
@@ -375,10 +369,22 @@ type ValueOf<K extends ChoiceKey> = (typeof CHOICES)[K] extends Choice<infer T> 
 /** One personality: the value of every choice. */
 export type Personality = { readonly name: PersonalityName } & { readonly [K in ChoiceKey]: ValueOf<K> };
 
-export function personality(name: PersonalityName): Personality {
+/**
+ * One personality's values. `keepDefault` names choices that keep the default value (for
+ * bisecting which choice a check trips over: `REFERENCE_PERSONALITY_KEEP=key,key`).
+ */
+export function personality(name: PersonalityName, keepDefault: readonly string[] = []): Personality {
   const values: Record<string, unknown> = { name };
-  for (const [key, c] of Object.entries(CHOICES) as [ChoiceKey, Choice<unknown>][]) values[key] = c[name];
+  for (const key of keepDefault) {
+    if (!(key in CHOICES)) throw new Error(`reference: unknown personality choice "${key}" in REFERENCE_PERSONALITY_KEEP`);
+  }
+  for (const [key, c] of Object.entries(CHOICES) as [ChoiceKey, Choice<unknown>][]) values[key] = keepDefault.includes(key) ? c.default : c[name];
   return values as Personality;
+}
+
+/** `REFERENCE_PERSONALITY_KEEP`: comma-separated choice keys that keep their default value. */
+export function parseKeepDefault(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((k) => k.trim()).filter(Boolean);
 }
 
 export const DEFAULT_PERSONALITY: Personality = personality('default');

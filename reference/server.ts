@@ -11,7 +11,7 @@ import type { Handler } from './shared/http.js';
 import { responseStyle, sendJson } from './shared/http.js';
 import { chaosEnabled, withChaos } from './shared/chaos.js';
 import { retryAfterValue, withRateLimit, type TooManyRequests } from './shared/rate-limit.js';
-import { parsePersonality, personality, type Personality, type PersonalityName } from './personality.js';
+import { parseKeepDefault, parsePersonality, personality, type Personality, type PersonalityName } from './personality.js';
 import { parseFaults } from './faults.js';
 import { createGatewayApp } from './gateway/app.js';
 import type { GatewayCredentials } from './gateway/app.js';
@@ -36,6 +36,8 @@ export interface ReferenceOptions {
   chaos: boolean;
   /** REFERENCE_PERSONALITY: the free choices taken (reference/personality.ts, DECISIONS.md) */
   personality: PersonalityName;
+  /** REFERENCE_PERSONALITY_KEEP: choices that keep their default value (bisecting) */
+  personalityKeep: string[];
 }
 
 /** What `reference/main.ts --json` prints on its first stdout line (docs/ARCHITECTURE.md). */
@@ -64,7 +66,8 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 /** Options as the REFERENCE_* variables give them, with the documented defaults. */
 export function referenceOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ReferenceOptions {
   const name = parsePersonality(env.REFERENCE_PERSONALITY);
-  const chosen = personality(name);
+  const keep = parseKeepDefault(env.REFERENCE_PERSONALITY_KEEP);
+  const chosen = personality(name, keep);
   return {
     host: env.REFERENCE_HOST?.trim() || '127.0.0.1',
     gatewayPort: numberFrom(env, 'REFERENCE_GATEWAY_PORT', 0),
@@ -79,6 +82,7 @@ export function referenceOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): R
     partnerExpiryScale: numberFrom(env, 'REFERENCE_PARTNER_EXPIRY_SCALE', 1),
     chaos: chaosEnabled(env),
     personality: name,
+    personalityKeep: keep,
   };
 }
 
@@ -151,7 +155,7 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
   const options: ReferenceOptions = { ...referenceOptionsFromEnv(env), ...overrides };
   // a typo must never run a "faulty" reference that is in fact correct
   parseFaults([...options.faults].join(','));
-  const chosen = personality(parsePersonality(options.personality));
+  const chosen = personality(parsePersonality(options.personality), options.personalityKeep);
 
   const gateway = createGatewayApp({ faults: options.faults, tokenTtlMs: options.tokenTtlMs, delivery: { chaos: options.chaos }, personality: chosen });
   const partner = createPartnerApp({

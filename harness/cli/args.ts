@@ -25,6 +25,8 @@ export interface CliOptions {
   dryRun: boolean;
   help: boolean;
   version: boolean;
+  /** embedded reference only: REFERENCE_PERSONALITY for the reference this run starts */
+  personality?: 'default' | 'alt';
 }
 
 /** A bad command line: the CLI prints the message and exits 2. */
@@ -55,6 +57,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
   { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merge with `tsx harness/report/merge.ts`' },
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
+  { flag: '--personality', value: 'default|alt', help: 'embedded reference only: which personality it runs (sets REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, reference/DECISIONS.md)' },
   { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
   { flag: '--version', help: 'print the tool version' },
   { flag: '--help', help: 'this text (also -h)' },
@@ -94,6 +97,7 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_PARTNER_RETRY_CAP_MS', help: "the target's partner redelivery cap when its sandbox runs timers shorter than the contract's 5 min (embedded: REFERENCE_PARTNER_RETRY_CAP_MS); only shortens" },
   { name: 'PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS', help: "the target's partner per-call timeout when shorter than the contract's 10 s (embedded: REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS); only shortens" },
   { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },
+  { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt (see reference/DECISIONS.md); --personality sets it' },
 ];
 
 /** Variables the CLI sets for the test workers (documented so suites can read them). */
@@ -224,6 +228,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--workers':
         options.workers = integer(flag, v, 1, 64);
         break;
+      case '--personality':
+        options.personality = oneOf(flag, v, ['default', 'alt'] as const);
+        break;
       case '--strict':
         options.strict = true;
         break;
@@ -322,6 +329,8 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
   if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
   if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;
   if (options.shard !== undefined) env['PAYGATE_SHARD'] = `${options.shard.index}/${options.shard.count}`;
+  // read by the embedded reference the global setup starts (it inherits the environment)
+  if (options.personality !== undefined) env['REFERENCE_PERSONALITY'] = options.personality;
   const rps = effectiveMaxRps(options);
   const workers = effectiveWorkers(options);
   if (workers !== undefined) env['PAYGATE_WORKERS'] = String(workers);

@@ -35,7 +35,10 @@ export const CONFIG_FILE = 'vitest.conformance.config.ts';
 function describeTarget(env: NodeJS.ProcessEnv): string {
   const gateway = env['GATEWAY_BASE_URL'];
   const partner = env['PARTNER_BASE_URL'];
-  if (isEmbeddedTarget(env)) return 'embedded reference sandbox (started for this run)';
+  if (isEmbeddedTarget(env)) {
+    const personality = env['REFERENCE_PERSONALITY']?.trim();
+    return `embedded reference sandbox (started for this run${personality ? `, personality ${personality}` : ''})`;
+  }
   return [gateway ? `gateway ${gateway}` : 'gateway not configured', partner ? `partner ${partner}` : 'partner not configured'].join(', ');
 }
 
@@ -105,6 +108,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 0;
   }
   const problems = checkTargetSafety(options, env);
+  if (options.personality !== undefined && !isEmbeddedTarget(env)) {
+    problems.push('--personality chooses the embedded reference\'s personality, but GATEWAY_BASE_URL/PARTNER_BASE_URL name another target');
+  }
   if (problems.length > 0) {
     console.error(['paygate-conformance: refusing to start:', ...problems.map((p) => `  - ${p}`)].join('\n'));
     return 2;

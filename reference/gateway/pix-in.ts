@@ -207,13 +207,12 @@ function creditPaidCharge(deps: GatewayDeps, charge: PixCharge): void {
 async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const { faults, personality: p } = deps;
   await discardBody(call.req, p.gwSimulationBody === 'refuse');
-  const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
-  // personality: an unknown id with production credentials is 404 before 403
-  if (!charge && !p.gwSimulationProductionFirst) throw notFound('transaction', faults);
-  // "Simulation routes (/pay, /complete) work only with sandbox credentials; … 403"
+  // "Simulation routes (/pay, /complete) work only with sandbox credentials; with production
+  // credentials they answer 403": unconditionally, so before the lookup
   if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
+  const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
   if (!charge) throw notFound('transaction', faults);
 
   const transition = async (): Promise<Answer> => {

@@ -161,11 +161,10 @@ async function getTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer
 async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const { faults, store, personality: p } = deps;
   await discardBody(call.req, p.gwSimulationBody === 'refuse');
-  const transfer = findVisible(store.transfers, call.params.transferId ?? '', call.principal, faults);
-  if (!transfer && !p.gwSimulationProductionFirst) throw notFound('transfer', faults);
   if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
+  const transfer = findVisible(store.transfers, call.params.transferId ?? '', call.principal, faults);
   if (!transfer) throw notFound('transfer', faults);
 
   const completedAnswer = (): Answer => ({

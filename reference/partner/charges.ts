@@ -267,12 +267,11 @@ export class ChargeService {
 
   /** "POST …/:id/pay (sandbox only): same effect (capture plus webhook) as a real payment. Production answers 403." */
   async pay(principal: Principal, id: string): Promise<ApiResult> {
-    const charge = this.findVisible(principal, id);
-    // personality: an unknown id is 404 before the production check
-    if (!charge && !this.p.ptPayProductionFirst) return fail(404, `charge ${id} not found`);
+    // "Production answers 403": the route itself is unavailable there, before any lookup
     if (principal.environment === 'live' && !this.faults.has('pt-live-pay-allowed')) {
       return fail(403, 'the pay simulation route is not available in production');
     }
+    const charge = this.findVisible(principal, id);
     if (!charge) return fail(404, `charge ${id} not found`);
     const confirm = () => this.confirmPayment(charge);
     if (this.faults.has('pt-pay-not-atomic')) return confirm();
