@@ -3,13 +3,14 @@
  * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md); otherwise it
  * prints addresses, credentials and the variables to export to test against it.
  */
-import { startReference, type ReferenceInfo } from './server.js';
+import { referenceOptionsFromEnv, startReference, type ReferenceInfo } from './server.js';
 
 function forPeople(info: ReferenceInfo): string {
   const g = info.gateway;
   const p = info.partner;
   return [
     'paygate-conformance reference sandbox',
+    `personality: ${referenceOptionsFromEnv().personality} (REFERENCE_PERSONALITY=default|alt; reference/DECISIONS.md)`,
     '',
     `gateway  ${g.baseUrl}   (POST /api/auth, /api/v1/...)`,
     `  sandbox pair (account A):     ${g.clientId} / ${g.clientSecret}`,
