@@ -5,12 +5,15 @@
  * gap fixes both personalities share (405 + Allow, the partner's amount_cents refusals).
  */
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, workerEnv } from '../harness/cli/args.js';
+import { startEmbeddedReference } from '../harness/config/target.js';
 import { DECISIONS_PATH, tableInDecisions } from '../reference/decisions-table.js';
 import { CHOICES, parsePersonality, personality, renderDecisionsTable, type Choice } from '../reference/personality.js';
 import { referenceOptionsFromEnv, startReference, type RunningReference } from '../reference/server.js';
@@ -131,6 +134,21 @@ describe('the personality table', () => {
     expect(workerEnv(options, 1)['REFERENCE_PERSONALITY']).toBe('alt');
     expect(workerEnv(parseArgs([]), 1)['REFERENCE_PERSONALITY']).toBeUndefined();
     expect(() => parseArgs(['--personality', 'other'])).toThrow(/default, alt/);
+  });
+
+  it('startEmbeddedReference hands the personality to the child', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'paygate-personality-')), 'fake.ts');
+    const info = { gateway: { baseUrl: 'http://127.0.0.1:1' }, partner: { baseUrl: 'http://127.0.0.1:2/v1', webhookSecret: '' } };
+    writeFileSync(path, `const info = ${JSON.stringify(info)};
+      info.partner.webhookSecret = process.env.REFERENCE_PERSONALITY ?? 'unset';
+      console.log(JSON.stringify(info));
+      setInterval(() => undefined, 1000);`);
+    const ref = await startEmbeddedReference({ callbackPublicUrl: 'http://127.0.0.1:9', personality: 'alt', script: path });
+    try {
+      expect(ref.info.partner.webhookSecret).toBe('alt');
+    } finally {
+      await ref.stop();
+    }
   });
 });
 
