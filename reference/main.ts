@@ -4,13 +4,14 @@
  * prints addresses, credentials and the variables to export to test against it.
  * `--receiver` runs the reference receiver instead (reference/receiver/main.ts).
  */
-import { startReference, type ReferenceInfo } from './server.js';
+import { referenceOptionsFromEnv, startReference, type ReferenceInfo } from './server.js';
 
 function forPeople(info: ReferenceInfo): string {
   const g = info.gateway;
   const p = info.partner;
   return [
     'paygate-conformance reference sandbox',
+    `personality: ${referenceOptionsFromEnv().personality} (REFERENCE_PERSONALITY=default|alt; reference/DECISIONS.md)`,
     '',
     `gateway  ${g.baseUrl}   (POST /api/auth, /api/v1/...)`,
     `  sandbox pair (account A):     ${g.clientId} / ${g.clientSecret}`,

@@ -6,9 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
 import type { Handler } from './shared/http.js';
-import { sendJson } from './shared/http.js';
+import { responseStyle, sendJson } from './shared/http.js';
 import { chaosEnabled, withChaos } from './shared/chaos.js';
+import { retryAfterValue, withRateLimit, type TooManyRequests } from './shared/rate-limit.js';
+import { parseKeepDefault, parsePersonality, personality, type Personality, type PersonalityName } from './personality.js';
 import { parseFaults } from './faults.js';
 import { createGatewayApp } from './gateway/app.js';
 import type { GatewayCredentials } from './gateway/app.js';
@@ -31,6 +34,10 @@ export interface ReferenceOptions {
   partnerExpiryScale: number;
   /** REFERENCE_CHAOS=1: random 429s, latency, delayed webhooks (reference/shared/chaos.ts) */
   chaos: boolean;
+  /** REFERENCE_PERSONALITY: the free choices taken (reference/personality.ts, DECISIONS.md) */
+  personality: PersonalityName;
+  /** REFERENCE_PERSONALITY_KEEP: choices that keep their default value (bisecting) */
+  personalityKeep: string[];
 }
 
 /** What `reference/main.ts --json` prints on its first stdout line (docs/ARCHITECTURE.md). */
@@ -44,6 +51,10 @@ export interface RunningReference {
   close(): Promise<void>;
 }
 
+function optionalNumberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  return env[name]?.trim() ? numberFrom(env, name, 0) : undefined;
+}
+
 function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const text = env[name]?.trim();
   if (!text) return fallback;
@@ -54,20 +65,48 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): num
 
 /** Options as the REFERENCE_* variables give them, with the documented defaults. */
 export function referenceOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ReferenceOptions {
+  const name = parsePersonality(env.REFERENCE_PERSONALITY);
+  const keep = parseKeepDefault(env.REFERENCE_PERSONALITY_KEEP);
+  const chosen = personality(name, keep);
   return {
     host: env.REFERENCE_HOST?.trim() || '127.0.0.1',
     gatewayPort: numberFrom(env, 'REFERENCE_GATEWAY_PORT', 0),
     partnerPort: numberFrom(env, 'REFERENCE_PARTNER_PORT', 0),
     faults: parseFaults(env.REFERENCE_FAULTS),
-    tokenTtlMs: numberFrom(env, 'REFERENCE_TOKEN_TTL_MS', 60_000),
+    tokenTtlMs: optionalNumberFrom(env, 'REFERENCE_TOKEN_TTL_MS') ?? chosen.gwTokenTtlMs,
     partnerWebhookUrl: env.REFERENCE_PARTNER_WEBHOOK_URL?.trim() || undefined,
     partnerWebhookSecret: env.REFERENCE_PARTNER_WEBHOOK_SECRET?.trim() || `whsec_${randomBytes(24).toString('hex')}`,
-    partnerRetryBaseMs: numberFrom(env, 'REFERENCE_PARTNER_RETRY_BASE_MS', 1_000),
+    partnerRetryBaseMs: optionalNumberFrom(env, 'REFERENCE_PARTNER_RETRY_BASE_MS') ?? chosen.ptRetryBaseMs,
     partnerRetryCapMs: numberFrom(env, 'REFERENCE_PARTNER_RETRY_CAP_MS', 300_000),
     partnerDeliveryTimeoutMs: numberFrom(env, 'REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS', 10_000),
     partnerExpiryScale: numberFrom(env, 'REFERENCE_PARTNER_EXPIRY_SCALE', 1),
     chaos: chaosEnabled(env),
+    personality: name,
+    personalityKeep: keep,
   };
+}
+
+/** How each API answers 429: its error shape (or the personality's plain text) and Retry-After format. */
+function tooManyRequests(api: 'gateway' | 'partner', p: Personality): TooManyRequests {
+  const style = responseStyle(p);
+  return (res: ServerResponse, seconds: number) => {
+    const headers = { 'retry-after': retryAfterValue(seconds, p.retryAfterFormat) };
+    if (api === 'gateway' && p.gwRateLimitedBody === 'text') {
+      const text = 'Too Many Requests';
+      res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8', 'content-length': String(Buffer.byteLength(text)), ...headers });
+      res.end(text);
+      return;
+    }
+    sendJson(res, 429, api === 'gateway' ? { success: false, message: 'Too many requests' } : { detail: 'too many requests' }, headers, style);
+  };
+}
+
+/** Rate limit (personality) outside, chaos inside: both answer before the API sees the request. */
+function wrap(handler: Handler, api: 'gateway' | 'partner', options: ReferenceOptions, p: Personality): Handler {
+  const tooMany = tooManyRequests(api, p);
+  const rateLimitedBody = api === 'gateway' ? { success: false, message: 'Too many requests' } : { detail: 'too many requests' };
+  const inner = options.chaos ? withChaos(handler, { rateLimitedBody, tooManyRequests: tooMany }) : handler;
+  return withRateLimit(inner, p.rateLimitPerSecond, tooMany);
 }
 
 /** Wraps a handler so that nothing escapes as an unhandled rejection; a bug answers 500. */
@@ -111,11 +150,14 @@ function urlHost(host: string): string {
 
 /** Starts both APIs; options not given come from the environment. */
 export async function startReference(overrides: Partial<ReferenceOptions> = {}): Promise<RunningReference> {
-  const options: ReferenceOptions = { ...referenceOptionsFromEnv(), ...overrides };
+  // a personality given here also picks its defaults (token lifetime, retry base) unless set
+  const env = overrides.personality !== undefined ? { ...process.env, REFERENCE_PERSONALITY: overrides.personality } : process.env;
+  const options: ReferenceOptions = { ...referenceOptionsFromEnv(env), ...overrides };
   // a typo must never run a "faulty" reference that is in fact correct
   parseFaults([...options.faults].join(','));
+  const chosen = personality(parsePersonality(options.personality), options.personalityKeep);
 
-  const gateway = createGatewayApp({ faults: options.faults, tokenTtlMs: options.tokenTtlMs, delivery: { chaos: options.chaos } });
+  const gateway = createGatewayApp({ faults: options.faults, tokenTtlMs: options.tokenTtlMs, delivery: { chaos: options.chaos }, personality: chosen });
   const partner = createPartnerApp({
     faults: options.faults,
     webhookUrl: options.partnerWebhookUrl,
@@ -125,9 +167,10 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
     deliveryTimeoutMs: options.partnerDeliveryTimeoutMs,
     expiryScale: options.partnerExpiryScale,
     chaos: options.chaos,
+    personality: chosen,
   });
-  const gatewayServer = serve(options.chaos ? withChaos(gateway.handler, { rateLimitedBody: { success: false, message: 'Too many requests' } }) : gateway.handler);
-  const partnerServer = serve(options.chaos ? withChaos(partner.handler, { rateLimitedBody: { detail: 'too many requests' } }) : partner.handler);
+  const gatewayServer = serve(wrap(gateway.handler, 'gateway', options, chosen));
+  const partnerServer = serve(wrap(partner.handler, 'partner', options, chosen));
   const close = async (): Promise<void> => {
     await Promise.all([stop(gatewayServer), stop(partnerServer)]);
     await Promise.all([gateway.close(), partner.close()]);

@@ -105,7 +105,7 @@ describe('documented routes, methods and statuses', () => {
   // Success statuses the contract does not name are `2XX`; only creation documents 200.
   const expected: [method: string, path: string, statuses: string[]][] = [
     ['post', '/business/pix-charges', ['200', '401', '409', '422']],
-    ['get', '/business/pix-charges', ['2XX', '401']],
+    ['get', '/business/pix-charges', ['2XX', '401', '422']],
     ['get', '/business/pix-charges/{id}', ['2XX', '401', '404']],
     ['post', '/business/pix-charges/{id}/cancel', ['2XX', '401', '404', '409']],
     ['post', '/business/pix-charges/{id}/pay', ['2XX', '401', '403', '404', '409']],

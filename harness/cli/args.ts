@@ -34,6 +34,8 @@ export interface CliOptions {
   version: boolean;
   /** receiver run: test the integrator's webhook endpoint instead of the APIs (--receiver-url, --receiver-scheme) */
   receiver?: { url: string; scheme: 'gateway' | 'partner' };
+  /** embedded reference only: REFERENCE_PERSONALITY for the reference this run starts */
+  personality?: 'default' | 'alt';
 }
 
 /** A bad command line: the CLI prints the message and exits 2. */
@@ -68,6 +70,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
   { flag: '--receiver-url', value: 'URL', help: "receiver run: test YOUR webhook endpoint at URL by playing the platform (signed events, forgeries, replays); needs --receiver-scheme and RECEIVER_SIGNATURE_SECRET; runs suites/receiver only" },
   { flag: '--receiver-scheme', value: 'gateway|partner', help: 'which contract\'s webhooks the endpoint receives (with --receiver-url)' },
+  { flag: '--personality', value: 'default|alt', help: 'embedded reference only: which personality it runs (sets REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, reference/DECISIONS.md)' },
   { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
   { flag: '--version', help: 'print the tool version' },
   { flag: '--help', help: 'this text (also -h)' },
@@ -118,6 +121,7 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_PARTNER_RETRY_CAP_MS', help: "the target's partner redelivery cap when its sandbox runs timers shorter than the contract's 5 min (embedded: REFERENCE_PARTNER_RETRY_CAP_MS); only shortens" },
   { name: 'PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS', help: "the target's partner per-call timeout when shorter than the contract's 10 s (embedded: REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS); only shortens" },
   { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },
+  { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt (see reference/DECISIONS.md); --personality sets it' },
 ];
 
 /** Variables the CLI sets for the test workers (documented so suites can read them). */
@@ -263,6 +267,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--workers':
         options.workers = integer(flag, v, 1, 64);
         break;
+      case '--personality':
+        options.personality = oneOf(flag, v, ['default', 'alt'] as const);
+        break;
       case '--strict':
         options.strict = true;
         break;
@@ -385,6 +392,8 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
     env['PAYGATE_RECEIVER_TARGET_URL'] = options.receiver.url;
     env['PAYGATE_RECEIVER_SCHEME'] = options.receiver.scheme;
   }
+  // read by the embedded reference the global setup starts (it inherits the environment)
+  if (options.personality !== undefined) env['REFERENCE_PERSONALITY'] = options.personality;
   const rps = effectiveMaxRps(options);
   const workers = effectiveWorkers(options);
   if (workers !== undefined) env['PAYGATE_WORKERS'] = String(workers);

@@ -49,7 +49,10 @@ function describeTarget(env: NodeJS.ProcessEnv, api: CliOptions['api'] = 'both')
   if (env['PAYGATE_TARGET_KIND'] === 'receiver') return `receiver ${env['PAYGATE_RECEIVER_TARGET_URL'] ?? ''} (${env['PAYGATE_RECEIVER_SCHEME'] ?? ''} webhooks)${env['RECEIVER_STATE_URL'] ? ', read-back hook set' : ', no read-back hook (RECEIVER_STATE_URL)'}`;
   const gateway = env['GATEWAY_BASE_URL'];
   const partner = env['PARTNER_BASE_URL'];
-  if (isEmbeddedTarget(env)) return `embedded reference sandbox (started for this run)${api !== 'both' ? `, ${api} API` : ''}`;
+  if (isEmbeddedTarget(env)) {
+    const personality = env['REFERENCE_PERSONALITY']?.trim();
+    return `embedded reference sandbox (started for this run${personality ? `, personality ${personality}` : ''})${api !== 'both' ? `, ${api} API` : ''}`;
+  }
   const parts: string[] = [];
   if (api !== 'partner') parts.push(gateway ? `gateway ${gateway}` : 'gateway not configured');
   if (api !== 'gateway') parts.push(partner ? `partner ${partner}` : 'partner not configured');
@@ -168,6 +171,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     return 0;
   }
   const problems = checkTargetSafety(options, env);
+  if (options.personality !== undefined && !isEmbeddedTarget(env)) {
+    problems.push('--personality chooses the embedded reference\'s personality, but GATEWAY_BASE_URL/PARTNER_BASE_URL name another target');
+  }
   if (problems.length > 0) {
     console.error(['paygate-conformance: refusing to start:', ...problems.map((p) => `  - ${p}`)].join('\n'));
     return 2;

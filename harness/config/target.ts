@@ -223,6 +223,8 @@ export interface StartReferenceOptions {
   callbackPublicUrl: string;
   /** REFERENCE_FAULTS: comma-separated fault names */
   faults?: string;
+  /** REFERENCE_PERSONALITY: default | alt (reference/DECISIONS.md); unset: inherited from the environment */
+  personality?: string;
   /** extra environment for the child (wins over ours) */
   env?: Record<string, string>;
   /** how long to wait for the info line (default 30 s) */
@@ -240,6 +242,7 @@ export async function startEmbeddedReference(options: StartReferenceOptions): Pr
     REFERENCE_PARTNER_WEBHOOK_URL: `${options.callbackPublicUrl.replace(/\/+$/, '')}/partner`,
   };
   if (options.faults !== undefined) env.REFERENCE_FAULTS = options.faults;
+  if (options.personality !== undefined) env.REFERENCE_PERSONALITY = options.personality;
   Object.assign(env, options.env ?? {});
   const child = spawn(process.execPath, [tsxCli, script, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 

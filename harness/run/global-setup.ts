@@ -108,6 +108,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       reference = await targetModule.startEmbeddedReference({
         callbackPublicUrl: callback.publicUrl,
         ...(nonEmpty(env['REFERENCE_FAULTS']) && { faults: env['REFERENCE_FAULTS'] }),
+        ...(nonEmpty(env['REFERENCE_PERSONALITY']) && { personality: env['REFERENCE_PERSONALITY'] }),
       });
       Object.assign(exported, envFromReference(reference.info), timersFromReferenceEnv(env));
       target = targetModule.targetFromReference(reference.info, callback);

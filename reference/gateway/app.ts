@@ -4,13 +4,15 @@
  * the handler on a port. Choices where the contract is silent: DECISIONS.md.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTooLargeError, matchRoute, sendJson, type Handler, type Route } from '../shared/http.js';
+import { BodyTooLargeError, matchRoute, responseStyle, sendEmpty, sendJson, type Handler, type Route } from '../shared/http.js';
 import { KeyedMutex } from '../shared/mutex.js';
+import { formatTimestamp } from '../shared/time.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 import { ACCOUNT_A, ACCOUNT_B, Authenticator } from './auth.js';
 import { balanceRoutes } from './balance.js';
 import { cardRoutes } from './card.js';
-import type { GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
-import { ApiError, failure } from './errors.js';
+import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
+import { ApiError, failure, renderError } from './errors.js';
 import { pixInRoutes } from './pix-in.js';
 import { pixOutRoutes } from './pix-out.js';
 import { GatewayStore } from './store.js';
@@ -23,8 +25,10 @@ export interface GatewayOptions {
   faults: ReadonlySet<string>;
   /** token lifetime, returned as `expiresIn` */
   tokenTtlMs: number;
-  /** webhook delivery timing; defaults in webhook-delivery.ts */
+  /** webhook delivery timing; defaults from the personality */
   delivery?: Partial<DeliveryOptions>;
+  /** the free choices taken (reference/personality.ts); default personality when absent */
+  personality?: Personality;
 }
 
 export interface GatewayCredentials {
@@ -57,12 +61,33 @@ const COMPANY_EMAILS: ReadonlyMap<string, string> = new Map([
 ]);
 const SPLIT_EMAIL = 'repasse@parceiro-split.example';
 
+/** Which personality choice gives a route's status for a broken field rule (400 or 422). */
+function invalidStatusOf(method: string, pattern: string, p: Personality): 400 | 422 {
+  if (method !== 'POST') return 400;
+  if (pattern === '/api/v1/pix/in/qrcode') return p.gwPixChargeInvalidStatus;
+  if (pattern === '/api/v1/pix/out/pixkey') return p.gwTransferInvalidStatus;
+  if (pattern === '/api/v1/card') return p.gwCardInvalidStatus;
+  if (pattern === '/api/v1/webhook') return p.gwWebhookInvalidStatus;
+  return 400;
+}
+
 export function createGatewayApp(options: GatewayOptions): GatewayApp {
   const faults = options.faults;
-  const store = new GatewayStore();
-  const webhooks = new WebhookDispatcher(store, faults, { ...DEFAULT_DELIVERY_OPTIONS, ...options.delivery });
-  const deps: GatewayDeps = { store, faults, locks: new KeyedMutex(), webhooks, companies: COMPANY_EMAILS };
-  const authenticator = new Authenticator(options.tokenTtlMs, faults);
+  const p = options.personality ?? DEFAULT_PERSONALITY;
+  const style = responseStyle(p);
+  const timestampStyle = { precision: p.gwTimestampPrecision, offset: p.gwTimestampOffset } as const;
+  const store = new GatewayStore(p.gwWebhookFirstId);
+  const webhooks = new WebhookDispatcher(store, faults, {
+    ...DEFAULT_DELIVERY_OPTIONS,
+    timeoutMs: p.gwDeliveryTimeoutMs,
+    retryDelaysMs: p.gwRetryDelaysMs,
+    ...options.delivery,
+  }, p);
+  const deps: GatewayDeps = {
+    store, faults, locks: new KeyedMutex(), webhooks, companies: COMPANY_EMAILS, personality: p,
+    time: (iso) => formatTimestamp(iso, timestampStyle),
+  };
+  const authenticator = new Authenticator(options.tokenTtlMs, faults, p);
 
   const sandboxA = authenticator.issuePair(ACCOUNT_A, 'sandbox');
   const productionA = authenticator.issuePair(ACCOUNT_A, 'production');
@@ -77,12 +102,22 @@ export function createGatewayApp(options: GatewayOptions): GatewayApp {
     ...webhookRoutes(deps),
   ];
   // handlers return their answer; mounting writes it
+  function write(res: ServerResponse, answer: Answer): void {
+    if (answer.body === undefined) sendEmpty(res, answer.status, answer.headers, style);
+    else sendJson(res, answer.status, answer.body, answer.headers, style);
+  }
+
+  // handlers return their answer; mounting writes it (errors rendered with the route's 400/422 choice)
   const routes: Route<GatewayCall>[] = gatewayRoutes.map((gatewayRoute) => ({
     method: gatewayRoute.method,
     pattern: gatewayRoute.pattern,
     handle: async (call: GatewayCall) => {
-      const answer = await gatewayRoute.handle(call);
-      sendJson(call.res, answer.status, answer.body);
+      try {
+        write(call.res, await gatewayRoute.handle(call));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        write(call.res, renderError(error, p, invalidStatusOf(gatewayRoute.method, gatewayRoute.pattern, p)));
+      }
     },
   }));
 
@@ -91,15 +126,18 @@ export function createGatewayApp(options: GatewayOptions): GatewayApp {
     const method = req.method ?? 'GET';
     if (url.pathname === '/api/auth') {
       if (method !== 'POST') throw failure(405, 'use POST /api/auth', { allow: 'POST' });
-      sendJson(res, 200, await authenticator.exchange(req));
+      write(res, { status: 200, body: await authenticator.exchange(req) });
       return;
     }
     const found = matchRoute(routes, method, url.pathname);
+    // "All routes except POST /api/auth require Authorization: Bearer <ACCESS_TOKEN>": whether an
+    // undocumented path is a "route" that needs the token first is the personality's choice
+    if (!found.route && !p.gwUnknownRouteBeforeAuth) authenticator.authenticate(req.headers.authorization);
     if (!found.route) {
-      if (found.methodMismatch) throw failure(405, `${method} is not allowed on ${url.pathname}`);
+      // RFC 9110 §15.5.6: a 405 carries Allow
+      if (found.methodMismatch) throw failure(405, `${method} is not allowed on ${url.pathname}`, { allow: found.allowed.join(', ') });
       throw new ApiError(404, { error: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` });
     }
-    // "All routes except POST /api/auth require Authorization: Bearer <ACCESS_TOKEN>"
     const principal = authenticator.authenticate(req.headers.authorization);
     const call: GatewayCall = { req, res, url, principal, params: found.match.params };
     await found.route.handle(call, found.match);
@@ -114,13 +152,13 @@ export function createGatewayApp(options: GatewayOptions): GatewayApp {
         return;
       }
       if (error instanceof ApiError) {
-        sendJson(res, error.status, error.body, error.headers);
+        write(res, renderError(error, p));
       } else if (error instanceof BodyTooLargeError) {
-        sendJson(res, 413, { success: false, message: 'body too large' });
+        write(res, renderError(failure(413, 'body too large'), p));
       } else {
         // a genuine bug of the reference: say so loudly, answer 500
         console.error('reference gateway: unhandled error', error);
-        sendJson(res, 500, { success: false, message: 'Internal server error' });
+        sendJson(res, 500, { success: false, message: 'Internal server error' }, {}, style);
       }
     }
   };

@@ -7,6 +7,8 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import type { IncomingMessage } from 'node:http';
 import { readRawBody } from '../shared/http.js';
 import { failure, unauthorized } from './errors.js';
+import type { Personality } from '../personality.js';
+import { formatTimestamp } from '../shared/time.js';
 import type { Environment, Principal } from './store.js';
 
 interface RegisteredClient {
@@ -57,6 +59,7 @@ export class Authenticator {
   constructor(
     private readonly tokenTtlMs: number,
     private readonly faults: ReadonlySet<string>,
+    private readonly personality: Personality,
   ) {}
 
   /** Creates a credential pair for an account in one environment. */
@@ -76,9 +79,13 @@ export class Authenticator {
     // fault: the body is parsed without a guard and the exchange crashes on it
     if (body.length > 0 && this.faults.has('gw-auth-body-500')) throw failure(500, 'internal error');
     if (body.length > 0) throw failure(400, 'body: POST /api/auth accepts no body');
-    const token = this.sign(principal);
+    const issuedAt = Date.now();
+    const token = this.sign(principal, issuedAt);
     const expiresIn = this.faults.has('gw-auth-expires-in-seconds') ? Math.round(this.tokenTtlMs / 1000) : this.tokenTtlMs;
-    return { success: true, token, tokenType: 'Bearer', expiresIn };
+    const p = this.personality;
+    // personality: an extra, undocumented expiry instant
+    const extra = p.gwAuthExpiresAt ? { expiresAt: formatTimestamp(issuedAt + this.tokenTtlMs, { precision: p.gwTimestampPrecision, offset: p.gwTimestampOffset }) } : {};
+    return { success: true, token, tokenType: 'Bearer', expiresIn, ...extra };
   }
 
   /** Resolves the caller of a `/api/v1` route from `Authorization: Bearer <token>`. */
@@ -112,8 +119,7 @@ export class Authenticator {
     return { accountId: client.accountId, environment: client.environment, clientId };
   }
 
-  private sign(principal: Principal): string {
-    const now = Date.now();
+  private sign(principal: Principal, now: number): string {
     const claims: TokenClaims = {
       sub: principal.accountId,
       env: principal.environment,
@@ -123,12 +129,12 @@ export class Authenticator {
       exp_ms: now + this.tokenTtlMs,
       jti: randomUUID(),
     };
-    const unsigned = `${base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))}.${base64url(JSON.stringify(claims))}`;
+    const unsigned = `${base64url(JSON.stringify({ alg: this.personality.gwTokenAlg, typ: 'JWT' }))}.${base64url(JSON.stringify(claims))}`;
     return `${unsigned}.${this.mac(unsigned)}`;
   }
 
   private mac(unsigned: string): string {
-    return createHmac('sha256', this.signingKey).update(unsigned).digest('base64url');
+    return createHmac(this.personality.gwTokenAlg === 'HS512' ? 'sha512' : 'sha256', this.signingKey).update(unsigned).digest('base64url');
   }
 
   private verify(token: string): TokenClaims | undefined {

@@ -22,6 +22,7 @@ async function getBalance(deps: GatewayDeps, call: GatewayCall): Promise<Answer>
         pix: { balance: renderBalance(balances.pix, deps.faults) },
         pixBlocked: { balance: renderBalance(balances.pixBlocked, deps.faults) },
         reserve: { balance: renderBalance(balances.reserve, deps.faults) },
+        ...(deps.personality.gwBalanceExtraFields && { currency: 'BRL', updatedAt: deps.time(new Date().toISOString()) }),
       },
     },
   };

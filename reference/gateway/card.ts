@@ -3,10 +3,10 @@
  * request)", "Card charge" and "Card receivable" states, and "What the service does" (approved
  * sales open a receivable settling at D+7; they never become PIX balance).
  */
-import { randomUUID } from 'node:crypto';
+import type { Personality } from '../personality.js';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
-import { invalidField } from './errors.js';
-import { MAX_AMOUNT_CENTS, minimumCardAmount } from './limits.js';
+import { failure, invalidField } from './errors.js';
+import { minimumCardAmount } from './limits.js';
 import { isPlausibleEmail } from './pix-keys.js';
 import { readJsonObject } from './request-body.js';
 import { nowIso, scopeOf, type CardSale, type CardStatus } from './store.js';
@@ -65,7 +65,7 @@ interface ValidCard {
   installments: number;
 }
 
-function validateCard(value: unknown, faults: ReadonlySet<string>): ValidCard {
+function validateCard(value: unknown, faults: ReadonlySet<string>, p: Personality): ValidCard {
   const card = requireObject(value, 'card');
   if (!faults.has('gw-card-raw-number-accepted')) {
     const rawField = findRawCardField(card, 'card');
@@ -74,6 +74,8 @@ function validateCard(value: unknown, faults: ReadonlySet<string>): ValidCard {
   // "format ctoken_..." describes the processor's ids, yet "Sandbox: any token is approved": any
   // non-empty token is taken (DECISIONS.md)
   const token = requireString(card.token, 'card.token', { nonEmpty: true });
+  // the other reading of the contradiction: only the processor's `ctoken_...` ids are tokens
+  if (p.gwCardTokenPrefix && !token.startsWith('ctoken_')) throw invalidField('card.token', 'must be a ctoken_... id captured in the browser');
   // "echoed, not validated; a placeholder is allowed": any string, even empty
   const last4 = requireString(card.last4, 'card.last4');
   const brand = requireString(card.brand, 'card.brand');
@@ -90,7 +92,7 @@ function validateCard(value: unknown, faults: ReadonlySet<string>): ValidCard {
  * Customer (card request). Returns whether the billing address is complete: without it "the
  * charge is refused before reaching the issuer" (a refused sale, not a 400: DECISIONS.md).
  */
-function validateCustomer(value: unknown): { billingAddressComplete: boolean } {
+function validateCustomer(value: unknown, p: Personality): { billingAddressComplete: boolean } {
   const customer = requireObject(value, 'customer');
   requireString(customer.name, 'customer.name', { nonEmpty: true });
   const documentType = requireString(customer.documentType, 'customer.documentType');
@@ -98,25 +100,36 @@ function validateCustomer(value: unknown): { billingAddressComplete: boolean } {
   // "may be empty for international card": international payments do not require a valid document
   requireString(customer.document, 'customer.document');
   const email = requireString(customer.email, 'customer.email');
-  if (!isPlausibleEmail(email)) throw invalidField('customer.email', 'must be an e-mail address');
+  if (p.gwCardEmailFormat ? !isPlausibleEmail(email) : email.trim() === '') throw invalidField('customer.email', 'must be an e-mail address');
   optionalString(customer.phone, 'customer.phone');
   const address: JsonObject | undefined = optionalObject(customer.billingAddress, 'customer.billingAddress');
-  if (!address) return { billingAddressComplete: false };
+  // alt personality: a missing or incomplete address is an invalid body rather than a refused sale
+  const invalidBody = p.gwCardMissingBillingAddress === 'invalid-body';
+  if (!address) {
+    if (invalidBody) throw invalidField('customer.billingAddress', 'is required');
+    return { billingAddressComplete: false };
+  }
   let complete = true;
   for (const field of BILLING_ADDRESS_FIELDS) {
     const text = optionalString(address[field], `customer.billingAddress.${field}`);
-    if (text === undefined || text.trim() === '') complete = false;
+    if (text === undefined || text.trim() === '') {
+      if (invalidBody) throw invalidField(`customer.billingAddress.${field}`, 'is required');
+      complete = false;
+    }
   }
   return { billingAddressComplete: complete };
 }
 
 /** "currency | USD or EUR; missing or BRL gives 400" */
 function validateCurrency(value: unknown, faults: ReadonlySet<string>): 'USD' | 'EUR' {
-  const currency = requireString(value, 'currency');
+  // "missing or BRL gives 400": always 400, whatever status the personality gives field rules
+  if (value === undefined || value === null) throw failure(400, 'currency: is required (USD or EUR)');
+  if (typeof value !== 'string') throw failure(400, 'currency: must be USD or EUR');
+  const currency = value;
   if (currency === 'USD' || currency === 'EUR') return currency;
   // fault: domestic currency slips through (treated as if it were USD)
   if (currency === 'BRL' && faults.has('gw-card-brl-accepted')) return 'USD';
-  throw invalidField('currency', 'must be USD or EUR (BRL cards exist only in the hosted checkout)');
+  throw failure(400, 'currency: must be USD or EUR (BRL cards exist only in the hosted checkout)');
 }
 
 function decideStatus(card: ValidCard, billingAddressComplete: boolean, faults: ReadonlySet<string>): { status: CardStatus; refusalReason?: string } {
@@ -128,7 +141,7 @@ function decideStatus(card: ValidCard, billingAddressComplete: boolean, faults: 
   return { status: 'paid' };
 }
 
-export function cardSaleView(sale: CardSale, faults: ReadonlySet<string>): Record<string, unknown> {
+export function cardSaleView(sale: CardSale, faults: ReadonlySet<string>, deps: Pick<GatewayDeps, 'personality' | 'time'>): Record<string, unknown> {
   return {
     id: sale.id,
     // fault: the acquirer's wording leaks through ("approved" is no documented card state)
@@ -138,25 +151,26 @@ export function cardSaleView(sale: CardSale, faults: ReadonlySet<string>): Recor
     card: { brand: sale.card.brand, last4: sale.card.last4 },
     installments: sale.card.installments,
     ...(sale.refusalReason ? { refusalReason: sale.refusalReason } : {}),
-    createdAt: sale.createdAt,
+    ...(deps.personality.gwCardRequiresActionField && { requiresAction: false }),
+    createdAt: deps.time(sale.createdAt),
   };
 }
 
 async function createCardSale(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const { faults } = deps;
-  const body = await readJsonObject(call.req, faults);
+  const { faults, personality: p } = deps;
+  const body = await readJsonObject(call.req, faults, p.gwNullOptionalFields === 'absent');
   const currency = validateCurrency(body.currency, faults);
-  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumCardAmount(faults), max: MAX_AMOUNT_CENTS });
+  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumCardAmount(faults), max: p.gwMaxAmountCents });
   const description = optionalString(body.description, 'description');
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
-  const card = validateCard(body.card, faults);
-  const { billingAddressComplete } = validateCustomer(body.customer);
-  const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl);
+  const card = validateCard(body.card, faults, p);
+  const { billingAddressComplete } = validateCustomer(body.customer, p);
+  const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl, p.gwTrackingLookupOrder);
 
   const decision = decideStatus(card, billingAddressComplete, faults);
   const now = new Date();
   const sale: CardSale = {
-    id: randomUUID(),
+    id: deps.store.newId(p.gwCardIdFormat, 'card_'),
     accountId: call.principal.accountId,
     environment: call.principal.environment,
     status: decision.status,
@@ -181,8 +195,10 @@ async function createCardSale(deps: GatewayDeps, call: GatewayCall): Promise<Ans
     if (faults.has('gw-card-sale-credits-pix-balance')) deps.store.balanceOf(scopeOf(sale)).pix += amountInCents;
   }
   deps.store.cardSales.set(sale.id, sale);
-  // "the sample success status code is 201"
-  return { status: 201, body: { success: true, message: sale.status === 'paid' ? 'Card charge approved' : 'Card charge refused', data: cardSaleView(sale, faults) } };
+  // "the sample success status code is 201" (the alt personality answers 200); `success` of a
+  // refused sale is not stated (the alt personality says false)
+  const success = sale.status === 'paid' || p.gwCardRefusedSuccessFlag;
+  return { status: p.gwCardSuccessStatus, body: { success, message: sale.status === 'paid' ? 'Card charge approved' : 'Card charge refused', data: cardSaleView(sale, faults, deps) } };
 }
 
 export function cardRoutes(deps: GatewayDeps): GatewayRoute[] {

@@ -6,9 +6,16 @@
 import QRCode from 'qrcode';
 import { buildDynamicBrCode, crc16CcittFalse } from '../shared/brcode.js';
 
-const PAYLOAD_HOST = 'pix.sandbox.paygate.example';
-const MERCHANT_NAME = 'PAYGATE SANDBOX';
-const MERCHANT_CITY = 'SAO PAULO';
+/** Where the code points and how its image is drawn: personality choices `gwEmvMerchant`, `gwQrImage`. */
+export interface ChargeCodeStyle {
+  merchant: { host: string; name: string; city: string };
+  image: { errorCorrectionLevel: 'M' | 'H'; scale: number; margin: number };
+}
+
+const DEFAULT_CODE_STYLE: ChargeCodeStyle = {
+  merchant: { host: 'pix.sandbox.paygate.example', name: 'PAYGATE SANDBOX', city: 'SAO PAULO' },
+  image: { errorCorrectionLevel: 'M', scale: 4, margin: 2 },
+};
 
 export interface ChargeCode {
   emv: string;
@@ -21,11 +28,11 @@ function withCrc(body: string): string {
   return body + crc16CcittFalse(body);
 }
 
-export async function buildChargeCode(chargeId: string, amountCents: number, feesCents: number, faults: ReadonlySet<string>): Promise<ChargeCode> {
-  const location = `${PAYLOAD_HOST}/qr/v2/${chargeId.replace(/-/g, '')}`;
+export async function buildChargeCode(chargeId: string, amountCents: number, feesCents: number, faults: ReadonlySet<string>, style: ChargeCodeStyle = DEFAULT_CODE_STYLE): Promise<ChargeCode> {
+  const location = `${style.merchant.host}/qr/v2/${chargeId.replace(/-/g, '')}`;
   // fault: the code carries the net amount (after fees) instead of the charged amount
   const codedAmount = faults.has('gw-emv-amount-mismatch') ? amountCents - feesCents : amountCents;
-  let emv = buildDynamicBrCode({ amountCents: codedAmount, location, merchantName: MERCHANT_NAME, merchantCity: MERCHANT_CITY });
+  let emv = buildDynamicBrCode({ amountCents: codedAmount, location, merchantName: style.merchant.name, merchantCity: style.merchant.city });
   if (faults.has('gw-emv-static-brcode')) {
     // a static BR Code: the merchant's PIX key in 26.01 and point of initiation 11, no payload URL (26.25)
     emv = withCrc(
@@ -48,6 +55,6 @@ export async function buildChargeCode(chargeId: string, amountCents: number, fee
   }
   // fault: the image encodes the payload URL rather than the copy-and-paste code
   const imageText = faults.has('gw-qr-image-different-text') ? `https://${location}` : emv;
-  const png = await QRCode.toBuffer(imageText, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4 });
+  const png = await QRCode.toBuffer(imageText, { type: 'png', ...style.image });
   return { emv, qrCode: png.toString('base64') };
 }

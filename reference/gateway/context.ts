@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyedMutex } from '../shared/mutex.js';
+import type { Personality } from '../personality.js';
 import type { GatewayStore, Owned, Principal } from './store.js';
 import type { WebhookDispatcher } from './webhook-delivery.js';
 
@@ -15,6 +16,10 @@ export interface GatewayDeps {
   webhooks: WebhookDispatcher;
   /** lower-case e-mail → account id of every company on the platform (split recipients) */
   companies: ReadonlyMap<string, string>;
+  /** the free choices taken (reference/personality.ts) */
+  personality: Personality;
+  /** a stored ISO 8601 instant as this personality writes timestamps */
+  time(iso: string): string;
 }
 
 export interface GatewayCall {
@@ -27,7 +32,9 @@ export interface GatewayCall {
 
 export interface Answer {
   status: number;
+  /** undefined: no body (204) */
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 /** A route of the gateway; its shape fits `matchRoute` from reference/shared/http.ts. */

@@ -4,12 +4,20 @@
  * between 0 and the amount, so `amount - fees` is never negative.
  */
 
-/** PIX charge: 0.99 % of the amount, rounded up to the cent (R$ 1.00 → 1 cent). */
-export function pixChargeFee(amountInCents: number): number {
+/**
+ * PIX charge: 0.99 % of the amount, rounded up to the cent (R$ 1.00 → 1 cent); the alt
+ * personality takes a flat 35 cents (the minimum charge is 100 cents, so it never exceeds the amount).
+ */
+export function pixChargeFee(amountInCents: number, rule: 'percent-0.99-ceil' | 'flat-35' = 'percent-0.99-ceil'): number {
+  if (rule === 'flat-35') return Math.min(35, amountInCents);
   return Math.ceil((amountInCents * 99) / 10_000);
 }
 
-/** PIX transfer: 0.5 % of the amount, rounded down, taken out of the amount (netAmount = amount − fees). */
-export function pixTransferFee(amount: number): number {
+/**
+ * PIX transfer: 0.5 % of the amount, rounded down, taken out of the amount (netAmount = amount −
+ * fees); the alt personality charges none.
+ */
+export function pixTransferFee(amount: number, rule: 'percent-0.5-floor' | 'zero' = 'percent-0.5-floor'): number {
+  if (rule === 'zero') return 0;
   return Math.floor((amount * 50) / 10_000);
 }

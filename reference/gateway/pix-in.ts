@@ -3,11 +3,12 @@
  * "POST …/{transactionId}/pay (sandbox)", "PIX charge" states, "Customer (PIX IN request)",
  * "Item", "Split", "Limits".
  */
-import { randomUUID } from 'node:crypto';
 import { buildChargeCode } from './charge-code.js';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
 import { findVisible, ledgerLatency } from './context.js';
 import { isValidCnpj, isValidCpf, randomValidCpf } from './documents.js';
+import { isPlausibleEmail } from './pix-keys.js';
+import type { Personality } from '../personality.js';
 import { ApiError, failure, invalidField, notFound } from './errors.js';
 import { pixChargeFee } from './fees.js';
 import { MAX_AMOUNT_CENTS, MAX_SPLIT_PERCENT_SUM, maximumDescriptionLength, minimumChargeAmount } from './limits.js';
@@ -26,25 +27,28 @@ import {
 } from './validation.js';
 
 /** "document | digits only; must be valid for PIX", for the declared `documentType`. */
-function validateCustomerDocument(documentType: string, document: string, faults: ReadonlySet<string>): void {
-  // punctuation ("123.456.789-09") is refused: the text says digits only (DECISIONS.md)
+function validateCustomerDocument(documentType: string, sent: string, faults: ReadonlySet<string>, p: Personality): void {
+  // punctuation ("123.456.789-09") is refused: the text says digits only (DECISIONS.md); the alt
+  // personality strips it (the contract README calls this case ambiguous)
+  const document = p.gwDocumentPunctuation === 'accept' ? sent.replace(/[.\-/\s]/g, '') : sent;
   if (!/^[0-9A-Z]+$/.test(document)) throw invalidField('customer.document', 'digits only, no punctuation or spaces');
   if (documentType === 'cpf') {
     const valid = faults.has('gw-pixin-cpf-check-digit-ignored') ? /^\d{11}$/.test(document) && !/^(\d)\1*$/.test(document) : isValidCpf(document);
     if (!valid) throw invalidField('customer.document', 'not a valid CPF');
-  } else if (!isValidCnpj(document, { alphanumeric: !faults.has('gw-pixin-alphanumeric-cnpj-rejected') })) {
+  } else if (!isValidCnpj(document, { alphanumeric: !faults.has('gw-pixin-alphanumeric-cnpj-rejected') && p.gwAlphanumericCnpj })) {
     throw invalidField('customer.document', 'not a valid CNPJ');
   }
 }
 
-function validateCustomer(value: unknown, faults: ReadonlySet<string>): JsonObject {
+function validateCustomer(value: unknown, faults: ReadonlySet<string>, p: Personality): JsonObject {
   const customer = requireObject(value, 'customer');
   const documentType = requireString(customer.documentType, 'customer.documentType');
   if (documentType !== 'cpf' && documentType !== 'cnpj') throw invalidField('customer.documentType', 'must be cpf or cnpj');
   const document = requireString(customer.document, 'customer.document');
-  validateCustomerDocument(documentType, document, faults);
+  validateCustomerDocument(documentType, document, faults, p);
   const name = optionalString(customer.name, 'customer.name');
   const email = optionalString(customer.email, 'customer.email');
+  if (email !== undefined && p.gwPixCustomerEmailFormat && !isPlausibleEmail(email)) throw invalidField('customer.email', 'must be an e-mail address');
   const phone = optionalString(customer.phone, 'customer.phone');
   const address = optionalObject(customer.billingAddress, 'customer.billingAddress');
   if (address) {
@@ -90,6 +94,11 @@ function validateSplits(value: unknown, ownAccountId: string, deps: GatewayDeps)
     if (percentage <= 0) throw invalidField(`${path}.percentage`, 'must be greater than 0');
     return { email: email.toLowerCase(), percentage };
   });
+  if (!deps.personality.gwDuplicateSplitRecipients) {
+    splits.forEach((split, index) => {
+      if (splits.findIndex((other) => other.email === split.email) !== index) throw invalidField(`splits[${index}].email`, 'names a recipient already listed');
+    });
+  }
   const sum = splits.reduce((total, split) => total + split.percentage, 0);
   // fault: the sum is rounded to an integer before the comparison, so 100.01 passes
   const compared = deps.faults.has('gw-pixin-split-sum-over-100-accepted') ? Math.round(sum) : sum;
@@ -97,8 +106,11 @@ function validateSplits(value: unknown, ownAccountId: string, deps: GatewayDeps)
   return splits;
 }
 
-/** The charge as creation and lookup show it. */
-function chargeView(charge: PixCharge): Record<string, unknown> {
+/** The charge as creation and lookup show it (the alt personality shows only the documented fields). */
+function chargeView(charge: PixCharge, deps: GatewayDeps): Record<string, unknown> {
+  if (!deps.personality.gwChargeExtraFields) {
+    return { id: charge.id, pix: { emv: charge.emv, qrCode: charge.qrCode }, status: charge.status, fees: charge.fees };
+  }
   return {
     id: charge.id,
     status: charge.status,
@@ -106,9 +118,9 @@ function chargeView(charge: PixCharge): Record<string, unknown> {
     fees: charge.fees,
     pix: { emv: charge.emv, qrCode: charge.qrCode, ...(charge.endToEndId ? { endToEndId: charge.endToEndId } : {}) },
     ...(charge.description !== undefined ? { description: charge.description } : {}),
-    createdAt: charge.createdAt,
-    updatedAt: charge.updatedAt,
-    ...(charge.paidAt ? { paidAt: charge.paidAt } : {}),
+    createdAt: deps.time(charge.createdAt),
+    updatedAt: deps.time(charge.updatedAt),
+    ...(charge.paidAt ? { paidAt: deps.time(charge.paidAt) } : {}),
   };
 }
 
@@ -125,19 +137,19 @@ async function createCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answe
 }
 
 async function createValidCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const { faults } = deps;
-  const body = await readJsonObject(call.req, faults);
-  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumChargeAmount(faults), max: MAX_AMOUNT_CENTS });
-  const customer = validateCustomer(body.customer, faults);
-  const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults) });
+  const { faults, personality: p } = deps;
+  const body = await readJsonObject(call.req, faults, p.gwNullOptionalFields === 'absent');
+  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumChargeAmount(faults), max: p.gwMaxAmountCents });
+  const customer = validateCustomer(body.customer, faults, p);
+  const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults), utf16Units: p.gwCharacterCount === 'utf16-units' });
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
   const items = validateItems(body.items);
-  const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl);
+  const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl, p.gwTrackingLookupOrder);
   const splits = validateSplits(body.splits, call.principal.accountId, deps);
 
-  const id = randomUUID();
-  const fees = pixChargeFee(amountInCents);
-  const code = await buildChargeCode(id, amountInCents, fees, faults);
+  const id = deps.store.newId(p.gwChargeIdFormat);
+  const fees = pixChargeFee(amountInCents, p.gwChargeFee);
+  const code = await buildChargeCode(id, amountInCents, fees, faults, { merchant: p.gwEmvMerchant, image: p.gwQrImage });
   const now = nowIso();
   const charge: PixCharge = {
     id,
@@ -159,13 +171,13 @@ async function createValidCharge(deps: GatewayDeps, call: GatewayCall): Promise<
   };
   deps.store.charges.set(id, charge);
   deps.webhooks.emitTransaction('transaction_created', charge);
-  return { status: 200, body: { success: true, message: 'PIX charge created', data: chargeView(charge) } };
+  return { status: 200, body: { success: true, message: 'PIX charge created', data: chargeView(charge, deps) } };
 }
 
 async function getCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, deps.faults);
   if (!charge) throw notFound('transaction', deps.faults);
-  return { status: 200, body: { success: true, message: 'PIX charge found', data: chargeView(charge) } };
+  return { status: 200, body: { success: true, message: 'PIX charge found', data: chargeView(charge, deps) } };
 }
 
 /** A simulated payer: the sandbox has no real bank on the other side. */
@@ -193,9 +205,10 @@ function creditPaidCharge(deps: GatewayDeps, charge: PixCharge): void {
 }
 
 async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const { faults } = deps;
-  await discardBody(call.req);
-  // "Simulation routes (/pay, /complete) work only with sandbox credentials; … 403"
+  const { faults, personality: p } = deps;
+  await discardBody(call.req, p.gwSimulationBody === 'refuse');
+  // "Simulation routes (/pay, /complete) work only with sandbox credentials; with production
+  // credentials they answer 403": unconditionally, so before the lookup
   if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
@@ -218,6 +231,8 @@ async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> 
     charge.updatedAt = charge.paidAt;
     creditPaidCharge(deps, charge);
     deps.webhooks.emitTransaction('transaction_paid', charge);
+    // personality: a charge "updated to another status" also announces it generically
+    if (p.gwUpdatedEvents) deps.webhooks.emitTransaction('transaction_updated', charge);
     return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id: charge.id, status: charge.status, endToEndId: charge.endToEndId } } };
   };
   // fault: no lock, so concurrent confirmations all see `pending` and all credit

@@ -4,12 +4,13 @@
  * "POST …/{transferId}/complete (sandbox)", "PIX transfer" states.
  */
 import { randomUUID } from 'node:crypto';
+import type { Personality } from '../personality.js';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
 import { findVisible, ledgerLatency } from './context.js';
 import { randomValidCpf } from './documents.js';
-import { ApiError, failure, invalidField, notFound } from './errors.js';
+import { ApiError, failure, invalidField, notFound, renderError } from './errors.js';
 import { pixTransferFee } from './fees.js';
-import { MAX_AMOUNT_CENTS, maximumDescriptionLength, minimumTransferAmount } from './limits.js';
+import { maximumDescriptionLength, minimumTransferAmount } from './limits.js';
 import { classifyPixKey, type PixKeyKind } from './pix-keys.js';
 import { discardBody, readJsonObject } from './request-body.js';
 import { newEndToEndId, nowIso, scopeOf, type IdempotencyRecord, type PayerInfo, type PixTransfer } from './store.js';
@@ -17,8 +18,9 @@ import { canonicalJson } from '../shared/json.js';
 import { optionalHttpUrl, optionalString, requireInteger, requireString, type JsonObject } from './validation.js';
 
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function idempotencyKeyOf(call: GatewayCall, faults: ReadonlySet<string>): string {
+function idempotencyKeyOf(call: GatewayCall, faults: ReadonlySet<string>, p: Personality): string {
   const header = call.req.headers['x-idempotency-key'];
   const key = (Array.isArray(header) ? header[0] : header)?.trim() ?? '';
   if (key === '') {
@@ -27,6 +29,8 @@ function idempotencyKeyOf(call: GatewayCall, faults: ReadonlySet<string>): strin
     throw failure(400, 'x-idempotency-key: header is required');
   }
   if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) throw failure(400, `x-idempotency-key: at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  // "a unique value (UUID) per operation": the alt personality holds clients to the UUID
+  if (p.gwIdempotencyKeyUuid && !UUID_PATTERN.test(key)) throw failure(400, 'x-idempotency-key: must be a UUID');
   return key;
 }
 
@@ -36,7 +40,7 @@ function simulatedCreditor(pixKey: string, kind: PixKeyKind): PayerInfo {
   return { name: 'FAVORECIDO SANDBOX', document: randomValidCpf() };
 }
 
-function validateTransfer(body: JsonObject, faults: ReadonlySet<string>): { pixKey: string; kind: PixKeyKind; amount: number; description?: string; postbackUrl?: string } {
+function validateTransfer(body: JsonObject, faults: ReadonlySet<string>, p: Personality): { pixKey: string; kind: PixKeyKind; amount: number; description?: string; postbackUrl?: string } {
   const pixKey = requireString(body.pixKey, 'pixKey');
   const classified = classifyPixKey(pixKey, {
     phoneWithoutCountryCode: faults.has('gw-pixkey-phone-without-plus55-accepted'),
@@ -44,10 +48,10 @@ function validateTransfer(body: JsonObject, faults: ReadonlySet<string>): { pixK
   });
   if ('error' in classified) throw invalidField('pixKey', classified.error);
   // "amount | integer | yes | cents, minimum 1"
-  const amount = requireInteger(body.amount, 'amount', { min: minimumTransferAmount(faults), max: MAX_AMOUNT_CENTS });
+  const amount = requireInteger(body.amount, 'amount', { min: minimumTransferAmount(faults), max: p.gwMaxAmountCents });
   const currency = optionalString(body.currency, 'currency');
   if (currency !== undefined && currency !== 'BRL') throw invalidField('currency', 'only BRL is accepted');
-  const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults) });
+  const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults), utf16Units: p.gwCharacterCount === 'utf16-units' });
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
   return { pixKey, kind: classified.kind, amount, description, postbackUrl };
 }
@@ -61,7 +65,8 @@ function conflictAnswer(existing: IdempotencyRecord, faults: ReadonlySet<string>
   throw new ApiError(409, { error: 'IDEMPOTENCY_CONFLICT', message });
 }
 
-function transferView(transfer: PixTransfer): Record<string, unknown> {
+function transferView(transfer: PixTransfer, deps: GatewayDeps): Record<string, unknown> {
+  const p = deps.personality;
   return {
     id: transfer.id,
     status: transfer.status,
@@ -71,18 +76,18 @@ function transferView(transfer: PixTransfer): Record<string, unknown> {
     pixKey: transfer.pixKey,
     currency: transfer.currency,
     ...(transfer.description !== undefined ? { description: transfer.description } : {}),
-    // "endToEndId … on lookup; present once completed"
-    ...(transfer.endToEndId ? { endToEndId: transfer.endToEndId } : {}),
-    createdAt: transfer.createdAt,
-    updatedAt: transfer.updatedAt,
-    processedAt: transfer.processedAt,
+    // "endToEndId … on lookup; present once completed": before that absent, or null (personality)
+    ...(transfer.endToEndId ? { endToEndId: transfer.endToEndId } : p.gwTransferEndToEndBeforeCompletion === 'null' ? { endToEndId: null } : {}),
+    createdAt: deps.time(transfer.createdAt),
+    updatedAt: deps.time(transfer.updatedAt),
+    processedAt: deps.time(transfer.processedAt),
   };
 }
 
 async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const { faults, store } = deps;
-  const key = idempotencyKeyOf(call, faults);
-  const body = await readJsonObject(call.req, faults);
+  const { faults, store, personality: p } = deps;
+  const key = idempotencyKeyOf(call, faults, p);
+  const body = await readJsonObject(call.req, faults, p.gwNullOptionalFields === 'absent');
   const fingerprint = canonicalJson(body);
   const recordKey = `${scopeOf(call.principal)}:${key}`;
 
@@ -90,19 +95,33 @@ async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Ans
     const existing = store.idempotency.get(recordKey);
     if (existing && !faults.has('gw-idempotency-replay-creates-new-transfer')) {
       // "Resending with the same key and body returns the original response"
-      if (existing.fingerprint === fingerprint) return { status: existing.status, body: existing.body };
+      if (existing.fingerprint === fingerprint) {
+        return { status: existing.status, body: existing.body, ...(p.gwIdempotentReplayHeader && { headers: { 'idempotent-replayed': 'true' } }) };
+      }
       return conflictAnswer(existing, faults);
     }
-    const input = validateTransfer(body, faults);
+    let input: ReturnType<typeof validateTransfer>;
+    try {
+      input = validateTransfer(body, faults, p);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !p.gwIdempotencyRemembersFailures) throw error;
+      // personality: the refusal is "the original response" of this key, replayed like a success
+      const refused = renderError(error, p, p.gwTransferInvalidStatus);
+      store.idempotency.set(recordKey, { fingerprint, status: refused.status, body: refused.body });
+      return refused;
+    }
     await ledgerLatency();
     const now = nowIso();
-    const fees = pixTransferFee(input.amount);
+    const fees = pixTransferFee(input.amount, p.gwTransferFee);
+    // "sandbox credentials; no manual review → banking_processing": at or above the personality's
+    // threshold a transfer is held for manual review and stays pending
+    const review = p.gwManualReviewAboveCents > 0 && input.amount >= p.gwManualReviewAboveCents;
     const transfer: PixTransfer = {
-      id: randomUUID(),
+      id: store.newId(p.gwTransferIdFormat, 'pixout_'),
       accountId: call.principal.accountId,
       environment: call.principal.environment,
       // sandbox transfers wait in banking_processing until /complete; production ones stay pending here
-      status: call.principal.environment === 'sandbox' ? 'banking_processing' : 'pending',
+      status: call.principal.environment === 'sandbox' && !review ? 'banking_processing' : 'pending',
       amount: input.amount,
       netAmount: input.amount - fees,
       fees,
@@ -135,12 +154,13 @@ async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Ans
 async function getTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const transfer = findVisible(deps.store.transfers, call.params.transferId ?? '', call.principal, deps.faults);
   if (!transfer) throw notFound('transfer', deps.faults);
-  return { status: 200, body: { success: true, message: 'PIX transfer found', data: transferView(transfer) } };
+  const message = deps.personality.gwTransferLookupMessage ? { message: 'PIX transfer found' } : {};
+  return { status: 200, body: { success: true, ...message, data: transferView(transfer, deps) } };
 }
 
 async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const { faults, store } = deps;
-  await discardBody(call.req);
+  const { faults, store, personality: p } = deps;
+  await discardBody(call.req, p.gwSimulationBody === 'refuse');
   if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
@@ -158,6 +178,14 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     const balance = store.balanceOf(scopeOf(transfer));
     // "sandbox balance covers the amount" (fees come out of the amount, so the amount is the debit)
     if (balance.pix < transfer.amount && !faults.has('gw-pixout-complete-without-balance')) {
+      if (p.gwInsufficientBalanceRefuses) {
+        // personality: the transfer is refused for good ("transfer_canceled | transfer canceled or refused")
+        transfer.status = 'refused';
+        transfer.updatedAt = nowIso();
+        transfer.processedAt = transfer.updatedAt;
+        deps.webhooks.emitTransfer('transfer_canceled', transfer);
+        throw failure(400, 'insufficient sandbox balance: the transfer was refused');
+      }
       throw failure(400, 'insufficient sandbox balance to complete the transfer');
     }
     await ledgerLatency();
@@ -168,6 +196,7 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     transfer.updatedAt = now.toISOString();
     transfer.processedAt = transfer.updatedAt;
     deps.webhooks.emitTransfer('transfer_completed', transfer);
+    if (p.gwUpdatedEvents) deps.webhooks.emitTransfer('transfer_updated', transfer);
     return completedAnswer();
   };
   // fault: no lock, so concurrent completions all pass the checks and all debit

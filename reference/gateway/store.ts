@@ -3,7 +3,7 @@
  * environment) it was created in: the contract isolates sandbox from production ("Sandbox data is
  * isolated") and accounts from each other ("404 resource not found or belongs to another account").
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export type Environment = 'sandbox' | 'production';
 
@@ -127,7 +127,20 @@ export class GatewayStore {
   /** keyed by scope + idempotency key */
   readonly idempotency = new Map<string, IdempotencyRecord>();
   private readonly balances = new Map<string, Balances>();
-  private nextWebhookId = 1;
+  private nextWebhookId: number;
+  /** numeric-looking charge ids (personality `gwChargeIdFormat: numeric`) */
+  private nextNumericId = 100_000_001;
+
+  constructor(firstWebhookId = 1) {
+    this.nextWebhookId = firstWebhookId;
+  }
+
+  /** A new id in one of the personality's formats. */
+  newId(format: 'uuid' | 'numeric' | 'prefixed', prefix = ''): string {
+    if (format === 'numeric') return String(this.nextNumericId++);
+    if (format === 'prefixed') return `${prefix}${randomBytes(12).toString('hex')}`;
+    return randomUUID();
+  }
 
   balanceOf(scope: string): Balances {
     let balances = this.balances.get(scope);

@@ -18,9 +18,16 @@ function queryOf(url: string | undefined): URLSearchParams | undefined {
 }
 
 /** Validates `trackingParameters` and fills missing fields from Origin/Referer, then postbackUrl. */
-export function resolveTrackingParameters(value: unknown, req: IncomingMessage, postbackUrl: string | undefined): Record<string, string> {
+export function resolveTrackingParameters(
+  value: unknown,
+  req: IncomingMessage,
+  postbackUrl: string | undefined,
+  order: 'origin-referer-postback' | 'postback-referer-origin' = 'origin-referer-postback',
+): Record<string, string> {
   const sent = optionalObject(value, 'trackingParameters') ?? {};
+  // the contract names the sources but no precedence among them: the personality picks one
   const sources = [queryOf(req.headers.origin), queryOf(req.headers.referer), queryOf(postbackUrl)];
+  if (order === 'postback-referer-origin') sources.reverse();
   const resolved: Record<string, string> = {};
   for (const field of TRACKING_FIELDS) {
     const fromBody = optionalString(sent[field], `trackingParameters.${field}`);

@@ -29,13 +29,15 @@ export function optionalObject(value: unknown, path: string): JsonObject | undef
 export interface StringRules {
   maxChars?: number;
   nonEmpty?: boolean;
+  /** count UTF-16 code units instead of code points (personality `gwCharacterCount`) */
+  utf16Units?: boolean;
 }
 
 export function optionalString(value: unknown, path: string, rules: StringRules = {}): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') throw invalidField(path, 'must be a string');
   if (rules.nonEmpty && value.trim() === '') throw invalidField(path, 'must not be empty');
-  if (rules.maxChars !== undefined && characterCount(value) > rules.maxChars) {
+  if (rules.maxChars !== undefined && (rules.utf16Units ? value.length : characterCount(value)) > rules.maxChars) {
     throw invalidField(path, `must be at most ${rules.maxChars} characters`);
   }
   return value;

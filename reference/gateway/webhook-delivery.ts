@@ -10,9 +10,12 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GatewayStore, PixCharge, PixTransfer } from './store.js';
 import { deliveryDelayMs } from '../shared/chaos.js';
+import { casedHeaders } from '../shared/http.js';
+import { formatTimestamp } from '../shared/time.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 
-export type TransactionEvent = 'transaction_created' | 'transaction_paid';
-export type TransferEvent = 'transfer_created' | 'transfer_completed';
+export type TransactionEvent = 'transaction_created' | 'transaction_paid' | 'transaction_updated';
+export type TransferEvent = 'transfer_created' | 'transfer_completed' | 'transfer_updated' | 'transfer_canceled';
 
 /** Public event names a webhook may subscribe to (contract, "Events" table). */
 export const PUBLIC_EVENTS = [
@@ -58,42 +61,44 @@ export interface DeliveryAttempt {
   status: number | 'error';
 }
 
-function transactionPayload(event: TransactionEvent, charge: PixCharge, faults: ReadonlySet<string>): Record<string, unknown> {
-  return {
-    id: randomUUID(),
-    type: 'transaction',
-    event,
-    scope: 'user',
-    transaction: {
-      id: charge.id,
-      amount: faults.has('gw-webhook-amount-in-reais') ? charge.amountInCents / 100 : charge.amountInCents,
-      status: charge.status,
-      pix: {
-        endToEndId: charge.endToEndId ?? null,
-        payerInfo: { name: charge.payerInfo?.name ?? null, document: charge.payerInfo?.document ?? null },
-      },
-    },
-  };
+/**
+ * The envelope around a resource, as the personality writes it: key order, an extra `createdAt`.
+ * `resource` is the key (`transaction`, `transfer`) of `body`.
+ */
+function envelope(p: Personality, type: string, event: string, resource: string, body: Record<string, unknown>): Record<string, unknown> {
+  const head = { id: randomUUID(), type, event, scope: 'user' };
+  const extra = p.gwWebhookExtraFields ? { createdAt: formatTimestamp(Date.now(), { precision: p.gwTimestampPrecision, offset: p.gwTimestampOffset }) } : {};
+  return p.gwWebhookKeyOrder === 'resource-first' ? { [resource]: body, ...extra, scope: head.scope, event, type, id: head.id } : { ...head, ...extra, [resource]: body };
 }
 
-function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: ReadonlySet<string>): Record<string, unknown> {
+function transactionPayload(event: TransactionEvent, charge: PixCharge, faults: ReadonlySet<string>, p: Personality): Record<string, unknown> {
+  // values that do not exist yet (before payment): null, or left out (personality)
+  const omit = p.gwWebhookUnknownValues === 'omit';
+  const payerInfo = charge.payerInfo ? { name: charge.payerInfo.name, document: charge.payerInfo.document } : omit ? undefined : { name: null, document: null };
+  return envelope(p, 'transaction', event, 'transaction', {
+    id: charge.id,
+    amount: faults.has('gw-webhook-amount-in-reais') ? charge.amountInCents / 100 : charge.amountInCents,
+    status: charge.status,
+    pix: {
+      ...(charge.endToEndId !== undefined ? { endToEndId: charge.endToEndId } : omit ? {} : { endToEndId: null }),
+      ...(payerInfo !== undefined && { payerInfo }),
+    },
+  });
+}
+
+function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: ReadonlySet<string>, p: Personality): Record<string, unknown> {
   // "Event payload status for a completed transfer is `paid`"
   const status = transfer.status === 'completed' && !faults.has('gw-webhook-transfer-status-completed') ? 'paid' : transfer.status;
-  return {
-    id: randomUUID(),
-    type: 'transfer',
-    event,
-    scope: 'user',
-    transfer: {
-      id: transfer.id,
-      amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : transfer.amount,
-      status,
-      pix: {
-        endToEndId: transfer.endToEndId ?? null,
-        creditorAccount: { name: transfer.creditorAccount.name, document: transfer.creditorAccount.document },
-      },
+  const omit = p.gwWebhookUnknownValues === 'omit';
+  return envelope(p, 'transfer', event, 'transfer', {
+    id: transfer.id,
+    amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : transfer.amount,
+    status,
+    pix: {
+      ...(transfer.endToEndId !== undefined ? { endToEndId: transfer.endToEndId } : omit ? {} : { endToEndId: null }),
+      creditorAccount: { name: transfer.creditorAccount.name, document: transfer.creditorAccount.document },
     },
-  };
+  });
 }
 
 export class WebhookDispatcher {
@@ -108,14 +113,15 @@ export class WebhookDispatcher {
     private readonly store: GatewayStore,
     private readonly faults: ReadonlySet<string>,
     private readonly options: DeliveryOptions = DEFAULT_DELIVERY_OPTIONS,
+    private readonly personality: Personality = DEFAULT_PERSONALITY,
   ) {}
 
   emitTransaction(event: TransactionEvent, charge: PixCharge): void {
-    this.emit(event, charge, charge.postbackUrl, () => transactionPayload(event, charge, this.faults));
+    this.emit(event, charge, charge.postbackUrl, () => transactionPayload(event, charge, this.faults, this.personality));
   }
 
   emitTransfer(event: TransferEvent, transfer: PixTransfer): void {
-    this.emit(event, transfer, transfer.postbackUrl, () => transferPayload(event, transfer, this.faults));
+    this.emit(event, transfer, transfer.postbackUrl, () => transferPayload(event, transfer, this.faults, this.personality));
   }
 
   async close(): Promise<void> {
@@ -145,10 +151,10 @@ export class WebhookDispatcher {
     const targets = this.targetsFor(event, owner, postbackUrl);
     if (targets.length === 0) return;
     const payload = makePayload();
-    // the exact bytes sent; the signature covers this text (compact JSON)
-    const body = JSON.stringify(payload);
+    // the exact bytes sent; the signature covers this text (compact or indented: personality)
+    const body = JSON.stringify(payload, null, this.personality.gwWebhookJsonIndent || undefined);
     for (const target of targets) {
-      this.schedule(deliveryDelayMs(this.options.chaos ?? false), () => this.attempt(event, target, payload, body, 0));
+      this.schedule(this.personality.gwDispatchDelayMs + deliveryDelayMs(this.options.chaos ?? false), () => this.attempt(event, target, payload, body, 0));
     }
   }
 
@@ -168,7 +174,8 @@ export class WebhookDispatcher {
     };
     if (!this.faults.has('gw-webhook-missing-user-agent')) headers['User-Agent'] = 'Gateway';
     if (target.signatureSecret !== undefined) headers['ServiceGateway-Signature'] = this.signatureHeader(target.signatureSecret, payload, body);
-    const status = await this.post(target.url, headers, body);
+    const sent = this.personality.gwWebhookHeaderCase === 'lower' ? casedHeaders(headers, 'lower') : headers;
+    const status = await this.post(target.url, sent, body);
     this.attempts.push({ url: target.url, event, status });
     const delivered = typeof status === 'number' && status >= 200 && status < 300;
     const nextDelay = this.options.retryDelaysMs[attemptIndex];
@@ -180,7 +187,8 @@ export class WebhookDispatcher {
   /** `t=<epoch seconds>,v1=<lowercase hex HMAC-SHA256(secret, "<t>.<body>")>` */
   private signatureHeader(secret: string, payload: Record<string, unknown>, body: string): string {
     const now = Date.now();
-    const timestamp = Math.floor(now / 1000);
+    // "t=<epoch>": the unit is not stated; seconds, or milliseconds (personality)
+    const timestamp = this.personality.gwSignatureTimestampUnit === 'ms' ? now : Math.floor(now / 1000);
     // fault: the header says seconds but the signed text used milliseconds
     const signedTimestamp = this.faults.has('gw-webhook-signed-timestamp-differs') ? now : timestamp;
     const key = this.faults.has('gw-webhook-signature-wrong-key') ? this.platformKey : secret;

@@ -14,7 +14,7 @@ import { HIDDEN_EVENTS, PUBLIC_EVENTS } from './webhook-delivery.js';
 
 const SUBSCRIBABLE_EVENTS: ReadonlySet<string> = new Set<string>([...PUBLIC_EVENTS, ...HIDDEN_EVENTS]);
 
-function webhookView(webhook: Webhook, withSecret: boolean): Record<string, unknown> {
+function webhookView(webhook: Webhook, withSecret: boolean, deps: GatewayDeps): Record<string, unknown> {
   return {
     id: webhook.id,
     url: webhook.url,
@@ -22,14 +22,15 @@ function webhookView(webhook: Webhook, withSecret: boolean): Record<string, unkn
     isActive: webhook.isActive,
     // "returned on creation"; lists leave it out (DECISIONS.md)
     ...(withSecret ? { signatureSecret: webhook.signatureSecret } : {}),
-    createdAt: webhook.createdAt,
+    createdAt: deps.time(webhook.createdAt),
   };
 }
 
-function validateEvents(value: unknown): string[] {
+function validateEvents(value: unknown, emptyAllowed: boolean): string[] {
   if (value === undefined || value === null) throw invalidField('events', 'is required');
   if (!Array.isArray(value)) throw invalidField('events', 'must be an array of event names');
-  if (value.length === 0) throw invalidField('events', 'must name at least one event');
+  // "events array of event names (required)": whether [] is a valid array of names is a choice
+  if (value.length === 0 && !emptyAllowed) throw invalidField('events', 'must name at least one event');
   const events: string[] = [];
   value.forEach((event: unknown, index) => {
     if (typeof event !== 'string') throw invalidField(`events[${index}]`, 'must be a string');
@@ -40,14 +41,19 @@ function validateEvents(value: unknown): string[] {
 }
 
 async function listWebhooks(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
+  const p = deps.personality;
   const visible = [...deps.store.webhooks.values()].filter((webhook) => !webhook.deleted && isVisibleTo(webhook, call.principal, deps.faults));
-  return { status: 200, body: { success: true, data: visible.map((webhook) => webhookView(webhook, false)) } };
+  if (p.gwWebhookListOrder === 'newest-first') visible.reverse();
+  const data = visible.map((webhook) => webhookView(webhook, false, deps));
+  // "Lists webhooks. Response body: not shown."
+  return { status: 200, body: p.gwWebhookListEnvelope ? { success: true, data } : data };
 }
 
 async function createWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const body = await readJsonObject(call.req, deps.faults);
+  const p = deps.personality;
+  const body = await readJsonObject(call.req, deps.faults, p.gwNullOptionalFields === 'absent');
   const url = requireHttpUrl(body.url, 'url');
-  const events = validateEvents(body.events);
+  const events = validateEvents(body.events, p.gwWebhookEmptyEvents);
   const webhook: Webhook = {
     id: deps.store.allocateWebhookId(),
     accountId: call.principal.accountId,
@@ -55,12 +61,12 @@ async function createWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answ
     url,
     events,
     isActive: true,
-    signatureSecret: `whsec_${randomBytes(24).toString('hex')}`,
+    signatureSecret: p.gwWebhookSecretFormat === 'base64' ? randomBytes(33).toString('base64') : `whsec_${randomBytes(24).toString('hex')}`,
     createdAt: nowIso(),
     deleted: false,
   };
   deps.store.webhooks.set(webhook.id, webhook);
-  return { status: 200, body: { success: true, message: 'Webhook created', data: webhookView(webhook, true) } };
+  return { status: 200, body: { success: true, message: 'Webhook created', data: webhookView(webhook, true, deps) } };
 }
 
 async function deleteWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
@@ -70,6 +76,8 @@ async function deleteWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answ
   if (!webhook || webhook.deleted || !isVisibleTo(webhook, call.principal, deps.faults)) throw notFound('webhook', deps.faults);
   webhook.deleted = true;
   webhook.isActive = false;
+  // "Removes a webhook. Response body: not shown."
+  if (deps.personality.gwWebhookDeleteStatus === 204) return { status: 204, body: undefined };
   return { status: 200, body: { success: true, message: 'Webhook removed' } };
 }
 

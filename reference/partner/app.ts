@@ -4,12 +4,13 @@
  * finance.ts and webhooks.ts. reference/server.ts mounts `handler`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { BodyTooLargeError, matchRoute, readRawBody, sendJson } from '../shared/http.js';
+import { BodyTooLargeError, matchRoute, readRawBody, responseStyle, sendEmpty, sendJson } from '../shared/http.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 import type { Handler, Route, RouteMatch } from '../shared/http.js';
 import { ChargeService, ledgerScope } from './charges.js';
 import type { PartnerFaultSwitch } from './faults.js';
 import { buildStatement } from './finance.js';
-import { ok } from './results.js';
+import { detailText, ok } from './results.js';
 import type { ApiResult } from './results.js';
 import { PartnerStore } from './store.js';
 import type { Principal } from './store.js';
@@ -26,6 +27,8 @@ export interface PartnerOptions {
   expiryScale: number;
   /** REFERENCE_CHAOS: webhook first attempts start 0–1 s late */
   chaos?: boolean;
+  /** the free choices taken (reference/personality.ts); default personality when absent */
+  personality?: Personality;
 }
 
 /** The keys of the three partner accounts/environments and the registered webhook's secret. */
@@ -63,6 +66,8 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
 
 export function createPartnerApp(options: PartnerOptions): PartnerApp {
   const faults: PartnerFaultSwitch = options.faults;
+  const p = options.personality ?? DEFAULT_PERSONALITY;
+  const style = responseStyle(p);
   const store = new PartnerStore();
   const keys = store.issueKeys();
   const dispatcher = new WebhookDispatcher({
@@ -72,9 +77,10 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
     retryCapMs: options.retryCapMs,
     deliveryTimeoutMs: options.deliveryTimeoutMs,
     faults,
+    personality: p,
     ...(options.chaos !== undefined && { chaos: options.chaos }),
   });
-  const charges = new ChargeService({ store, faults, dispatcher, expiryScale: options.expiryScale });
+  const charges = new ChargeService({ store, faults, dispatcher, expiryScale: options.expiryScale, personality: p });
 
   function authenticate(req: IncomingMessage): Principal | undefined {
     const key = bearerKey(req.headers.authorization);
@@ -105,49 +111,55 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
     route('POST', '/v1/business/pix-charges/:id/cancel', ({ principal }, { params }) => charges.cancel(principal, params.id ?? '')),
     route('POST', '/v1/business/pix-charges/:id/pay', ({ principal }, { params }) => charges.pay(principal, params.id ?? '')),
     route('GET', '/v1/business/finance', async ({ principal }) =>
-      ok(buildStatement(store, principal.accountId, ledgerScope(principal.accountId, principal.environment, faults), faults)),
+      ok(buildStatement(store, principal.accountId, ledgerScope(principal.accountId, principal.environment, faults), faults, p)),
     ),
   ];
 
   /** Errors are `{detail}` ("Errors"); two faults deform the 422 answer. */
-  function send(res: ServerResponse, result: ApiResult): void {
+  function send(res: ServerResponse, result: ApiResult, extraHeaders: Record<string, string> = {}): void {
     if (result.kind === 'ok') {
-      sendJson(res, result.status, result.body, result.headers);
+      if (result.body === undefined) sendEmpty(res, result.status, result.headers, style);
+      else sendJson(res, result.status, result.body, result.headers, style);
       return;
     }
+    const detail = detailText(result, p);
     if (result.status === 422) {
       const status = faults.has('pt-validation-status-400') ? 400 : 422;
-      sendJson(res, status, faults.has('pt-error-detail-missing') ? { error: result.detail } : { detail: result.detail });
+      sendJson(res, status, faults.has('pt-error-detail-missing') ? { error: detail } : { detail }, {}, style);
       return;
     }
-    const headers: Record<string, string> = result.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
-    sendJson(res, result.status, { detail: result.detail }, headers);
+    const headers: Record<string, string> = result.status === 401 ? { 'www-authenticate': p.ptWwwAuthenticate, ...extraHeaders } : extraHeaders;
+    sendJson(res, result.status, { detail }, headers, style);
   }
 
   const handler: Handler = async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://partner.invalid');
-      // "All routes need Authorization: Bearer <API_KEY>": authentication comes before routing.
+      const found = matchRoute(routes, req.method ?? 'GET', url.pathname);
+      // "All routes need Authorization: Bearer <API_KEY>": authentication comes before routing, or
+      // (personality) an undocumented path is no route and answers 404 first
       const principal = authenticate(req);
-      if (!principal) {
+      if (!principal && (found.route || !p.ptUnknownRouteBeforeAuth)) {
         send(res, { kind: 'error', status: 401, detail: 'API key missing, invalid or revoked' });
         return;
       }
-      const found = matchRoute(routes, req.method ?? 'GET', url.pathname);
-      if (!found.route) {
-        send(res, found.methodMismatch
-          ? { kind: 'error', status: 405, detail: `method ${req.method ?? ''} not allowed on ${url.pathname}` }
-          : { kind: 'error', status: 404, detail: `no route ${url.pathname}` });
+      if (!found.route || !principal) {
+        if (!found.route && found.methodMismatch) {
+          // RFC 9110 §15.5.6: a 405 carries Allow
+          send(res, { kind: 'error', status: 405, detail: `method ${req.method ?? ''} not allowed on ${url.pathname}` }, { allow: found.allowed.join(', ') });
+        } else {
+          send(res, { kind: 'error', status: 404, detail: `no route ${url.pathname}` });
+        }
         return;
       }
       await found.route.handle({ req, res, url, principal }, found.match);
     } catch (error) {
       if (res.headersSent) return;
       if (error instanceof BodyTooLargeError) {
-        sendJson(res, 413, { detail: 'request body too large' });
+        sendJson(res, 413, { detail: 'request body too large' }, {}, style);
         return;
       }
-      sendJson(res, 500, { detail: 'internal error' });
+      sendJson(res, 500, { detail: 'internal error' }, {}, style);
     }
   };
 

@@ -4,6 +4,7 @@
  * the field").
  */
 import type { PartnerFaultSwitch } from './faults.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 
 export interface ChargeRequest {
   amountCents: number;
@@ -13,7 +14,7 @@ export interface ChargeRequest {
   expiresInSeconds: number;
 }
 
-export type ChargeRequestResult = { ok: true; request: ChargeRequest } | { ok: false; field: string; detail: string };
+export type ChargeRequestResult = { ok: true; request: ChargeRequest } | { ok: false; field: string; rule: string; detail: string };
 
 /** "description | max 300", "external_ref | max 120", "expires_in_seconds | 60 to 86400; default 3600". */
 export const DESCRIPTION_MAX_CHARS = 300;
@@ -22,34 +23,57 @@ export const EXPIRES_MIN_SECONDS = 60;
 export const EXPIRES_MAX_SECONDS = 86_400;
 export const EXPIRES_DEFAULT_SECONDS = 3_600;
 
-/** Characters are Unicode code points (the contract does not say; see DECISIONS.md). */
-function charCount(text: string): number {
-  return [...text].length;
+/**
+ * The largest amount a charge can carry: the contract states no maximum ("amount_cents | integer |
+ * greater than zero"), but `qr_code` is a standard central-bank EMV payload whose amount field (54)
+ * holds at most 13 characters, "9999999999.99" reais.
+ */
+export const EMV_MAX_AMOUNT_CENTS = 999_999_999_999;
+
+/** Characters are Unicode code points, or UTF-16 units (personality; the contract does not say). */
+function charCount(text: string, p: Personality): number {
+  return p.ptCharacterCount === 'utf16-units' ? text.length : [...text].length;
 }
 
 function invalid(field: string, rule: string): ChargeRequestResult {
-  return { ok: false, field, detail: `${field}: ${rule}` };
+  return { ok: false, field, rule, detail: `${field}: ${rule}` };
 }
 
-/** An optional string field: absent or null means "not given". */
-function optionalString(body: Record<string, unknown>, field: string, maxChars: number): string | null | Error {
+/** An optional string field: absent or null means "not given" (null is refused by the alt personality). */
+function optionalString(body: Record<string, unknown>, field: string, maxChars: number, p: Personality): string | null | Error {
   const value = body[field];
-  if (value === undefined || value === null) return null;
+  if (value === undefined) return null;
+  if (value === null) return p.ptNullOptionalFields === 'refuse' ? new Error('must be a string (null is not accepted)') : null;
   if (typeof value !== 'string') return new Error('must be a string');
-  if (charCount(value) > maxChars) return new Error(`must be at most ${maxChars} characters`);
+  if (charCount(value, p) > maxChars) return new Error(`must be at most ${maxChars} characters`);
   return value;
 }
 
-export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch): ChargeRequestResult {
+/** The amount's problem, worded for what is wrong with it, or undefined when it is valid. */
+function amountProblem(amount: unknown, minimum: number): string | undefined {
+  if (amount === undefined || amount === null) return 'is required';
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) return 'must be an integer (cents)';
+  if (amount < minimum) return 'must be greater than zero';
+  if (amount > EMV_MAX_AMOUNT_CENTS) return `must be at most ${EMV_MAX_AMOUNT_CENTS} (R$ 9999999999.99, the largest amount a BR Code carries)`;
+  return undefined;
+}
+
+export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch, p: Personality = DEFAULT_PERSONALITY): ChargeRequestResult {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     return invalid('body', 'must be a JSON object');
   }
   const fields = body as Record<string, unknown>;
+  // "detail points to the field": which one, when several are wrong, is the personality's order
+  if (p.ptValidationOrder === 'expiry-first') {
+    const expiry = expiresProblem(fields.expires_in_seconds, faults, p);
+    if (expiry !== undefined) return invalid('expires_in_seconds', expiry);
+  }
 
   const amount = fields.amount_cents;
   const amountMinimum = faults.has('pt-amount-zero-accepted') ? 0 : 1;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < amountMinimum) {
-    return invalid('amount_cents', 'is required and must be an integer greater than zero');
+  const problem = amountProblem(amount, amountMinimum);
+  if (problem !== undefined || typeof amount !== 'number') {
+    return invalid('amount_cents', problem ?? 'must be an integer (cents)');
   }
 
   const descriptionMax = faults.has('pt-description-301-accepted')
@@ -57,28 +81,34 @@ export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch): C
     : faults.has('pt-description-300-rejected')
       ? DESCRIPTION_MAX_CHARS - 1
       : DESCRIPTION_MAX_CHARS;
-  const description = optionalString(fields, 'description', descriptionMax);
+  const description = optionalString(fields, 'description', descriptionMax, p);
   if (description instanceof Error) return invalid('description', description.message);
 
   const externalRefMax = faults.has('pt-external-ref-121-accepted') ? EXTERNAL_REF_MAX_CHARS + 1 : EXTERNAL_REF_MAX_CHARS;
-  const externalRef = optionalString(fields, 'external_ref', externalRefMax);
+  const externalRef = optionalString(fields, 'external_ref', externalRefMax, p);
   if (externalRef instanceof Error) return invalid('external_ref', externalRef.message);
 
   // customer_email: the contract types it "string" with no rule, so no format check (DECISIONS.md).
-  const customerEmail = optionalString(fields, 'customer_email', Number.MAX_SAFE_INTEGER);
+  const customerEmail = optionalString(fields, 'customer_email', Number.MAX_SAFE_INTEGER, p);
   if (customerEmail instanceof Error) return invalid('customer_email', customerEmail.message);
 
-  let expiresInSeconds = faults.has('pt-default-expiry-wrong') ? 1_800 : EXPIRES_DEFAULT_SECONDS;
+  const expiry = expiresProblem(fields.expires_in_seconds, faults, p);
+  if (expiry !== undefined) return invalid('expires_in_seconds', expiry);
   const expires = fields.expires_in_seconds;
-  if (expires !== undefined && expires !== null) {
-    const minimum = faults.has('pt-expires-59-accepted') ? 1 : EXPIRES_MIN_SECONDS;
-    const maximum = faults.has('pt-expires-86401-accepted') ? Number.MAX_SAFE_INTEGER : EXPIRES_MAX_SECONDS;
-    if (typeof expires !== 'number' || !Number.isSafeInteger(expires) || expires < minimum || expires > maximum) {
-      return invalid('expires_in_seconds', `must be an integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS}`);
-    }
-    expiresInSeconds = expires;
-  }
+  const expiresInSeconds = typeof expires === 'number' ? expires : faults.has('pt-default-expiry-wrong') ? 1_800 : EXPIRES_DEFAULT_SECONDS;
 
   return { ok: true, request: { amountCents: amount, description, externalRef, customerEmail, expiresInSeconds } };
+}
+
+/** "expires_in_seconds | 60 to 86400; default 3600": the problem, or undefined when valid or absent. */
+function expiresProblem(expires: unknown, faults: PartnerFaultSwitch, p: Personality): string | undefined {
+  if (expires === undefined) return undefined;
+  if (expires === null) return p.ptNullOptionalFields === 'refuse' ? 'must be an integer (null is not accepted)' : undefined;
+  const minimum = faults.has('pt-expires-59-accepted') ? 1 : EXPIRES_MIN_SECONDS;
+  const maximum = faults.has('pt-expires-86401-accepted') ? Number.MAX_SAFE_INTEGER : EXPIRES_MAX_SECONDS;
+  if (typeof expires !== 'number' || !Number.isSafeInteger(expires) || expires < minimum || expires > maximum) {
+    return `must be an integer from ${EXPIRES_MIN_SECONDS} to ${EXPIRES_MAX_SECONDS}`;
+  }
+  return undefined;
 }
 

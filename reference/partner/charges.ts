@@ -11,7 +11,10 @@ import { canonicalJson } from '../shared/json.js';
 import type { ChargeRequest } from './charge-request.js';
 import type { PartnerFaultSwitch } from './faults.js';
 import { postCapture } from './finance.js';
-import { fail, ok } from './results.js';
+import { detailText, fail, noContent, ok } from './results.js';
+import { randomUUID } from 'node:crypto';
+import { formatTimestamp } from '../shared/time.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 import type { ApiResult } from './results.js';
 import { CHARGE_STATUSES, randomHex } from './store.js';
 import type { ChargeStatus, Environment, PartnerStore, PixChargeView, Principal, StoredCharge } from './store.js';
@@ -20,9 +23,8 @@ import type { PartnerEventType, WebhookDispatcher } from './webhooks.js';
 
 /** "list charges | up to 200 records" (Limits). */
 export const LIST_MAX_RECORDS = 200;
+/** The default personality's provider label (ptProvider). */
 export const PROVIDER_LABEL = 'reference-sandbox';
-const MERCHANT_NAME = 'PAYGATE REFERENCE';
-const MERCHANT_CITY = 'SAO PAULO';
 /** Fictitious ISPB of the reference's PSP, used in e2e ids. */
 const REFERENCE_ISPB = '99999999';
 
@@ -32,6 +34,8 @@ export interface ChargeServiceOptions {
   dispatcher: WebhookDispatcher;
   /** multiplies expires_in_seconds (tests only; ARCHITECTURE.md, REFERENCE_PARTNER_EXPIRY_SCALE) */
   expiryScale: number;
+  /** the free choices taken (reference/personality.ts) */
+  personality?: Personality;
 }
 
 /**
@@ -65,6 +69,20 @@ export class ChargeService {
     return this.options.faults;
   }
 
+  private get p(): Personality {
+    return this.options.personality ?? DEFAULT_PERSONALITY;
+  }
+
+  /** The charge as the API shows it: fields without a value null or left out, extra fields (personality). */
+  present(charge: StoredCharge): Record<string, unknown> {
+    const view: Record<string, unknown> = { ...charge.view };
+    if (this.p.ptAbsentOptionalFields === 'omit') {
+      for (const [key, value] of Object.entries(view)) if (value === null) delete view[key];
+    }
+    if (this.p.ptChargeExtraFields) Object.assign(view, { object: 'pix_charge', livemode: charge.environment === 'live' });
+    return view;
+  }
+
   // ── creation ────────────────────────────────────────────────────────────────────────────────
 
   async create(principal: Principal, rawBody: Buffer, idempotencyKey: string | undefined): Promise<ApiResult> {
@@ -77,39 +95,47 @@ export class ChargeService {
     }
 
     if (idempotencyKey === undefined || this.faults.has('pt-idempotency-ignored')) {
-      const validation = parseChargeRequest(body, this.faults);
-      if (!validation.ok) return fail(422, validation.detail);
+      const validation = parseChargeRequest(body, this.faults, this.p);
+      if (!validation.ok) return fail(422, validation.detail, validation.field, validation.rule);
       const earlier = this.faults.has('pt-dedupe-by-external-ref') ? this.chargeWithExternalRef(principal, validation.request) : undefined;
-      return ok(earlier ? earlier.view : this.createCharge(principal, validation.request));
+      return ok(this.present(earlier ?? this.createCharge(principal, validation.request)));
     }
 
     // One lock per account, environment and key: concurrent requests with one key create one charge.
     const scopedKey = `${principal.accountId}:${principal.environment}:${idempotencyKey}`;
-    const work = () => this.createIdempotently(principal, body, scopedKey);
+    // "same body": the same JSON value, or the same bytes (personality)
+    const sameBodyKey = this.p.ptIdempotencySameBody === 'raw-bytes' ? `raw:${rawBody.toString('utf8')}` : canonicalJson(body);
+    const work = () => this.createIdempotently(principal, body, sameBodyKey, scopedKey);
     return this.faults.has('pt-idempotency-race') ? work() : this.idempotencyLocks.run(scopedKey, work);
   }
 
   /** "same key and same body returns the original response …; same key with a different body gives 409". */
-  private async createIdempotently(principal: Principal, body: unknown, scopedKey: string): Promise<ApiResult> {
-    const canonicalBody = canonicalJson(body);
+  private async createIdempotently(principal: Principal, body: unknown, canonicalBody: string, scopedKey: string): Promise<ApiResult> {
     const record = this.options.store.idempotencyRecord(scopedKey);
     if (record) {
       if (record.canonicalBody !== canonicalBody && !this.faults.has('pt-idempotency-conflict-accepted')) {
         return fail(409, 'Idempotency-Key was already used with a different body');
       }
-      return { kind: 'ok', status: record.status, body: structuredClone(record.body), headers: { 'idempotent-replayed': 'true' } };
+      return { kind: 'ok', status: record.status, body: structuredClone(record.body), ...(this.p.ptReplayHeader && { headers: { 'idempotent-replayed': 'true' } }) };
     }
-    const validation = parseChargeRequest(body, this.faults);
-    if (!validation.ok) return fail(422, validation.detail); // not remembered: the caller may fix the body
+    const validation = parseChargeRequest(body, this.faults, this.p);
+    if (!validation.ok) {
+      const refused = fail(422, validation.detail, validation.field, validation.rule);
+      // default: not remembered, the caller may fix the body; alt: the 422 is this key's original response
+      if (this.p.ptIdempotencyRemembers422 && refused.kind === 'error') {
+        this.options.store.saveIdempotencyRecord(scopedKey, { canonicalBody, status: 422, body: { detail: detailText(refused, this.p) } });
+      }
+      return refused;
+    }
     await processorRoundTrip();
-    const view = this.createCharge(principal, validation.request);
+    const view = this.present(this.createCharge(principal, validation.request));
     this.options.store.saveIdempotencyRecord(scopedKey, { canonicalBody, status: 200, body: structuredClone(view) });
     return ok(view);
   }
 
-  private createCharge(principal: Principal, request: ChargeRequest): PixChargeView {
+  private createCharge(principal: Principal, request: ChargeRequest): StoredCharge {
     const now = Date.now();
-    const id = `pix_${randomHex(12)}`;
+    const id = this.p.ptChargeIdFormat === 'uuid' ? randomUUID() : `pix_${randomHex(12)}`;
     const expiresAtMs = now + Math.round(request.expiresInSeconds * this.options.expiryScale * 1000);
     // "returned unchanged on lookups and in webhooks"
     const externalRef = request.externalRef !== null && this.faults.has('pt-external-ref-trimmed') ? request.externalRef.trim() : request.externalRef;
@@ -122,29 +148,30 @@ export class ChargeService {
       customer_email: request.customerEmail,
       qr_code: this.qrCodeFor(id, request.amountCents),
       e2e_id: null,
-      provider: PROVIDER_LABEL,
+      provider: this.p.ptProvider,
       expires_at: this.timestamp(expiresAtMs),
       created_at: this.timestamp(now),
     };
     const charge = this.options.store.addCharge({ view, accountId: principal.accountId, environment: principal.environment, expiresAtMs });
     if (!this.faults.has('pt-webhook-created-event-missing')) this.emit(charge, 'business.pix.created');
-    return view;
+    return charge;
   }
 
-  /** "expires_at | created_at: ISO 8601 UTC" */
+  /** "expires_at | created_at: ISO 8601 UTC" (fraction digits and the way UTC is written: personality) */
   private timestamp(epochMs: number): string {
-    if (!this.faults.has('pt-timestamps-local-offset')) return new Date(epochMs).toISOString();
+    if (!this.faults.has('pt-timestamps-local-offset')) return formatTimestamp(epochMs, { precision: this.p.ptTimestampPrecision, offset: this.p.ptUtcDesignator });
     const brasilia = new Date(epochMs - 3 * 3_600_000).toISOString();
     return `${brasilia.slice(0, -1)}-03:00`;
   }
 
   /** "qr_code | copy-and-paste EMV payload": a dynamic BR Code whose field 54 is the amount in reais. */
   private qrCodeFor(id: string, amountCents: number): string {
+    const merchant = this.p.ptEmvMerchant;
     const qrCode = buildDynamicBrCode({
       amountCents: this.faults.has('pt-qr-code-amount-in-reais') ? amountCents * 100 : amountCents,
-      location: `pix.paygate-reference.test/qr/v2/${id}`,
-      merchantName: MERCHANT_NAME,
-      merchantCity: MERCHANT_CITY,
+      location: `${merchant.host}/qr/v2/${id.replace(/-/g, '')}`,
+      merchantName: merchant.name,
+      merchantCity: merchant.city,
     });
     if (!this.faults.has('pt-qr-code-bad-crc')) return qrCode;
     const payload = qrCode.slice(0, -4);
@@ -179,14 +206,17 @@ export class ChargeService {
     const charge = this.findVisible(principal, id);
     if (!charge) return fail(404, `charge ${id} not found`);
     if (!this.faults.has('pt-lookup-never-expires')) await this.settleExpiry(charge);
-    return ok(charge.view);
+    return ok(this.present(charge));
   }
 
   /** "Lists the account charges, newest first, up to 200 records. Optional query status filters". */
   async list(principal: Principal, statusQuery: string | null): Promise<ApiResult> {
     const wanted = statusQuery === null || statusQuery === '' ? undefined : statusQuery;
     if (wanted !== undefined && !(CHARGE_STATUSES as readonly string[]).includes(wanted)) {
-      return fail(422, `status: must be one of ${CHARGE_STATUSES.join(', ')}`);
+      // "filters by one of the charge states": another value is refused (listed in the spec), or
+      // matches no charge (personality)
+      if (this.p.ptListUnknownStatus === 'empty-list') return ok(this.listBody([]));
+      return fail(422, `status: must be one of ${CHARGE_STATUSES.join(', ')}`, 'status', `must be one of ${CHARGE_STATUSES.join(', ')}`);
     }
     let charges = this.listable(principal);
     // A list is a lookup too: pending charges past expires_at show as expired.
@@ -198,7 +228,12 @@ export class ChargeService {
     }
     if (!this.faults.has('pt-list-oldest-first')) charges.reverse();
     if (!this.faults.has('pt-list-unbounded')) charges = charges.slice(0, LIST_MAX_RECORDS);
-    return ok({ data: charges.map((c) => c.view) });
+    return ok(this.listBody(charges.map((c) => this.present(c))));
+  }
+
+  /** "Response envelope and pagination: not shown": `{data}`, or `{items, count, has_more}` (personality). */
+  private listBody(items: unknown[]): unknown {
+    return this.p.ptListEnvelope === 'data' ? { data: items } : { items, count: items.length, has_more: false };
   }
 
   // ── transitions ─────────────────────────────────────────────────────────────────────────────
@@ -225,12 +260,14 @@ export class ChargeService {
       await processorRoundTrip();
       charge.view.status = 'canceled';
       if (!this.faults.has('pt-webhook-canceled-event-missing')) this.emit(charge, 'business.pix.canceled');
-      return ok(charge.view);
+      // "Response body: not shown"
+      return this.p.ptCancelResponse === '204-empty' ? noContent() : ok(this.present(charge));
     });
   }
 
   /** "POST …/:id/pay (sandbox only): same effect (capture plus webhook) as a real payment. Production answers 403." */
   async pay(principal: Principal, id: string): Promise<ApiResult> {
+    // "Production answers 403": the route itself is unavailable there, before any lookup
     if (principal.environment === 'live' && !this.faults.has('pt-live-pay-allowed')) {
       return fail(403, 'the pay simulation route is not available in production');
     }
@@ -246,15 +283,22 @@ export class ChargeService {
     const status: ChargeStatus = charge.view.status;
     if (status === 'expired') return fail(409, `charge expired at ${charge.view.expires_at}`);
     const payable = status === 'pending' || (status === 'canceled' && this.faults.has('pt-pay-canceled-succeeds'));
+    // personality: paying a paid charge again confirms what is already true, without a second capture
+    if (status === 'paid' && this.p.ptPayAlreadyPaid === '200-no-effect') return this.paidAnswer(charge);
     if (!payable) return fail(409, `charge is ${status}; only a pending charge can be paid`);
     await processorRoundTrip();
     const now = new Date();
     charge.view.status = 'paid';
     charge.view.e2e_id = newE2eId(now);
     const ledger = this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults));
-    postCapture(ledger, charge.view, this.faults);
+    postCapture(ledger, charge.view, this.faults, this.p);
     if (!this.faults.has('pt-webhook-paid-event-missing')) this.emit(charge, 'business.pix.paid');
-    return ok(charge.view);
+    return this.paidAnswer(charge);
+  }
+
+  /** "Response body: not shown": the charge, or `{id, status}` (personality). */
+  private paidAnswer(charge: StoredCharge): ApiResult {
+    return ok(this.p.ptPayResponse === 'charge' ? this.present(charge) : { id: charge.view.id, status: charge.view.status });
   }
 
   // ── events ──────────────────────────────────────────────────────────────────────────────────
@@ -265,12 +309,17 @@ export class ChargeService {
    */
   private emit(charge: StoredCharge, type: PartnerEventType): void {
     if (charge.accountId !== this.options.store.primaryAccountId || charge.environment !== 'test') return;
-    const data: { amount_cents: number; e2e_id: string | null; external_ref?: string | null } = {
+    const data: { amount_cents: number; e2e_id?: string | null; external_ref?: string | null } = {
       amount_cents: charge.view.amount_cents,
       e2e_id: charge.view.e2e_id,
       external_ref: charge.view.external_ref,
     };
     if (this.faults.has('pt-webhook-external-ref-missing')) delete data.external_ref;
-    this.options.dispatcher.enqueue({ id: newEventId(), type, created_at: new Date().toISOString(), data });
+    if (this.p.ptWebhookNullFields === 'omit') {
+      if (data.e2e_id === null) delete data.e2e_id;
+      if (data.external_ref === null) delete data.external_ref;
+    }
+    const createdAt = formatTimestamp(Date.now(), { precision: 'ms', offset: this.p.ptEventCreatedAtOffset });
+    this.options.dispatcher.enqueue({ id: newEventId(), type, created_at: createdAt, data });
   }
 }

@@ -6,12 +6,15 @@
 import type { PartnerFaultSwitch } from './faults.js';
 import type { Ledger, LedgerEntry, LedgerTransaction, PartnerStore, PixChargeView } from './store.js';
 import { randomHex } from './store.js';
+import { formatTimestamp } from '../shared/time.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 
 /** "transactions[] | last 50 ledger postings" (Limits: "finance transactions | last 50"). */
 export const STATEMENT_TRANSACTIONS = 50;
 
-/** The sandbox's fee: 0.99 % of the amount, rounded down (the contract shows no fee; DECISIONS.md). */
-export function captureFeeCents(amountCents: number): number {
+/** The sandbox's fee: 0.99 % of the amount rounded down, or 1.5 % rounded (personality; the contract shows no fee). */
+export function captureFeeCents(amountCents: number, rule: Personality['ptCaptureFee'] = 'percent-0.99-floor'): number {
+  if (rule === 'percent-1.5-round') return Math.round((amountCents * 150) / 10_000);
   return Math.floor((amountCents * 99) / 10_000);
 }
 
@@ -22,23 +25,24 @@ export const ACCOUNT_CODES = {
 } as const;
 
 /** Posts the capture of a paid charge to the ledger of the charge's own account and environment. */
-export function postCapture(ledger: Ledger, charge: PixChargeView, faults: PartnerFaultSwitch): void {
+export function postCapture(ledger: Ledger, charge: PixChargeView, faults: PartnerFaultSwitch, p: Personality = DEFAULT_PERSONALITY): void {
   if (faults.has('pt-capture-not-posted')) return;
-  const fee = captureFeeCents(charge.amount_cents);
+  const fee = captureFeeCents(charge.amount_cents, p.ptCaptureFee);
   const net = charge.amount_cents - fee;
+  const codes = p.ptLedgerAccountCodes;
   const entries: LedgerEntry[] = [
-    { account_code: ACCOUNT_CODES.pspClearing, direction: 'debit', amount_cents: charge.amount_cents },
-    { account_code: ACCOUNT_CODES.merchantAvailable, direction: 'credit', amount_cents: net },
+    { account_code: codes.clearing, direction: 'debit', amount_cents: charge.amount_cents },
+    { account_code: codes.merchant, direction: 'credit', amount_cents: net },
   ];
   // A zero-value entry says nothing; tiny amounts have no fee line.
   if (fee > 0 && !faults.has('pt-ledger-unbalanced')) {
-    entries.push({ account_code: ACCOUNT_CODES.feeRevenue, direction: 'credit', amount_cents: fee });
+    entries.push({ account_code: codes.fee, direction: 'credit', amount_cents: fee });
   }
   const transaction: LedgerTransaction = {
     id: `txn_${randomHex(12)}`,
     event_type: 'payment.captured',
     description: `PIX charge ${charge.id} captured`,
-    created_at: new Date().toISOString(),
+    created_at: formatTimestamp(Date.now(), { precision: 'ms', offset: p.ptLedgerCreatedAtOffset }),
     entries,
   };
   ledger.transactions.push(transaction);
@@ -54,7 +58,7 @@ export interface FinanceStatement {
   transactions: Array<Omit<LedgerTransaction, 'entries'> & { entries: Array<Omit<LedgerEntry, 'amount_cents'> & { amount_cents: number | string }> }>;
 }
 
-export function buildStatement(store: PartnerStore, merchantId: string, ledgerScope: string, faults: PartnerFaultSwitch): FinanceStatement {
+export function buildStatement(store: PartnerStore, merchantId: string, ledgerScope: string, faults: PartnerFaultSwitch, p: Personality = DEFAULT_PERSONALITY): FinanceStatement {
   const ledger = store.ledger(ledgerScope);
   const shown = faults.has('pt-finance-over-50') ? 2 * STATEMENT_TRANSACTIONS : STATEMENT_TRANSACTIONS;
   const money = (cents: number): number | string => (faults.has('pt-finance-amounts-as-strings') ? String(cents) : cents);
@@ -63,9 +67,8 @@ export function buildStatement(store: PartnerStore, merchantId: string, ledgerSc
     currency: 'BRL', // "currency | string | always BRL"
     available_cents: money(ledger.availableCents),
     reserve_cents: money(ledger.reserveCents),
-    transactions: ledger.transactions
-      .slice(-shown)
-      .reverse()
+    // "last 50 ledger postings": newest first, or oldest first (personality; the order is not stated)
+    transactions: (p.ptLedgerOrder === 'newest-first' ? ledger.transactions.slice(-shown).reverse() : ledger.transactions.slice(-shown))
       .map((t) => ({ ...t, entries: t.entries.map((e) => ({ ...e, amount_cents: money(e.amount_cents) })) })),
   };
   if (faults.has('pt-finance-currency-missing')) delete statement.currency;

@@ -11,6 +11,8 @@ import { Agent, request } from 'undici';
 import type { PartnerFaultSwitch } from './faults.js';
 import { randomHex } from './store.js';
 import { deliveryDelayMs } from '../shared/chaos.js';
+import { casedHeaders } from '../shared/http.js';
+import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 
 /** "up to 8 attempts per event" (Events). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
@@ -22,7 +24,7 @@ export interface PartnerEvent {
   id: string;
   type: PartnerEventType;
   created_at: string;
-  data: { amount_cents: number; e2e_id: string | null; external_ref?: string | null };
+  data: { amount_cents: number; e2e_id?: string | null; external_ref?: string | null };
 }
 
 export function signPayload(secret: string, timestamp: number, rawBody: string): string {
@@ -38,6 +40,8 @@ export interface DeliveryOptions {
   faults: PartnerFaultSwitch;
   /** REFERENCE_CHAOS: first attempts start 0–1 s late */
   chaos?: boolean;
+  /** body formatting, header case, hex case, dispatch delay (reference/personality.ts) */
+  personality?: Personality;
 }
 
 /** An event whose attempts all failed ("After all fail, the event is held for manual resend"). */
@@ -60,7 +64,17 @@ export class WebhookDispatcher {
   /** Queues an event; returns at once (deliveries never block an API response). */
   enqueue(event: PartnerEvent): void {
     if (this.closed || this.options.url === undefined) return;
-    this.schedule(event, JSON.stringify(event), 1, deliveryDelayMs(this.options.chaos ?? false));
+    this.schedule(event, this.serialise(event), 1, this.p.ptDispatchDelayMs + deliveryDelayMs(this.options.chaos ?? false));
+  }
+
+  private get p(): Personality {
+    return this.options.personality ?? DEFAULT_PERSONALITY;
+  }
+
+  /** The bytes of an event: key order and indentation are the personality's; they are signed as sent. */
+  private serialise(event: PartnerEvent): string {
+    const ordered = this.p.ptWebhookKeyOrder === 'data-first' ? { data: event.data, type: event.type, id: event.id, created_at: event.created_at } : event;
+    return JSON.stringify(ordered, null, this.p.ptWebhookJsonIndent || undefined);
   }
 
   heldEvents(): readonly HeldEvent[] {
@@ -109,7 +123,7 @@ export class WebhookDispatcher {
     try {
       const response = await request(this.options.url as string, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-service-signature': this.signatureHeader(rawBody) },
+        headers: casedHeaders({ 'content-type': 'application/json', 'x-service-signature': this.signatureHeader(rawBody) }, this.p.ptWebhookHeaderCase),
         body: rawBody,
         signal: controller.signal,
         dispatcher: this.agent,
@@ -131,7 +145,7 @@ export class WebhookDispatcher {
     let nextBody = rawBody;
     if (this.options.faults.has('pt-webhook-redelivery-new-id')) {
       nextEvent = { ...event, id: newEventId() };
-      nextBody = JSON.stringify(nextEvent);
+      nextBody = this.serialise(nextEvent);
     }
     this.schedule(nextEvent, nextBody, attempt + 1, this.gapAfterAttempt(attempt));
   }
@@ -145,7 +159,9 @@ export class WebhookDispatcher {
     const signedText = faults.has('pt-webhook-signature-reserialised')
       ? JSON.stringify(JSON.parse(rawBody) as unknown, null, 2)
       : rawBody;
-    return `t=${timestamp},v1=${signPayload(secret, timestamp, signedText)}`;
+    const hex = signPayload(secret, timestamp, signedText);
+    // "v1 is the hex HMAC-SHA256": the case of hex is not stated (personality)
+    return `t=${timestamp},v1=${this.p.ptSignatureHexCase === 'upper' ? hex.toUpperCase() : hex}`;
   }
 }
 

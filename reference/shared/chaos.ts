@@ -23,6 +23,8 @@ export interface ChaosOptions {
   maxLatencyMs: number;
   /** the 429 body (each API's error shape) */
   rateLimitedBody: unknown;
+  /** writes the 429 instead of `rateLimitedBody` (the personality's body and Retry-After) */
+  tooManyRequests?: (res: ServerResponse, retryAfterSeconds: number) => void;
   /** source of randomness in [0, 1) (tests) */
   random: () => number;
 }
@@ -57,13 +59,15 @@ function sleep(ms: number): Promise<void> {
 
 /** Wraps a Handler with random latency and random 429 answers. */
 export function withChaos(handler: Handler, options: Partial<ChaosOptions> & Pick<ChaosOptions, 'rateLimitedBody'>): Handler {
-  const { rateLimitedShare, maxLatencyMs, random, rateLimitedBody } = { ...DEFAULT_CHAOS, ...options };
+  const { rateLimitedShare, maxLatencyMs, random, rateLimitedBody, tooManyRequests } = { ...DEFAULT_CHAOS, ...options };
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const latency = Math.floor(random() * (maxLatencyMs + 1));
     if (latency > 0) await sleep(latency);
     if (random() < rateLimitedShare) {
       // answered before the API sees the request: nothing happened, a retry is safe
-      sendJson(res, 429, rateLimitedBody, { 'retry-after': random() < 0.5 ? '0' : '1' });
+      const seconds = random() < 0.5 ? 0 : 1;
+      if (tooManyRequests) tooManyRequests(res, seconds);
+      else sendJson(res, 429, rateLimitedBody, { 'retry-after': String(seconds) });
       return;
     }
     await handler(req, res);
