@@ -53,6 +53,8 @@ const fixture = {
       get: { 'x-other': true, responses: { '2XX': { description: 'any', content: { 'application/json': { schema: {} } } } } },
     },
     '/api/v1/open': { delete: { responses: { '200': { description: 'not shown' } } } },
+    '/api/v1/optional': { post: { responses: { '2XX': { description: 'body not shown', content: { 'application/json': { schema: { 'x-body': 'optional' } } } } } } },
+    '/api/v1/anything': { post: { responses: { '2XX': { description: 'body not shown', content: { 'application/json': { schema: { 'x-body': 'any' } } } } } } },
   },
   components: {
     schemas: {
@@ -177,6 +179,13 @@ describe('validateExchange', () => {
     const broken = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 7, status: 'paid' } }));
     expect(broken.requirements).toEqual(expect.arrayContaining(['GW-THING-ID']));
     expect(broken.findings.map((f) => f.requirements)).toEqual([['GW-THING-ID']]);
+  });
+
+  it("x-body: 'optional' tolerates no body (204) but not a non-JSON one; 'any' tolerates anything", () => {
+    expect(contract.validateExchange(exchange('POST', '/api/v1/optional', 204, '', '')).findings).toEqual([]);
+    expect(contract.validateExchange(exchange('POST', '/api/v1/optional', 200, '<html>', 'text/html')).findings.map((f) => f.code)).toEqual(['contract.not-json']);
+    expect(contract.validateExchange(exchange('POST', '/api/v1/anything', 200, '<html>', 'text/html')).findings).toEqual([]);
+    expect(contract.validateExchange(exchange('POST', '/api/v1/anything', 204, '', '')).findings).toEqual([]);
   });
 
   it('reports 5xx as a failure', () => {

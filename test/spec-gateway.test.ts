@@ -62,7 +62,7 @@ function makeAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   // OpenAPI-only keywords and our own annotation, as vocabulary (annotations: no validation).
-  for (const keyword of ['x-requirement', 'example', 'discriminator', 'xml', 'externalDocs']) {
+  for (const keyword of ['x-requirement', 'x-body', 'example', 'discriminator', 'xml', 'externalDocs']) {
     ajv.addKeyword({ keyword });
   }
   // ajv compiles the root of a registered document before resolving a pointer into it, so the

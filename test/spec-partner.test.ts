@@ -40,7 +40,7 @@ function makeAjv(): Ajv2020 {
   const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
   addFormats(ajv);
   // OpenAPI-only and project keywords, plus the document's top-level fields (it is registered whole).
-  ajv.addVocabulary(['x-requirement', 'example', 'discriminator', 'xml', 'externalDocs']);
+  ajv.addVocabulary(['x-requirement', 'x-body', 'example', 'discriminator', 'xml', 'externalDocs']);
   ajv.addVocabulary(['openapi', 'info', 'servers', 'security', 'tags', 'paths', 'webhooks', 'components']);
   ajv.addSchema({ ...structuredClone(spec), $id: URN });
   return ajv;

@@ -244,7 +244,7 @@ export class Contract {
     const formats = new Set<string>();
     for (const doc of Object.values(documents)) collectFormats(doc, formats);
     for (const f of formats) if (!this.ajv.formats[f]) this.ajv.addFormat(f, true);
-    const keywords = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'x-requirement']);
+    const keywords = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'x-requirement', 'x-body']);
     // root keys of an OpenAPI document: ajv compiles the registered root when resolving into it
     for (const k of ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags']) keywords.add(k);
     for (const doc of Object.values(documents)) collectExtensionKeys(doc, keywords);
@@ -422,6 +422,13 @@ export class Contract {
     return { requirements: [...evaluated], findings };
   }
 
+  /** `x-body` of a response's schema: `optional` (may be absent), `any` (anything at all), else undefined. */
+  private openBody(api: ApiName, media: unknown): 'optional' | 'any' | undefined {
+    const schema = isObject(media) ? this.spec(api).deref(media.schema)?.node : undefined;
+    const mark = isObject(schema) ? schema['x-body'] : undefined;
+    return mark === 'optional' || mark === 'any' ? mark : undefined;
+  }
+
   /** Every `x-requirement` in a response schema (through `$ref`s), computed once per response. */
   private schemaRequirements(api: ApiName, operation: string, key: string, mediaType: string): readonly RequirementId[] {
     const cacheKey = `${api} ${operation} ${key} ${mediaType}`;
@@ -522,6 +529,10 @@ export class Contract {
       }
     }
     if (body === undefined) {
+      // a body the contract does not show (schema marked `x-body: optional` or `x-body: any`) may be
+      // absent (204, or 200 with nothing); `x-body: any` also tolerates a body that is not JSON
+      const open = this.openBody(api, content[mediaType]);
+      if ((open !== undefined && text.trim() === '') || open === 'any') return findings;
       const reqFromResponse = resp ? this.spec(api).nearestRequirement(resp.node) : [];
       findings.push({
         ...base,
