@@ -114,6 +114,7 @@ describe('reference/shared/chaos.ts', () => {
 const servers = new Map<Behaviour, Hostile>();
 const urlOf = (b: Behaviour): string => (servers.get(b) as Hostile).url;
 let chaosRun: CorrectRunSummary | undefined;
+let chaosAltRun: CorrectRunSummary | undefined;
 let hostileRuns: ConformanceRunResult[] = [];
 
 /** A few checks of one request each (after the gateway's token), against one hostile target. */
@@ -140,12 +141,16 @@ function hostileRun(behaviour: Behaviour): Promise<ConformanceRunResult> {
 
 beforeAll(async () => {
   for (const behaviour of ['hang', 'close', 'html'] as const) servers.set(behaviour, await startHostile(behaviour));
-  const [chaos, hostile] = await Promise.all([
+  const [chaos, chaosAlt, hostile] = await Promise.all([
     // the added latency is idle time: more workers than cores keep the run short
     runCorrect({ seed: 4_242, label: 'chaos', env: { REFERENCE_CHAOS: '1' }, workers: 4, timeoutMs: 200_000 }),
+    // the alternate personality (reference/DECISIONS.md) under chaos too
+    runCorrect({ seed: 5_353, label: 'chaos-alt', env: { REFERENCE_CHAOS: '1', REFERENCE_PERSONALITY: 'alt' }, workers: 4, timeoutMs: 200_000 }),
     inParallel(['hang', 'close', 'html'] as const, 3, hostileRun),
   ]);
   chaosRun = chaos;
+  chaosAltRun = chaosAlt;
+  console.log(describeRun(chaosAlt));
   hostileRuns = hostile;
   console.log(describeRun(chaos));
 }, 240_000);
@@ -155,8 +160,8 @@ afterAll(async () => {
 });
 
 describe('the quick profile against the chaos reference', () => {
-  test('passes with zero failures, finishes, and met rate limiting on the way', () => {
-    const run = chaosRun;
+  test.each([['default'], ['alt']])('personality %s: passes with zero failures, finishes, and met rate limiting on the way', (personality) => {
+    const run = personality === 'alt' ? chaosAltRun : chaosRun;
     if (run === undefined) throw new Error('the chaos run did not run (see beforeAll)');
     expect(run.timedOut, 'the run did not finish in time').toBe(false);
     expect(run.errors, `harness errors:\n${run.errors.join('\n')}`).toEqual([]);
