@@ -433,9 +433,15 @@ describe('gateway schemas accept the documented shapes and reject near-misses', 
     expect(validate({ ...balance, data: { ...balance.data, pix: { balance: 10.5 } } })).toBe(false);
     expect(validate({ ...balance, data: { ...balance.data, pix: { balance: '10.5' } } })).toBe(false);
     expect(validate({ ...balance, data: { ...balance.data, pix: { balance: '10,50' } } })).toBe(false);
+    // "reserve.balance | held in risk reserve (if applicable)": absent or null where none applies (issue 14)
     const withoutReserve = clone(balance) as { data: Record<string, unknown> };
     delete withoutReserve.data.reserve;
-    expect(validate(withoutReserve)).toBe(false);
+    expect(validate(withoutReserve)).toBe(true);
+    expect(validate({ ...balance, data: { ...balance.data, reserve: null } })).toBe(true);
+    expect(validate({ ...balance, data: { ...balance.data, reserve: { balance: 1 } } })).toBe(false);
+    const withoutBlocked = clone(balance) as { data: Record<string, unknown> };
+    delete withoutBlocked.data.pixBlocked;
+    expect(validate(withoutBlocked)).toBe(false);
   });
 
   it('accepts both error shapes and a NOT_FOUND error; rejects other shapes', () => {

@@ -33,9 +33,25 @@ import {
   splitScenario,
   TEXT_LIMITS,
 } from '../../generators/index.js';
+import type { PixChargeRequest } from '../../harness/http/gateway-client.js';
+import type { RequirementId } from '../../harness/rules/finding.js';
 import { createPendingCharge, dataOf, freshCpf, isRecord, pixChargeBody, pixChargeRequest, uniqueTag } from './support.js';
 
 const AREA = 'PIX charges';
+
+/**
+ * The body rules a valid PIX charge body exercises, so its acceptance (200) decides them: an
+ * optional part left out ("customer.name | no", "items | no", "trackingParameters | no") or sent
+ * ("All optional strings" of TrackingParameters, the BillingAddress "All strings", the Item fields).
+ */
+function exercisedBy(body: PixChargeRequest): RequirementId[] {
+  const ids: RequirementId[] = [];
+  ids.push(body.customer.name === undefined ? 'GW-PIXIN-CUSTOMER-OPTIONAL' : 'GW-PIXIN-DOC-VALID');
+  ids.push(body.items === undefined ? 'GW-PIXIN-ITEMS-OPTIONAL' : 'GW-PIXIN-ITEM-FIELDS');
+  ids.push(body.trackingParameters === undefined ? 'GW-PIXIN-TRACKING-OPTIONAL' : 'GW-TRACK-ACCEPTED');
+  if (body.customer.billingAddress !== undefined) ids.push('GW-ADDR-STRINGS');
+  return ids;
+}
 
 check(
   'a valid PIX charge (generated customers, items, tracking) is created pending with integer fees and looks up as pending',
@@ -71,7 +87,7 @@ check(
     await t.property('valid bodies', pixChargeRequest({ amount, customer: { cnpjVariant: 'numeric' } }), async (body, it) => {
       const gw = it.gateway();
       const r = await gw.createPixCharge(body);
-      if (!it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200'] }))) return;
+      if (!it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200', ...exercisedBy(body)] }))) return;
       const data = dataOf(r.json);
       // "(creation) | POST /api/v1/pix/in/qrcode | valid request | pending"
       it.run.record(ensureChargeStatus(r.json, 'pending', { requirements: ['GW-PIXIN-CREATE-PENDING'], exchanges: [r.exchange] }));
@@ -150,7 +166,7 @@ check(
     for (const a of boundaryAmounts(100)) {
       const r = await gw.createPixCharge({ ...pixChargeBody(), amountInCents: a.value });
       if (a.validity === 'valid') {
-        if (t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-200'] }))) {
+        if (t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-200', 'GW-PIXIN-ITEMS-OPTIONAL', 'GW-PIXIN-TRACKING-OPTIONAL'] }))) {
           t.run.record(ensureChargeStatus(r.json, 'pending', { requirements: ['GW-PIXIN-CREATE-PENDING'], exchanges: [r.exchange] }));
         }
       } else if (a.validity === 'invalid') {
