@@ -406,6 +406,12 @@ describe('gateway schemas accept the documented shapes and reject near-misses', 
     expect(validate(missing)).toBe(false);
     expect(validate({ ...pixChargeCreated, data: { ...pixChargeCreated.data, status: 'approved' } })).toBe(false);
     expect(validate({ ...pixChargeCreated, data: { ...pixChargeCreated.data, fees: 0.99 } })).toBe(false);
+    // "PNG image, base64": MIME-wrapped and URL-safe base64 are base64 too (the QR rule warns; issue 14)
+    const withQr = (qrCode: string) => ({ ...pixChargeCreated, data: { ...pixChargeCreated.data, pix: { ...pixChargeCreated.data.pix, qrCode } } });
+    expect(validate(withQr('iVBORw0K\r\nGgo='))).toBe(true);
+    expect(validate(withQr('iVBORw0K_Ggo-'))).toBe(true);
+    expect(validate(withQr('data:image/png;base64,iVBORw0KGgo='))).toBe(true);
+    expect(validate(withQr('not base64!'))).toBe(false);
   });
 
   it('tolerates unknown fields everywhere ("not shown" parts stay open)', () => {
