@@ -81,6 +81,11 @@ describe('judgeSplitAnswer ("sum over all entries must not exceed 100")', () => 
     // 0.01 + 64.04 + 35.95 > 100 in binary floating point
     expect(severities(judgeSplitAnswer(answered(400), { splits: [{ percentage: 0.01 }, { percentage: 64.04 }, { percentage: 35.95 }], recipient: 'company' }, c))).toEqual(['warning']);
   });
+  it('accepts the refusal of a list that repeats one recipient (nothing says one may appear twice)', () => {
+    const splits = [{ email: 'a@x.com', percentage: 50 }, { email: 'A@x.com', percentage: 20 }];
+    expect(judgeSplitAnswer(answered(422), { splits, recipient: 'company' }, c).findings).toEqual([]);
+    expect(severities(judgeSplitAnswer(answered(422), { splits: [{ email: 'a@x.com', percentage: 50 }, { email: 'b@x.com', percentage: 20 }], recipient: 'company' }, c))).toEqual(['failure']);
+  });
   it('warns when a split to no company on the platform is accepted', () => {
     expect(severities(judgeSplitAnswer(answered(200, envelope({})), { splits: [{ percentage: 10 }], recipient: 'unknown' }, c))).toEqual(['warning']);
     expect(judgeSplitAnswer(answered(422), { splits: [{ percentage: 10 }], recipient: 'unknown' }, c).findings).toEqual([]);

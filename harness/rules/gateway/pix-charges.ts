@@ -94,7 +94,7 @@ export function expectInvalidCustomerRejected(exchange: Exchange, kind: InvalidC
 }
 
 export interface SplitObservation {
-  splits: readonly { percentage: number }[];
+  splits: readonly { percentage: number; email?: string }[];
   /** `company`: GATEWAY_SPLIT_EMAIL, a company on the platform; `unknown`: an e-mail of no company */
   recipient: 'company' | 'unknown';
 }
@@ -121,6 +121,11 @@ export function judgeSplitAnswer(exchange: Exchange, observation: SplitObservati
       expected: 'HTTP 400 or 422 (the recipient must be "another company on the platform")', actual: `HTTP ${status}`,
     }));
   }
+  // "email | e-mail of another company on the platform": nothing says one recipient may appear in
+  // several entries, so refusing a list that repeats one is the target's choice, not a deviation
+  const emails = observation.splits.flatMap((s) => (s.email !== undefined ? [s.email.toLowerCase()] : []));
+  const repeated = new Set(emails).size < emails.length;
+  if (repeated && status >= 400 && status <= 499 && status !== 429) return judge(ctx);
   const j = expectStatus(exchange, 200, ctx);
   if (status >= 400 && status <= 499 && status !== 429 && floatSum > 100) {
     return { requirements: j.requirements, findings: j.findings.map((f) => ({ ...f, severity: 'warning' as const, title: `percentages summing to ${hundredths / 100} in decimal (over 100 in binary floating point) were refused: ${f.title}` })) };
