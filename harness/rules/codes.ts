@@ -35,6 +35,7 @@ export const FINDING_CODES = [
   'charge.not-expired',
   'charge.not-pending',
   'charge.paid-after-expiry',
+  'charge.pay-accepted',
   'charge.state',
   'config.version',
   'contract.content-type',

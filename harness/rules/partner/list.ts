@@ -120,8 +120,16 @@ export function verifyNewestFirst(list: LocatedList, ours: readonly string[], ct
   }
   const positions = ours.map((id) => list.items.findIndex((i) => i.id === id));
   const present = positions.filter((p) => p >= 0);
-  for (let i = 1; i < present.length && orderFindings.length === 0; i++) {
-    if (present[i]! >= present[i - 1]!) {
+  // ours in creation order: a later one is listed first, unless the service stamped both with one
+  // created_at (a tie says nothing about which is newer to the service's clock)
+  for (let j = 1; j < ours.length && orderFindings.length === 0; j++) {
+    for (let i = 0; i < j && orderFindings.length === 0; i++) {
+      const pi = positions[i]!;
+      const pj = positions[j]!;
+      if (pi < 0 || pj < 0 || pj < pi) continue;
+      const ti = createdAt(list.items[pi]!);
+      const tj = createdAt(list.items[pj]!);
+      if (Number.isFinite(ti) && Number.isFinite(tj) && ti === tj) continue;
       orderFindings.push(makeFinding(order, { code: 'list.order', title: 'the list is not newest first', severity: 'failure', expected: 'a charge created later is listed before an earlier one', actual: `creation order → list positions ${show(positions)}` }));
     }
   }

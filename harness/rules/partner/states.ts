@@ -43,24 +43,18 @@ export function verifyPaidChargeE2e(charge: Record<string, unknown> | undefined,
 }
 
 /**
- * Pay of a charge that is no longer pending: the status is not shown ("Response body: not shown";
- * only "before expires_at | paid" and "paid | terminal"), so any 4xx passes and a 2xx fails when
- * the caller cannot see the state afterwards. The caller notes the status chosen.
+ * Pay of a charge that is no longer pending (paid, canceled, or past expires_at): the answer is not
+ * shown ("Response body: not shown"; only "before expires_at | paid" and "paid | terminal"), so any
+ * 4xx passes; a 2xx is a warning (a no-op confirmation is possible) — the caller then looks the
+ * charge up, and a state that changed fails there (expectChargeState). 5xx fails.
  */
-export function ensurePayRefused(answer: Pick<Answer, 'exchange'>, ctx: RuleContext): Judgement {
-  return expectStatus(answer.exchange, '4xx', ctx);
-}
-
-/**
- * A pay of a charge past its expires_at: "pending | payment confirmed … | before expires_at | paid".
- * A 2xx is a failure (`charge.paid-after-expiry`); any 4xx passes (status not shown).
- */
-export function ensureNotPaidAfterExpiry(answer: Pick<Answer, 'status' | 'exchange'>, ctx: RuleContext): Judgement {
+export function ensurePayRefused(answer: Pick<Answer, 'status' | 'exchange'>, ctx: RuleContext & { state: string }): Judgement {
+  const { state, ...rest } = ctx;
   if (answer.status >= 200 && answer.status <= 299) {
-    const c = { ...ctx, exchanges: [...(ctx.exchanges ?? []), answer.exchange] };
-    return judge(c, makeFinding(c, { code: 'charge.paid-after-expiry', title: 'a charge past expires_at was paid', severity: 'failure', expected: 'pay refused: payment is confirmed only "before expires_at"', actual: `HTTP ${answer.status}` }));
+    const c = { ...rest, exchanges: [...(rest.exchanges ?? []), answer.exchange] };
+    return judge(c, makeFinding(c, { code: 'charge.pay-accepted', title: `pay of a ${state} charge answered ${answer.status}`, severity: 'warning', expected: `a refusal (4xx, e.g. 409 state conflict): the charge is ${state}`, actual: `HTTP ${answer.status}` }));
   }
-  return ensurePayRefused(answer, ctx);
+  return expectStatus(answer.exchange, '4xx', rest);
 }
 
 /**

@@ -152,7 +152,7 @@ export function verifyPartnerDeliverySignature(d: PartnerDelivery, secret: strin
  * warning (inconclusive). It fails when `laterEvent` shows that the service delivered an event
  * triggered AFTER this one to the same receiver while this one still had not arrived after the wait.
  */
-export function judgeEventArrival(d: PartnerDelivery | undefined, ctx: RuleContext & { type: string; ref: string; waitedMs: number; laterEvent?: string }): Judgement {
+export function judgeEventArrival(d: PartnerDelivery | undefined, ctx: RuleContext & { type: string; ref: string; waitedMs: number; laterEvent?: string | undefined }): Judgement {
   if (d) return judge(ctx);
   const evidence = ctx.laterEvent !== undefined;
   return judge(ctx, makeFinding(ctx, {
