@@ -96,7 +96,8 @@ export interface Created {
 /** POST /business/pix-charges, handing the status to the rule of "200: PIX charge.". */
 export async function createCharge(run: CheckRun, client: PartnerClient, body: PartnerChargeRequest | unknown, opts: { idempotencyKey?: string } = {}): Promise<Created> {
   const response = await client.createCharge(body, opts);
-  status(run, response, 200, ['PT-CHARGE-CREATE-200']);
+  // "Optional header `Idempotency-Key`": a creation without it is served like any other
+  status(run, response, 200, opts.idempotencyKey === undefined ? ['PT-CHARGE-CREATE-200', 'PT-IDEM-OPTIONAL'] : ['PT-CHARGE-CREATE-200']);
   const charge = response.status === 200 ? chargeOf(response.json) : undefined;
   const id = charge && typeof charge.id === 'string' && charge.id !== '' ? charge.id : undefined;
   return { response, ...(charge ? { charge } : {}), ...(id ? { id } : {}) };

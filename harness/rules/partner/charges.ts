@@ -137,10 +137,12 @@ export function verifyLookedUpCharge(observation: { charge: Json; sent: PartnerC
   const base = { exchanges: [observation.exchange] };
   // lookup fields are "not shown": the amount is judged only when the lookup shows one
   const parts: Judgement[] = 'amount_cents' in charge ? [verifyChargeAmount(charge, sent.amount_cents, { ...base, requirements: ['PT-CHARGE-GET-CURRENT'] })] : [];
+  const fields = { ...base, requirements: ['PT-CHARGE-GET-FIELDS'] as const };
   if (sent.external_ref !== undefined && !('external_ref' in charge)) {
-    const ctx = { ...base, requirements: ['PT-CHARGE-GET-FIELDS'] as const };
-    parts.push(judge(ctx, makeFinding(ctx, { code: 'charge.lookup-fields', title: 'the lookup omits external_ref', severity: 'warning', expected: 'the documented charge fields, external_ref included ("returned unchanged on lookups")', actual: show(charge, 300) })));
-  } else parts.push(verifyExternalRefUnchanged(charge.external_ref, sent.external_ref, { ...base, requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], where: 'on lookup' }));
+    parts.push(judge(fields, makeFinding(fields, { code: 'charge.lookup-fields', title: 'the lookup omits external_ref', severity: 'warning', expected: 'the documented charge fields, external_ref included ("returned unchanged on lookups")', actual: show(charge, 300) })));
+  } else {
+    parts.push(judge(fields), verifyExternalRefUnchanged(charge.external_ref, sent.external_ref, { ...base, requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], where: 'on lookup' }));
+  }
   return combine(...parts);
 }
 
