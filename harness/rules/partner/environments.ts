@@ -41,16 +41,18 @@ export function verifyBaseAddressVersion(baseUrl: string, ctx: RuleContext): Jud
   return judge(ctx, makeFinding(ctx, { code: 'config.version', title: 'the configured partner base address does not end in /v1', severity: 'warning', expected: '{partner_base_url} ending in /v1', actual: baseUrl }));
 }
 
+/** The base address a request went to: the URL before the documented `/business/…` path. */
 function baseOf(url: string): string | undefined {
-  const m = /^(https?:\/\/[^/]+.*?\/v1)\//i.exec(url);
+  const m = /^(https?:\/\/[^/?#]+(?:\/[^?#]*?)?)\/business\//i.exec(url);
   return m?.[1]?.toLowerCase();
 }
 
 /**
  * "Sandbox and production share the same address; the key prefix decides the environment" and
  * "Sandbox and production use the same address and version": the same request made with each key at
- * the one base address is served (2xx) for both, under the same `/v1` prefix. A refusal (4xx) of
- * either key there, or different addresses, fails.
+ * one base address (version segment included) is served (2xx) for both. A refusal (4xx) of either
+ * key there, or different base addresses, fails. Whether that base ends in /v1 is
+ * verifyBaseAddressVersion's.
  */
 export function verifySameAddress(sandbox: Pick<Answer, 'status' | 'exchange'>, production: Pick<Answer, 'status' | 'exchange'>, ctx: RuleContext): Judgement {
   const parts = [expectStatus(sandbox.exchange, '2xx', ctx), expectStatus(production.exchange, '2xx', ctx)];
