@@ -65,8 +65,11 @@ describe('judgeRedeliveries / judgeTimedOutDelivery', () => {
     return [0, ...gaps].map((g, i) => ({ receivedAt: (t += g), json: { id: ids?.[i] ?? 'evt_1' } }));
   };
   const base = { capMs: 300_000, slackMs: 5_000, longestGapMs: 320_000, compressed: false, concludedMissing: false };
-  it('accepts 8 attempts with doubling gaps under the cap', () => {
+  it('accepts 8 attempts with doubling gaps under the cap, and doubling that reaches the cap', () => {
     expect(conforms(judgeRedeliveries({ ...base, attempts: at([1000, 2000, 4000, 8000, 16000, 32000, 64000]) }))).toBe(true);
+    const j = judgeRedeliveries({ ...base, capMs: 4000, slackMs: 500, attempts: at([1014, 2003, 4004, 4006, 4008, 4010, 4005]) });
+    expect(conforms(j)).toBe(true);
+    expect(j.requirements).toContain('PT-WH-BACKOFF');
   });
   it('fails constant gaps, a 9th attempt, new ids, an uncapped gap, no retry at all', () => {
     expect(codes(judgeRedeliveries({ ...base, attempts: at([1000, 1000, 1000, 1000]) }))).toEqual(['webhook.backoff']);

@@ -188,8 +188,8 @@ function median(values: number[]): number {
 /**
  * Redelivery of an event every attempt of which failed: retried (never retried is a failure, fewer
  * than 8 attempts only warns: "up to 8" does not promise all are used), at most 8 attempts, the same
- * event id on each, gaps doubling (median ratio of uncapped consecutive gaps 1.5–2.8: the first gap
- * and jitter are not shown), no gap over the cap (plus slack).
+ * event id on each, gaps doubling up to the cap (the median of gap ÷ min(2 × previous gap, cap)
+ * within 0.75–1.4: the first gap and jitter are not shown), no gap over the cap (plus slack).
  */
 export function judgeRedeliveries(o: RedeliveryObservation): Judgement {
   const n = o.attempts.length;
@@ -207,12 +207,13 @@ export function judgeRedeliveries(o: RedeliveryObservation): Judgement {
   if (n >= 2) parts.push(ensureSameEventId(o.attempts, { requirements: ['PT-WH-EVENT-ID-STABLE'] }));
   const times = o.attempts.map((d) => d.receivedAt);
   const gaps = times.slice(1).map((at, i) => at - times[i]!);
+  // each gap against what doubling predicts from the one before, the cap included: min(2 × previous, cap)
   const ratios: number[] = [];
-  for (let i = 1; i < gaps.length; i++) if (gaps[i]! < o.capMs * 0.9 && gaps[i - 1]! > 0) ratios.push(gaps[i]! / gaps[i - 1]!);
+  for (let i = 1; i < gaps.length; i++) if (gaps[i - 1]! > 0 && gaps[i - 1]! < o.capMs * 0.9) ratios.push(gaps[i]! / Math.min(2 * gaps[i - 1]!, o.capMs));
   if (ratios.length >= 2) {
     const m = median(ratios);
     const backoff = { requirements: ['PT-WH-BACKOFF'] as const };
-    parts.push(judge(backoff, m < 1.5 || m > 2.8 ? makeFinding(backoff, { code: 'webhook.backoff', title: 'redelivery gaps do not double', severity: 'failure', expected: 'each gap about twice the previous one (median ratio 1.5–2.8)', actual: `gaps ${gaps.join(', ')} ms, median ratio ${m.toFixed(2)}` }) : undefined));
+    parts.push(judge(backoff, m < 0.75 || m > 1.4 ? makeFinding(backoff, { code: 'webhook.backoff', title: 'redelivery gaps do not double', severity: 'failure', expected: 'each gap about twice the previous one, up to the cap (median of gap ÷ min(2 × previous, cap) within 0.75–1.4)', actual: `gaps ${gaps.join(', ')} ms, median ${m.toFixed(2)}` }) : undefined));
   }
   if (gaps.length > 0) {
     const longest = Math.max(...gaps);
