@@ -9,6 +9,7 @@ import {
   verifyMessageNamesField,
 } from '../harness/rules/gateway/errors.js';
 import { answered, codes, severities, unanswered } from './rules-gateway-fixtures.js';
+import { TargetUnreachableError } from '../harness/http/transport.js';
 
 const ctx = { requirements: ['GW-PIXIN-CREATE-400'] as const };
 
@@ -18,12 +19,13 @@ describe('expectInvalidBodyRejected ("400 | invalid body"; "422 | validation fai
     expect(expectInvalidBodyRejected(answered(422, { success: false, message: 'x' }), ctx).findings).toEqual([]);
     expect(expectInvalidBodyRejected(answered(422), ctx).requirements).toEqual(['GW-PIXIN-CREATE-400']);
   });
-  it('warns on another 4xx and on 429, fails on 2xx, 5xx and no answer', () => {
+  it('warns on another 4xx and on 429, fails on 2xx and 5xx; no answer is inconclusive', () => {
     expect(severities(expectInvalidBodyRejected(answered(409), ctx))).toEqual(['warning']);
     expect(severities(expectInvalidBodyRejected(answered(429), ctx))).toEqual(['warning']);
     expect(severities(expectInvalidBodyRejected(answered(200, { success: true }), ctx))).toEqual(['failure']);
     expect(codes(expectInvalidBodyRejected(answered(500), ctx))).toEqual(['target.5xx']);
-    expect(codes(expectInvalidBodyRejected(unanswered(), ctx))).toEqual(['target.no-response']);
+    // no answer at all decides nothing: the check is inconclusive (harness/http/transport.ts)
+    expect(() => expectInvalidBodyRejected(unanswered(), ctx)).toThrow(TargetUnreachableError);
   });
   it('with exactly400 only 400 passes ("missing or BRL gives 400")', () => {
     expect(expectInvalidBodyRejected(answered(400), ctx, { exactly400: true }).findings).toEqual([]);
