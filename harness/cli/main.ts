@@ -45,6 +45,7 @@ function header(options: CliOptions, seed: number, env: NodeJS.ProcessEnv): stri
   if (rps !== undefined) parts.push(`max ${rps} req/s`);
   if (options.runs !== undefined) parts.push(`runs ${options.runs}`);
   if (options.strict) parts.push('strict');
+  if (env['PAYGATE_CONCURRENCY'] !== undefined) parts.push(`concurrency ${env['PAYGATE_CONCURRENCY']}`);
   if (options.shard !== undefined) parts.push(`shard ${options.shard.index}/${options.shard.count}`);
   return `${parts.join(' · ')}\ntarget: ${describeTarget(env)}${options.seed === undefined ? `\n(random seed; replay this run with --seed ${seed})` : ''}`;
 }
@@ -117,7 +118,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 
   const seed = options.seed ?? randomSeed();
-  const exported = workerEnv(options, seed);
+  const remote = !isEmbeddedTarget(env);
+  const exported = workerEnv(options, seed, remote);
   Object.assign(env, exported);
   if (env !== process.env) Object.assign(process.env, exported);
   const reportsDir = resolve(ROOT, env['PAYGATE_REPORTS_DIR'] ?? 'reports');
@@ -132,7 +134,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         `vitest config: ${join(ROOT, CONFIG_FILE)}`,
         `test filters: ${filters.length > 0 ? filters.join(' ') : '(all suites)'}`,
         `test name pattern: ${options.grep !== undefined ? grepPattern(options.grep).source : '(none)'}`,
-        `workers: ${effectiveWorkers(options) ?? 'vitest default'}`,
+        `workers: ${effectiveWorkers(options, remote) ?? 'vitest default'}`,
         'worker environment:',
         ...Object.entries(exported).map(([k, v]) => `  ${k}=${v}`),
       ].join('\n'),

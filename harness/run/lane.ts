@@ -1,0 +1,176 @@
+/**
+ * The run-wide "quiet account" lane (issue 16): a reader-writer lock across the worker processes.
+ *
+ * Every check holds the lane `shared` while it runs; a check whose judgement needs nothing else to
+ * move money or create charges on the account (a balance delta, "newest first" in a list that other
+ * checks fill, a ledger window) declares `exclusive: true` in its CheckSpec and holds it alone: it
+ * waits until the shared holders finish, and checks asking after it wait until it is done (writer
+ * preference, so a steady stream of shared checks cannot starve it). With many checks in flight
+ * (`--concurrency`) this keeps those judgements as decisive as in a sequential run.
+ *
+ * There is one lane per API (the gateway and partner accounts are separate: a gateway balance check
+ * need not stop the partner checks). Timer checks (full profile) take no lane: they mostly sleep
+ * for minutes, and an exclusive check must not wait that long.
+ *
+ * The lock is served by the global-setup process (one per run) on 127.0.0.1. A hold IS an open HTTP
+ * response: the server answers `GET /lane/<name>?mode=…` with its headers and a first line when the lock is
+ * granted, and the hold ends when the client closes the connection — so a worker that dies (or is
+ * killed at a time limit) releases its hold with its sockets, and nothing can stay locked.
+ */
+import { createServer, request } from 'node:http';
+import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export type LaneMode = 'shared' | 'exclusive';
+
+interface Waiter {
+  mode: LaneMode;
+  grant(): void;
+}
+
+/** The lock's state, independent of HTTP (unit-tested alone). */
+export class LaneLock {
+  private shared = 0;
+  private exclusive = false;
+  private readonly queue: Waiter[] = [];
+
+  /** Queues a request; `grant` is called (synchronously when free) once the mode is held. Returns a cancel/release function. */
+  acquire(mode: LaneMode, grant: () => void): () => void {
+    let state: 'waiting' | 'held' | 'done' = 'waiting';
+    const waiter: Waiter = {
+      mode,
+      grant: () => {
+        state = 'held';
+        grant();
+      },
+    };
+    this.queue.push(waiter);
+    this.pump();
+    return () => {
+      if (state === 'done') return;
+      if (state === 'waiting') {
+        const at = this.queue.indexOf(waiter);
+        if (at >= 0) this.queue.splice(at, 1);
+      } else if (mode === 'shared') this.shared--;
+      else this.exclusive = false;
+      state = 'done';
+      this.pump();
+    };
+  }
+
+  /** Grants, in queue order, everything that may run now: shared holders together, exclusive alone. */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const head = this.queue[0] as Waiter;
+      if (this.exclusive) return;
+      if (head.mode === 'exclusive') {
+        if (this.shared > 0) return;
+        this.queue.shift();
+        this.exclusive = true;
+        head.grant();
+        return;
+      }
+      // a shared request behind a waiting exclusive one waits too (writer preference), so only the head is granted
+      this.queue.shift();
+      this.shared++;
+      head.grant();
+    }
+  }
+
+  get state(): { shared: number; exclusive: boolean; waiting: number } {
+    return { shared: this.shared, exclusive: this.exclusive, waiting: this.queue.length };
+  }
+}
+
+export interface LaneServer {
+  url: string;
+  /** the lock of one lane (created on first use) */
+  lock(name: string): LaneLock;
+  close(): Promise<void>;
+}
+
+/** Starts the lane server on 127.0.0.1 (ephemeral port). */
+export async function startLaneServer(): Promise<LaneServer> {
+  const locks = new Map<string, LaneLock>();
+  const lock = (name: string): LaneLock => {
+    let found = locks.get(name);
+    if (!found) locks.set(name, (found = new LaneLock()));
+    return found;
+  };
+  const sockets = new Set<Socket>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://lane');
+    const mode = url.searchParams.get('mode');
+    const name = /^\/lane\/([a-z0-9-]{1,40})$/.exec(url.pathname)?.[1];
+    if (name === undefined || (mode !== 'shared' && mode !== 'exclusive')) {
+      res.writeHead(404).end();
+      return;
+    }
+    const release = lock(name).acquire(mode, () => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+      res.write('granted\n');
+    });
+    // the client closing the connection ends the hold (or the wait)
+    res.once('close', release);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    lock,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
+}
+
+export interface LaneHold {
+  /** ms spent waiting for the grant */
+  waitedMs: number;
+  release(): void;
+}
+
+/**
+ * Takes the lane in `mode` from the server at `url`. Resolves with the hold, or `undefined` when no
+ * grant came within `maxWaitMs` or the server is unreachable (the caller then runs as before the
+ * lane existed, and says so).
+ */
+export function takeLane(url: string, name: string, mode: LaneMode, maxWaitMs: number): Promise<LaneHold | undefined> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    let req: ClientRequest | undefined;
+    const done = (hold: LaneHold | undefined): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (!hold) req?.destroy();
+      resolve(hold);
+    };
+    const timer = setTimeout(() => done(undefined), maxWaitMs);
+    try {
+      req = request(`${url}/lane/${encodeURIComponent(name)}?mode=${mode}`, { method: 'GET', agent: false }, (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          done(undefined);
+          return;
+        }
+        res.once('data', () => done({ waitedMs: Math.round(performance.now() - started), release: () => req?.destroy() }));
+        res.once('error', () => undefined);
+      });
+      req.once('error', () => done(undefined));
+      req.end();
+    } catch {
+      done(undefined);
+    }
+  });
+}

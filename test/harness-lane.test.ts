@@ -1,0 +1,73 @@
+// The quiet-account lane: shared holders together, an exclusive one alone and ahead of later shared
+// requests; a hold ends when its connection closes (a dead worker cannot keep the lane).
+import { afterEach, describe, expect, it } from 'vitest';
+import { LaneLock, startLaneServer, takeLane } from '../harness/run/lane.js';
+import type { LaneServer } from '../harness/run/lane.js';
+import { enterLane } from '../harness/run/check-lane.js';
+
+describe('LaneLock', () => {
+  it('grants shared holders together, an exclusive one alone, with writer preference', () => {
+    const lock = new LaneLock();
+    const log: string[] = [];
+    const s1 = lock.acquire('shared', () => log.push('s1'));
+    const s2 = lock.acquire('shared', () => log.push('s2'));
+    const x = lock.acquire('exclusive', () => log.push('x'));
+    const s3 = lock.acquire('shared', () => log.push('s3'));
+    expect(log).toEqual(['s1', 's2']);
+    s1();
+    expect(log).toEqual(['s1', 's2']);
+    s2();
+    expect(log).toEqual(['s1', 's2', 'x']);
+    x();
+    expect(log).toEqual(['s1', 's2', 'x', 's3']);
+    s3();
+    s3(); // releasing twice changes nothing
+    expect(lock.state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
+  it('a cancelled wait leaves the queue', () => {
+    const lock = new LaneLock();
+    const s = lock.acquire('shared', () => undefined);
+    const cancel = lock.acquire('exclusive', () => undefined);
+    cancel();
+    let granted = false;
+    lock.acquire('shared', () => (granted = true));
+    expect(granted).toBe(true);
+    s();
+  });
+});
+
+describe('lane server', () => {
+  let server: LaneServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('holds over HTTP and releases when the connection closes; lanes are independent', async () => {
+    server = await startLaneServer();
+    const shared = await takeLane(server.url, 'gateway', 'shared', 2000);
+    expect(shared).toBeDefined();
+    // the partner lane is not held by a gateway check
+    const otherApi = await takeLane(server.url, 'partner', 'exclusive', 2000);
+    expect(otherApi).toBeDefined();
+    otherApi?.release();
+    // the gateway's exclusive waits while the shared hold lasts
+    expect(await takeLane(server.url, 'gateway', 'exclusive', 150)).toBeUndefined();
+    const waiting = takeLane(server.url, 'gateway', 'exclusive', 5000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    shared?.release();
+    const exclusive = await waiting;
+    expect(exclusive).toBeDefined();
+    exclusive?.release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
+  it('runs without the lane (with a note for exclusive checks) when no server answers', async () => {
+    expect(await enterLane({ api: 'gateway' }, {})).toEqual({});
+    const none = await enterLane({ api: 'gateway', exclusive: true }, { PAYGATE_LANE_URL: 'http://127.0.0.1:9' });
+    expect(none.hold).toBeUndefined();
+    expect(none.note).toMatch(/could not run alone/);
+  });
+});
