@@ -25,6 +25,23 @@ describe('LaneLock', () => {
     expect(lock.state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
   });
 
+  it('an exclusive request waits for the holders in flight at most drainMs, then starts beside them', async () => {
+    const lock = new LaneLock(30);
+    const log: string[] = [];
+    const long = lock.acquire('shared', () => log.push('long'));
+    const x = lock.acquire('exclusive', (stragglers) => log.push(`x beside ${stragglers}`));
+    const later = lock.acquire('shared', () => log.push('later'));
+    expect(log).toEqual(['long']);
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(log).toEqual(['long', 'x beside 1']);
+    long();
+    expect(log).toEqual(['long', 'x beside 1']);
+    x();
+    expect(log).toEqual(['long', 'x beside 1', 'later']);
+    later();
+    expect(lock.state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
   it('a cancelled wait leaves the queue', () => {
     const lock = new LaneLock();
     const s = lock.acquire('shared', () => undefined);

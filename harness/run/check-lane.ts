@@ -19,6 +19,10 @@ export async function enterLane(
   if (!url) return {};
   const mode = spec.exclusive ? 'exclusive' : 'shared';
   const hold = await takeLane(url, spec.api, mode, LANE_MAX_WAIT_MS);
-  if (hold) return spec.exclusive ? { hold, note: `ran alone on the ${spec.api} account (waited ${(hold.waitedMs / 1000).toFixed(1)} s for the checks in flight)` } : { hold };
+  if (hold && spec.exclusive) {
+    const beside = hold.stragglers > 0 ? `, beside ${hold.stragglers} longer check(s) still in flight` : ' alone';
+    return { hold, note: `ran with no other check starting on the ${spec.api} account${beside} (waited ${(hold.waitedMs / 1000).toFixed(1)} s)` };
+  }
+  if (hold) return { hold };
   return spec.exclusive ? { note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` } : {};
 }

@@ -8,6 +8,12 @@
  * preference, so a steady stream of shared checks cannot starve it). With many checks in flight
  * (`--concurrency`) this keeps those judgements as decisive as in a sequential run.
  *
+ * The wait of an exclusive check for the holders in flight is bounded (`drainMs`, 8 s by default):
+ * a long check (a stateful fuzzer runs for tens of seconds against a far target) would otherwise
+ * stall every check of its API behind the waiting exclusive one. Past the bound the exclusive check
+ * starts beside those stragglers (no new check starts until it ends) and says so in a note: the
+ * suites stay sound under concurrency (quiet windows, re-measures), the lane only makes them decisive.
+ *
  * There is one lane per API (the gateway and partner accounts are separate: a gateway balance check
  * need not stop the partner checks). Timer checks (full profile) take no lane: they mostly sleep
  * for minutes, and an exclusive check must not wait that long.
@@ -25,7 +31,8 @@ export type LaneMode = 'shared' | 'exclusive';
 
 interface Waiter {
   mode: LaneMode;
-  grant(): void;
+  /** `stragglers`: shared holders still running when an exclusive grant was forced */
+  grant(stragglers: number): void;
 }
 
 /** The lock's state, independent of HTTP (unit-tested alone). */
@@ -33,15 +40,23 @@ export class LaneLock {
   private shared = 0;
   private exclusive = false;
   private readonly queue: Waiter[] = [];
+  private drainTimer: NodeJS.Timeout | undefined;
+  private forced = false;
 
-  /** Queues a request; `grant` is called (synchronously when free) once the mode is held. Returns a cancel/release function. */
-  acquire(mode: LaneMode, grant: () => void): () => void {
+  constructor(private readonly drainMs = 8_000) {}
+
+  /**
+   * Queues a request; `grant` is called (synchronously when free) once the mode is held, with the
+   * number of shared holders still running beside a forced exclusive grant (0 normally). Returns a
+   * cancel/release function.
+   */
+  acquire(mode: LaneMode, grant: (stragglers: number) => void): () => void {
     let state: 'waiting' | 'held' | 'done' = 'waiting';
     const waiter: Waiter = {
       mode,
-      grant: () => {
+      grant: (stragglers) => {
         state = 'held';
-        grant();
+        grant(stragglers);
       },
     };
     this.queue.push(waiter);
@@ -64,16 +79,28 @@ export class LaneLock {
       const head = this.queue[0] as Waiter;
       if (this.exclusive) return;
       if (head.mode === 'exclusive') {
-        if (this.shared > 0) return;
+        if (this.shared > 0 && !this.forced) {
+          // bounded wait for the holders in flight (see the module comment)
+          this.drainTimer ??= setTimeout(() => {
+            this.drainTimer = undefined;
+            this.forced = true;
+            this.pump();
+          }, this.drainMs);
+          this.drainTimer.unref();
+          return;
+        }
+        clearTimeout(this.drainTimer);
+        this.drainTimer = undefined;
+        this.forced = false;
         this.queue.shift();
         this.exclusive = true;
-        head.grant();
+        head.grant(this.shared);
         return;
       }
       // a shared request behind a waiting exclusive one waits too (writer preference), so only the head is granted
       this.queue.shift();
       this.shared++;
-      head.grant();
+      head.grant(0);
     }
   }
 
@@ -90,11 +117,11 @@ export interface LaneServer {
 }
 
 /** Starts the lane server on 127.0.0.1 (ephemeral port). */
-export async function startLaneServer(): Promise<LaneServer> {
+export async function startLaneServer(options: { drainMs?: number } = {}): Promise<LaneServer> {
   const locks = new Map<string, LaneLock>();
   const lock = (name: string): LaneLock => {
     let found = locks.get(name);
-    if (!found) locks.set(name, (found = new LaneLock()));
+    if (!found) locks.set(name, (found = new LaneLock(options.drainMs)));
     return found;
   };
   const sockets = new Set<Socket>();
@@ -106,9 +133,9 @@ export async function startLaneServer(): Promise<LaneServer> {
       res.writeHead(404).end();
       return;
     }
-    const release = lock(name).acquire(mode, () => {
+    const release = lock(name).acquire(mode, (stragglers) => {
       res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
-      res.write('granted\n');
+      res.write(`granted ${stragglers}\n`);
     });
     // the client closing the connection ends the hold (or the wait)
     res.once('close', release);
@@ -136,6 +163,8 @@ export async function startLaneServer(): Promise<LaneServer> {
 export interface LaneHold {
   /** ms spent waiting for the grant */
   waitedMs: number;
+  /** shared holders still running beside this exclusive hold (its drain wait ran out) */
+  stragglers: number;
   release(): void;
 }
 
@@ -164,7 +193,10 @@ export function takeLane(url: string, name: string, mode: LaneMode, maxWaitMs: n
           done(undefined);
           return;
         }
-        res.once('data', () => done({ waitedMs: Math.round(performance.now() - started), release: () => req?.destroy() }));
+        res.once('data', (chunk: Buffer) => {
+          const stragglers = Number(/^granted (\d+)/.exec(chunk.toString('utf8'))?.[1] ?? 0);
+          done({ waitedMs: Math.round(performance.now() - started), stragglers, release: () => req?.destroy() });
+        });
         res.once('error', () => undefined);
       });
       req.once('error', () => done(undefined));
