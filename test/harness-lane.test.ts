@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LaneLock, startLaneServer, takeLane } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
 import { enterLane } from '../harness/run/check-lane.js';
+import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
 describe('LaneLock', () => {
   it('grants shared holders together, an exclusive one alone, with writer preference', () => {
@@ -86,5 +87,49 @@ describe('lane server', () => {
     const none = await enterLane({ api: 'gateway', exclusive: true }, { PAYGATE_LANE_URL: 'http://127.0.0.1:9' });
     expect(none.hold).toBeUndefined();
     expect(none.note).toMatch(/could not run alone/);
+  });
+});
+
+describe('run-wide request gate', () => {
+  let server: LaneServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('one --max-rps schedule for every worker: two limiters together keep the total rate', async () => {
+    server = await startLaneServer({ maxRps: 20 });
+    // two workers' limiters, each with its fallback share of 10 req/s
+    const a = new RunRateLimiter(server.url, 10);
+    const b = new RunRateLimiter(server.url, 10);
+    const t0 = performance.now();
+    await Promise.all([...Array.from({ length: 5 }, () => a.take()), ...Array.from({ length: 5 }, () => b.take())]);
+    const elapsed = performance.now() - t0;
+    // 10 requests at 20 req/s: the last slot starts 450 ms after the first
+    expect(elapsed).toBeGreaterThanOrEqual(400);
+    expect(elapsed).toBeLessThan(3_000);
+  });
+
+  it('falls back to the worker share when the coordinator does not answer', async () => {
+    const limiter = new RunRateLimiter('http://127.0.0.1:9', 1000);
+    const t0 = performance.now();
+    await limiter.take();
+    expect(performance.now() - t0).toBeLessThan(2_000);
+  });
+
+  it("a Retry-After one worker got holds the other workers' requests to that API", async () => {
+    server = await startLaneServer();
+    const env = { PAYGATE_LANE_URL: server.url };
+    const seen = new RunPauses(env);
+    const other = new RunPauses(env);
+    await other.wait('gateway'); // subscribes
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen.report('gateway', 300);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const t0 = performance.now();
+    await other.wait('partner'); // another API is not held
+    expect(performance.now() - t0).toBeLessThan(50);
+    await other.wait('gateway');
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(150);
   });
 });

@@ -119,7 +119,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
 
-  const lane = await startLaneServer();
+  // the run-wide rate cap (--max-rps; the CLI sets PAYGATE_MAX_RPS_TOTAL) is served from here too
+  const maxRpsTotal = Number(env['PAYGATE_MAX_RPS_TOTAL']);
+  const lane = await startLaneServer(Number.isFinite(maxRpsTotal) && maxRpsTotal > 0 ? { maxRps: maxRpsTotal } : {});
   exported['PAYGATE_LANE_URL'] = lane.url;
   Object.assign(process.env, exported);
   project.provide('paygateTarget', target);

@@ -1,4 +1,7 @@
 /**
+ * The run coordinator, served by the global-setup process: the quiet-account lanes and the run-wide
+ * request gate (rate cap and 429 pauses, {@link RunGate}; workers use harness/http/run-gate.ts).
+ *
  * The run-wide "quiet account" lane (issue 16): a reader-writer lock across the worker processes.
  *
  * Every check holds the lane `shared` while it runs; a check whose judgement needs nothing else to
@@ -26,6 +29,7 @@
 import { createServer, request } from 'node:http';
 import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { RateLimiter } from '../http/rate-limit.js';
 
 export type LaneMode = 'shared' | 'exclusive';
 
@@ -109,6 +113,52 @@ export class LaneLock {
   }
 }
 
+/**
+ * The run-wide request gate, served next to the lanes: the `--max-rps` cap as ONE scheduler for every
+ * worker (`GET /rate?n=N` reserves N slots and answers the wait in ms), and the target's 429
+ * `Retry-After` for the whole run (`POST /pause?key=<api>&ms=R` from the worker that saw it; every
+ * worker subscribed with `GET /pauses` gets a line `pause <api> <ms>` and holds its requests that long).
+ */
+class RunGate {
+  private readonly subscribers = new Set<ServerResponse>();
+  /** per API: until when its requests wait (performance.now() ms) */
+  private readonly pausedUntil = new Map<string, number>();
+
+  constructor(private readonly limiter: RateLimiter | undefined) {}
+
+  handle(url: URL, req: IncomingMessage, res: ServerResponse): boolean {
+    if (url.pathname === '/rate') {
+      const n = Math.max(1, Math.min(1000, Number(url.searchParams.get('n')) || 1));
+      const waitMs = this.limiter ? this.limiter.reserve(n) : 0;
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify({ waitMs: Math.round(waitMs) }));
+      return true;
+    }
+    if (url.pathname === '/pause' && req.method === 'POST') {
+      const ms = Math.max(0, Math.min(10 * 60_000, Number(url.searchParams.get('ms')) || 0));
+      const key = url.searchParams.get('key') ?? '';
+      const until = performance.now() + ms;
+      if (/^[a-z0-9-]{1,40}$/.test(key) && until > (this.pausedUntil.get(key) ?? 0)) {
+        this.pausedUntil.set(key, until);
+        for (const sub of this.subscribers) sub.write(`pause ${key} ${Math.round(ms)}\n`);
+      }
+      res.writeHead(204).end();
+      return true;
+    }
+    if (url.pathname === '/pauses') {
+      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+      res.write('ready\n');
+      for (const [key, until] of this.pausedUntil) {
+        const left = until - performance.now();
+        if (left > 0) res.write(`pause ${key} ${Math.round(left)}\n`);
+      }
+      this.subscribers.add(res);
+      res.once('close', () => this.subscribers.delete(res));
+      return true;
+    }
+    return false;
+  }
+}
+
 export interface LaneServer {
   url: string;
   /** the lock of one lane (created on first use) */
@@ -117,7 +167,8 @@ export interface LaneServer {
 }
 
 /** Starts the lane server on 127.0.0.1 (ephemeral port). */
-export async function startLaneServer(options: { drainMs?: number } = {}): Promise<LaneServer> {
+export async function startLaneServer(options: { drainMs?: number; maxRps?: number } = {}): Promise<LaneServer> {
+  const gate = new RunGate(options.maxRps !== undefined && options.maxRps > 0 ? new RateLimiter(options.maxRps) : undefined);
   const locks = new Map<string, LaneLock>();
   const lock = (name: string): LaneLock => {
     let found = locks.get(name);
@@ -127,6 +178,7 @@ export async function startLaneServer(options: { drainMs?: number } = {}): Promi
   const sockets = new Set<Socket>();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://lane');
+    if (gate.handle(url, req, res)) return;
     const mode = url.searchParams.get('mode');
     const name = /^\/lane\/([a-z0-9-]{1,40})$/.exec(url.pathname)?.[1];
     if (name === undefined || (mode !== 'shared' && mode !== 'exclusive')) {
