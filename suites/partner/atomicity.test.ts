@@ -22,6 +22,7 @@ function capturesOf(postings: Json[], chargeId: string, e2e: unknown, amount: nu
 
 check('concurrent pays of one charge capture it once', {
   id: 'partner.atomicity.concurrent-pay',
+  exclusive: true,
   api: 'partner',
   area: AREA,
   severity: 'critical',
@@ -55,6 +56,7 @@ check('concurrent pays of one charge capture it once', {
 
 check('concurrent pay and cancel: exactly one wins and the final state agrees with it', {
   id: 'partner.atomicity.pay-vs-cancel',
+  exclusive: true,
   api: 'partner',
   area: AREA,
   severity: 'critical',
