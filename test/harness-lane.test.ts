@@ -40,6 +40,15 @@ describe('LaneLock', () => {
     x();
     expect(log).toEqual(['long', 'x beside 1', 'later']);
     later();
+    // a straggler already run beside is not waited for again
+    const straggler = lock.acquire('shared', () => log.push('straggler'));
+    const x1 = lock.acquire('exclusive', (n) => log.push(`x1 beside ${n}`));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    x1();
+    const x2 = lock.acquire('exclusive', (n) => log.push(`x2 beside ${n}`));
+    expect(log.slice(-3)).toEqual(['straggler', 'x1 beside 1', 'x2 beside 1']);
+    x2();
+    straggler();
     expect(lock.state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
   });
 

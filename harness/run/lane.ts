@@ -14,7 +14,8 @@
  * The wait of an exclusive check for the holders in flight is bounded (`drainMs`, 8 s by default):
  * a long check (a stateful fuzzer runs for tens of seconds against a far target) would otherwise
  * stall every check of its API behind the waiting exclusive one. Past the bound the exclusive check
- * starts beside those stragglers (no new check starts until it ends) and says so in a note: the
+ * starts beside those stragglers (no new check starts until it ends; a later exclusive check does
+ * not wait for the same stragglers again) and says so in a note: the
  * suites stay sound under concurrency (quiet windows, re-measures), the lane only makes them decisive.
  *
  * There is one lane per API (the gateway and partner accounts are separate: a gateway balance check
@@ -46,6 +47,9 @@ export class LaneLock {
   private readonly queue: Waiter[] = [];
   private drainTimer: NodeJS.Timeout | undefined;
   private forced = false;
+  /** shared holders an exclusive grant already ran beside: later exclusive requests do not wait for them again */
+  private readonly stragglers = new Set<object>();
+  private readonly holders = new Set<object>();
 
   constructor(private readonly drainMs = 8_000) {}
 
@@ -60,6 +64,7 @@ export class LaneLock {
       mode,
       grant: (stragglers) => {
         state = 'held';
+        if (mode === 'shared') this.holders.add(waiter);
         grant(stragglers);
       },
     };
@@ -70,8 +75,11 @@ export class LaneLock {
       if (state === 'waiting') {
         const at = this.queue.indexOf(waiter);
         if (at >= 0) this.queue.splice(at, 1);
-      } else if (mode === 'shared') this.shared--;
-      else this.exclusive = false;
+      } else if (mode === 'shared') {
+        this.shared--;
+        this.holders.delete(waiter);
+        this.stragglers.delete(waiter);
+      } else this.exclusive = false;
       state = 'done';
       this.pump();
     };
@@ -83,7 +91,7 @@ export class LaneLock {
       const head = this.queue[0] as Waiter;
       if (this.exclusive) return;
       if (head.mode === 'exclusive') {
-        if (this.shared > 0 && !this.forced) {
+        if (this.shared > this.stragglers.size && !this.forced) {
           // bounded wait for the holders in flight (see the module comment)
           this.drainTimer ??= setTimeout(() => {
             this.drainTimer = undefined;
@@ -96,6 +104,7 @@ export class LaneLock {
         clearTimeout(this.drainTimer);
         this.drainTimer = undefined;
         this.forced = false;
+        for (const holder of this.holders) this.stragglers.add(holder);
         this.queue.shift();
         this.exclusive = true;
         head.grant(this.shared);
