@@ -23,6 +23,7 @@ async function statement(t: CheckTools): Promise<Statement | undefined> {
 
 check('concurrent pays of one charge capture it once', {
   id: 'partner.atomicity.concurrent-pay',
+  exclusive: true,
   api: 'partner',
   area: AREA,
   severity: 'critical',
@@ -46,6 +47,7 @@ check('concurrent pays of one charge capture it once', {
 
 check('concurrent pay and cancel: exactly one wins and the final state agrees with it', {
   id: 'partner.atomicity.pay-vs-cancel',
+  exclusive: true,
   api: 'partner',
   area: AREA,
   severity: 'critical',

@@ -102,6 +102,7 @@ async function measureCapture(t: CheckTools): Promise<CaptureVerdict | undefined
 // other posting in between), where the move must equal one of our capture's plausible nets exactly.
 check('a paid charge appears as a capture posting and raises available_cents by its net value', {
   id: 'partner.finance.capture',
+  exclusive: true,
   api: 'partner',
   area: AREA,
   requirements: ['PT-CHARGE-PAY-CAPTURE', 'PT-FIN-AVAILABLE-RELIABLE'],

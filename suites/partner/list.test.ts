@@ -16,6 +16,7 @@ const AREA = 'Charge list';
 // "newest first"
 check('the list shows our charges newest first', {
   id: 'partner.list.newest-first',
+  exclusive: true,
   api: 'partner',
   area: AREA,
   requirements: ['PT-LIST-ORDER', 'PT-LIST-ENVELOPE'],
