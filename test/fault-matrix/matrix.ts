@@ -14,6 +14,8 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { requirementProof } from './proof.js';
+import { loadRequirements } from '../../harness/contract/requirements.js';
 import { FAULTS } from '../../reference/faults.js';
 import type { FaultSpec } from '../../reference/faults.js';
 import type { CheckRecord } from '../../harness/report/verdict.js';
@@ -180,6 +182,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
       undetected: ordered.filter((o) => !o.detected).map((o) => o.fault),
     },
     faults: ordered,
+    proof: requirementProof(ordered, loadRequirements()),
   };
   writeMatrix(options.outputDir ?? join(ROOT, 'reports'), matrix);
   return matrix;
