@@ -157,18 +157,21 @@ export function refToken(ref: string): string {
  * Our deliveries to `/partner` of `type`: the body mentions our label's unique token (so an event
  * whose external_ref was altered, e.g. trimmed, is still found and judged, not reported missing).
  */
-export function eventMatcher(ref: string, type?: string): (d: Delivery) => boolean {
+export function eventMatcher(ref: string, type?: string, amount?: number): (d: Delivery) => boolean {
   const token = refToken(ref);
   return (d) => {
     const event = isRecord(d.json) ? d.json : undefined;
     const mentions = d.bodyText.includes(token) || (event !== undefined && JSON.stringify(event).includes(token));
-    if (!mentions) return false;
+    // an event that lost the external_ref is still ours when it carries our distinctive amount: it
+    // is then judged (external_ref missing), not reported as never delivered
+    const sameAmount = amount !== undefined && isRecord(event?.data) && event.data.amount_cents === amount;
+    if (!mentions && !sameAmount) return false;
     return type === undefined || event?.type === type;
   };
 }
 
-export async function waitForEvent(receiver: ReceiverClient, marker: string, type: string, timeoutMs = WEBHOOK_WAIT_MS): Promise<Delivery | undefined> {
-  return receiver.waitFor(eventMatcher(marker, type), { path: PARTNER_WEBHOOK_PATH, timeoutMs });
+export async function waitForEvent(receiver: ReceiverClient, marker: string, type: string, timeoutMs = WEBHOOK_WAIT_MS, amount?: number): Promise<Delivery | undefined> {
+  return receiver.waitFor(eventMatcher(marker, type, amount), { path: PARTNER_WEBHOOK_PATH, timeoutMs });
 }
 
 /** Bounded poll (no fixed sleep): resolves when `probe` returns a value or `deadline` passes. */

@@ -15,7 +15,7 @@ import { verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
 import { judgeEventArrival, serviceClockOffsetMs, verifyPartnerDeliverySignature, verifyPartnerEvent } from '../../harness/rules/partner/index.js';
 import type { ExpectedEvent } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { chargeBody, lookupState, mustCreate, status, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
+import { chargeBody, distinctiveAmount, lookupState, mustCreate, status, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
 
@@ -24,16 +24,16 @@ const AREA = 'Webhooks';
  * (returns its label and type) and waits for that one, then once more for ours: the arrival rule
  * then has evidence either way.
  */
-async function awaitEvent(t: CheckTools, ref: string, type: string, requirements: RequirementId[], later: () => Promise<{ ref: string; type: string } | undefined>): Promise<Delivery | undefined> {
+async function awaitEvent(t: CheckTools, ref: string, type: string, requirements: RequirementId[], later: () => Promise<{ ref: string; type: string } | undefined>, amount?: number): Promise<Delivery | undefined> {
   const receiver = t.receiver();
-  let d = await waitForEvent(receiver, ref, type);
+  let d = await waitForEvent(receiver, ref, type, WEBHOOK_WAIT_MS, amount);
   let laterEvent: string | undefined;
   let waited = WEBHOOK_WAIT_MS;
   if (!d) {
     const next = await later();
     const arrived = next ? await waitForEvent(receiver, next.ref, next.type) : undefined;
     if (arrived && next) {
-      d = await waitForEvent(receiver, ref, type);
+      d = await waitForEvent(receiver, ref, type, WEBHOOK_WAIT_MS, amount);
       waited += 2 * WEBHOOK_WAIT_MS;
       if (!d) laterEvent = `${next.type} (triggered after it)`;
     }
@@ -65,14 +65,14 @@ check('creation sends a signed business.pix.created event with the external_ref 
 }, async (t) => {
   webhookSecret(t);
   // punctuation, spaces and non-ASCII in the label: "returned unchanged … in webhooks"
-  const body = chargeBody('wh-created', { external_ref: ` ${chargeBody('x').external_ref} / Ação "ç" ` });
+  const body = chargeBody('wh-created', { external_ref: ` ${chargeBody('x').external_ref} / Ação "ç" `, amount_cents: distinctiveAmount() });
   const { id, charge, response } = await mustCreate(t, body);
   const offset = serviceClockOffsetMs(response.exchange, charge.created_at);
   const d = await awaitEvent(t, body.external_ref!, 'business.pix.created', ['PT-EVT-CREATED', 'PT-WH-STATE-CHANGE'], async () => {
     // the cancel of this very charge triggers an event that follows its creation
     const cancel = await t.partner().cancelCharge(id);
     return status(t.run, cancel, '2xx', ['PT-CHARGE-CANCEL-PENDING']) ? { ref: body.external_ref!, type: 'business.pix.canceled' } : undefined;
-  });
+  }, body.amount_cents);
   if (d) verifyDelivery(t, d, { type: 'business.pix.created', amount: body.amount_cents, externalRef: body.external_ref! }, offset);
 });
 
@@ -87,12 +87,12 @@ check('pay sends a signed business.pix.paid event with amount, e2e_id and extern
 }, async (t) => {
   webhookSecret(t);
   const client = t.partner();
-  const body = chargeBody('wh-paid');
+  const body = chargeBody('wh-paid', { amount_cents: distinctiveAmount() });
   const { id, charge, response } = await mustCreate(t, body);
   const offset = serviceClockOffsetMs(response.exchange, charge.created_at);
   if (!status(t.run, await client.payCharge(id), '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) return;
   const paid = await lookupState(t.run, client, id);
-  const d = await awaitEvent(t, body.external_ref!, 'business.pix.paid', ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK'], () => laterCreation(t));
+  const d = await awaitEvent(t, body.external_ref!, 'business.pix.paid', ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK'], () => laterCreation(t), body.amount_cents);
   if (d) verifyDelivery(t, d, { type: 'business.pix.paid', amount: body.amount_cents, externalRef: body.external_ref!, e2eId: paid.charge?.e2e_id }, offset);
 });
 

@@ -79,7 +79,9 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
   const workDir = options.workDir ?? join(ROOT, 'reports', 'self-test', 'fault-matrix');
   const faults = options.faults ?? FAULTS;
   const quickTimeout = options.quickRunTimeoutMs ?? 150_000;
-  const timerTimeout = options.timerRunTimeoutMs ?? 100_000;
+  // a timer check with a fault on may wait out its own limit before it concludes (a charge that never
+  // expires, a token still accepted past the clock leeway); the timer runs start first, beside the quick ones
+  const timerTimeout = options.timerRunTimeoutMs ?? 200_000;
   rmSync(workDir, { recursive: true, force: true });
   const allFiles = suiteFiles();
   if (allFiles.length === 0) throw new Error('fault matrix: no suite files under suites/');
