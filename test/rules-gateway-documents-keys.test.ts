@@ -7,7 +7,7 @@ import { cnpj as cnpjOracle } from 'cpf-cnpj-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cnpj, cpf, invalidDocumentCases, malformedPixKeyCases, pixKey } from '../generators/index.js';
-import { judgeCustomerDocumentAnswer, judgePixKeyAnswer, readCustomerDocument, readPixKey } from '../harness/rules/gateway/documents-keys.js';
+import { judgeCustomerDocumentAnswer, readCustomerDocument, readPixKey } from '../harness/rules/gateway/documents-keys.js';
 import { exchange, found } from './rules-gateway-fixtures.js';
 
 describe('readPixKey', () => {
@@ -61,30 +61,6 @@ describe('readCustomerDocument', () => {
   });
 });
 
-describe('judgePixKeyAnswer', () => {
-  it('accepts a refusal of an invalid key (400 or 422) and fails its acceptance', () => {
-    expect(found(judgePixKeyAnswer(exchange(400, { success: false, message: 'pixKey' }), '52998224726'))).toEqual([]);
-    expect(found(judgePixKeyAnswer(exchange(422, { message: 'pixKey' }), '52998224726'))).toEqual([]);
-    const accepted = judgePixKeyAnswer(exchange(200, { success: true, data: { id: 't1' } }), '52998224726');
-    expect(found(accepted)).toEqual(['failure:value.invalid-accepted']);
-    expect(accepted.requirements).toEqual(['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS']);
-  });
-
-  it('warns on another 4xx for an invalid key, fails a 5xx', () => {
-    expect(found(judgePixKeyAnswer(exchange(404, {}), 'nope'))).toEqual(['warning:status.unexpected']);
-    expect(found(judgePixKeyAnswer(exchange(500, {}), 'nope'))).toEqual(['failure:target.5xx']);
-  });
-
-  it('borderline keys: a refusal passes, an acceptance is a warning', () => {
-    expect(found(judgePixKeyAnswer(exchange(400, {}), '12ABC34501DE35'))).toEqual([]);
-    expect(found(judgePixKeyAnswer(exchange(200, { data: {} }), '12ABC34501DE35'))).toEqual(['warning:value.borderline-accepted']);
-  });
-
-  it('decides nothing for a valid key', () => {
-    expect(judgePixKeyAnswer(exchange(400, {}), 'recebedor@example.com')).toEqual({ requirements: [], findings: [] });
-  });
-});
-
 describe('judgeCustomerDocumentAnswer', () => {
   it('fails an accepted invalid CNPJ (numeric and alphanumeric) and one-digit documents, passes refusals', () => {
     for (const [type, doc] of [['cnpj', '11222333000182'], ['cnpj', '12ABC34501DE36'], ['cpf', '00000000000'], ['cnpj', '11111111111111']] as const) {
@@ -93,6 +69,12 @@ describe('judgeCustomerDocumentAnswer', () => {
       expect(j.requirements).toEqual(['GW-PIXIN-DOC-VALID']);
       expect(found(judgeCustomerDocumentAnswer(exchange(400, {}), type, doc))).toEqual([]);
     }
+  });
+
+  it('warns on another 4xx for an invalid document, fails a 5xx, decides nothing for a valid one', () => {
+    expect(found(judgeCustomerDocumentAnswer(exchange(404, {}), 'cpf', '52998224726'))).toEqual(['warning:status.unexpected']);
+    expect(found(judgeCustomerDocumentAnswer(exchange(500, {}), 'cpf', '52998224726'))).toEqual(['failure:target.5xx']);
+    expect(judgeCustomerDocumentAnswer(exchange(400, {}), 'cpf', '52998224725')).toEqual({ requirements: [], findings: [] });
   });
 
   it('a valid alphanumeric CNPJ accepted or refused: at most a warning', () => {

@@ -4,7 +4,8 @@
  * valid for PIX"; POST /api/v1/pix/out/pixkey "pixKey | string | yes | CPF (digits), CNPJ (digits),
  * e-mail, phone with +55 prefix, or random key (UUID)".
  *
- * The oracle reads a value the way the contract's words do, with the validators of
+ * The oracle reads a value the way the contract's words do (the transfer rule `expectPixKeyRejected`
+ * in pix-transfers.ts uses {@link readPixKey}; charges use {@link judgeCustomerDocumentAnswer}), with the validators of
  * generators/documents.ts (Receita Federal's modulo-11 check digits, numeric and alphanumeric CNPJ,
  * the reserved one-digit numbers refused), never the target's:
  * - `valid`: one of the forms the text names;
@@ -123,18 +124,7 @@ function judgeValueAnswer(exchange: Exchange, sent: string, reading: Reading, wh
   }));
 }
 
-const KEY_REQUIREMENTS: readonly RequirementId[] = ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'];
 const DOCUMENT_REQUIREMENTS: readonly RequirementId[] = ['GW-PIXIN-DOC-VALID'];
-
-/**
- * "pixKey | CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key (UUID)": the
- * answer to a transfer whose only doubtful field is `pixKey` (see {@link judgeValueAnswer}).
- * Decides GW-PIXOUT-KEY-INVALID-REJECTED and GW-PIXOUT-KEY-FORMATS unless `ctx.requirements` names others.
- */
-export function judgePixKeyAnswer(exchange: Exchange, key: string, ctx: Partial<RuleContext> = {}): Judgement {
-  const c: RuleContext = { ...ctx, requirements: ctx.requirements ?? KEY_REQUIREMENTS };
-  return judgeValueAnswer(exchange, key, readPixKey(key), 'the PIX key', c);
-}
 
 /**
  * "PIX … payments require a valid CPF or CNPJ" / "document | digits only; must be valid for PIX":
