@@ -20,9 +20,14 @@ describe('expectPixKeyRejected ("CPF (digits), CNPJ (digits), e-mail, phone with
     expect(expectPixKeyRejected(answered(400), { kind: 'garbage', value: 'not a key' }, c).findings).toEqual([]);
     expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'garbage', value: 'not a key' }, c))).toEqual(['failure']);
   });
+  it('fails a CPF-shaped key with wrong check digits, or 11 bare digits, accepted (none of the five formats)', () => {
+    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cpf-bad-check-digit', value: '52998224724' }, c))).toEqual(['failure']);
+    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'phone-without-prefix', value: '11987654321' }, c))).toEqual(['failure']);
+    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cpf-same-digits', value: '11111111111' }, c))).toEqual(['failure']);
+  });
   it('only warns when a borderline key is accepted', () => {
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cpf-bad-check-digit', value: '52998224724' }, c))).toEqual(['warning']);
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'phone-without-prefix', value: '11987654321' }, c))).toEqual(['warning']);
+    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cnpj-alphanumeric', value: '12ABC34501DE35' }, c))).toEqual(['warning']);
+    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'phone-with-separators', value: '+55 11 98765-4321' }, c))).toEqual(['warning']);
   });
 });
 

@@ -23,12 +23,15 @@ import {
   verifyPaidCharge,
 } from '../../harness/rules/gateway/pix-charges.js';
 import { verifyTransactionLookup } from '../../harness/rules/gateway/transactions.js';
+import { judgeCustomerDocumentAnswer } from '../../harness/rules/gateway/documents-keys.js';
+import { ensureNeverConfirmedBySelf } from '../../harness/rules/gateway/sandbox.js';
 import {
   boundaryAmounts,
   cnpjAlphanumeric,
   cpf,
   cpfWithBadCheckDigit,
   formatCpf,
+  invalidDocumentCases,
   invalidPixCustomer,
   splitScenario,
   TEXT_LIMITS,
@@ -100,6 +103,9 @@ check(
       if (!it.run.record(expectStatus(g.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] }))) return;
       it.run.record(ensureChargeStatus(g.json, 'pending', { requirements: ['GW-PIXIN-GET-CURRENT-STATUS', 'GW-SANDBOX-NO-AUTO-CONFIRM'], exchanges: [g.exchange] }));
       it.run.record(verifyLookupId(g.json, id, { requirements: ['GW-PIXIN-GET-200'], exchanges: [r.exchange, g.exchange] }));
+      // "never confirm by themselves", at every lookup, not only the first one (issue 15)
+      const again = await gw.getPixCharge(id);
+      it.run.record(ensureNeverConfirmedBySelf([g, again].map((l) => ({ status: dataOf(l.json)?.status, exchange: l.exchange })), { exchanges: [r.exchange] }));
     }, { numRuns: 6 });
   },
 );
@@ -230,6 +236,15 @@ check(
     const [badCpf] = fc.sample(cpfWithBadCheckDigit(), { numRuns: 1, seed: t.settings.seed });
     const fixed = await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: badCpf ?? '52998224724' } }));
     t.run.record(expectInvalidBodyRejected(fixed.exchange, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'] }));
+    // one document per invalid class (check digits of CPF, numeric and alphanumeric CNPJ; one-digit
+    // documents and zeros; lengths), every run, concurrently (issue 15)
+    const cases = invalidDocumentCases(t.settings.seed).map((c) => ({ ...c, type: c.rule.startsWith('cpf') ? ('cpf' as const) : ('cnpj' as const) }));
+    const answers = await Promise.all(cases.map((c) => gw.createPixCharge(pixChargeBody({ customer: { documentType: c.type, document: c.value } }))));
+    cases.forEach((c, i) => {
+      const r = answers[i];
+      if (!r) return;
+      t.run.record(judgeCustomerDocumentAnswer(r.exchange, c.type, c.value, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'], subject: `${c.rule} document ${show(c.value)}` }));
+    });
 
     await t.property('invalid customers', invalidPixCustomer(), async (c, it) => {
       const r = await it.gateway().createPixCharge({ ...pixChargeBody(), customer: c.customer });

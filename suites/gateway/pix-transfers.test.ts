@@ -23,8 +23,9 @@ import {
   verifyIdempotentReplay,
   verifyTransferTimestamps,
 } from '../../harness/rules/gateway/pix-transfers.js';
-import { boundaryAmounts, idempotencyScenario, malformedPixKey, MALFORMED_PIX_KEY_KINDS, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
+import { boundaryAmounts, idempotencyScenario, malformedPixKey, malformedPixKeyCases, MALFORMED_PIX_KEY_KINDS, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
 import { balanceCents, dataOf, fundSandbox, is2xx, transferBody } from './webhook-steps.js';
+import { judgeKeyReuseWithOtherBody } from '../../harness/rules/gateway/states.js';
 
 const AREA = 'PIX transfers';
 
@@ -79,6 +80,20 @@ check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONF
     it.run.record(expectStatus(second.exchange, 409, { requirements: reqs }));
     if (second.status === 409) it.run.record(ensureErrorShapeIdempotencyConflict(second.json, { requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], exchanges: [second.exchange] }));
   }, { numRuns: 3 });
+  // bodies that differ in ONE field only (issue 15: a fingerprint over the amount alone passes
+  // bodies that differ everywhere): same key, same amount, another pixKey; then another amount
+  const gw = t.gateway();
+  const base = transferBody(130);
+  const variants: TransferRequest[] = [{ ...base, pixKey: randomUUID() }, { ...base, amount: 131 }];
+  const originals = await Promise.all(variants.map(() => randomUUID()).map(async (key) => ({ key, first: await gw.createTransfer(base, { idempotencyKey: key }) })));
+  const reused = await Promise.all(originals.map(({ key }, i) => gw.createTransfer(variants[i] as TransferRequest, { idempotencyKey: key })));
+  originals.forEach(({ first }, i) => {
+    const second = reused[i];
+    const firstId = dataOf(first)?.id;
+    t.run.record(expectStatus(first.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    if (!second || !is2xx(first) || typeof firstId !== 'string') return;
+    t.run.record(judgeKeyReuseWithOtherBody(second, firstId, { subject: i === 0 ? 'the same key, the same amount, another pixKey' : 'the same key, the same pixKey, another amount' }));
+  });
 });
 
 check('all five PIX key kinds are accepted', {
@@ -104,12 +119,18 @@ check('malformed PIX keys are refused', {
 }, async (t) => {
   // every kind, three variants each, whatever the property draws (a fault may concern one kind only,
   // e.g. e-mail keys with an "@")
-  const fixed = MALFORMED_PIX_KEY_KINDS.flatMap((kind) => fc.sample(malformedPixKey({ kind }), { numRuns: 3, seed: t.settings.seed }));
-  for (const key of fixed.filter((k, i) => fixed.findIndex((o) => o.value === k.value) === i)) {
-    const r = await t.gateway().createTransfer(transferBody(150, { pixKey: key.value }));
+  // plus one key per invalid class of every document and key rule (issue 15: check digits, one-digit
+  // documents, each way a UUID breaks), sent concurrently
+  const drawn = MALFORMED_PIX_KEY_KINDS.flatMap((kind) => fc.sample(malformedPixKey({ kind }), { numRuns: 3, seed: t.settings.seed }));
+  const fixed = [...drawn, ...malformedPixKeyCases(t.settings.seed).map((c) => ({ kind: c.rule, value: c.value }))];
+  const keys = fixed.filter((k, i) => fixed.findIndex((o) => o.value === k.value) === i);
+  const answers = await Promise.all(keys.map((key) => t.gateway().createTransfer(transferBody(150, { pixKey: key.value }))));
+  keys.forEach((key, i) => {
+    const r = answers[i];
+    if (!r) return;
     t.run.record(expectPixKeyRejected(r.exchange, key, { requirements: ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-CREATE-400'], subject: `${key.kind} key ${show(key.value)}` }));
     t.run.note(`${key.kind} key ${show(key.value)}: HTTP ${r.status}`);
-  }
+  });
   await t.property('malformed key', malformedPixKey(), async (key, it) => {
     const r = await it.gateway().createTransfer(transferBody(150, { pixKey: key.value }));
     // Borderline forms are warnings (GW-PIXOUT-KEY-INVALID-REJECTED / -KEY-FORMATS ambiguity): the text
@@ -152,12 +173,16 @@ check('transfer currency: only BRL, BRL by default', {
 }, async (t) => {
   // "currency | string | no | only `BRL`; default `BRL`"
   const gw = t.gateway();
-  await t.property('non-BRL currency', fc.constantFrom('USD', 'EUR', 'brl', ''), async (currency, it) => {
-    const r = await it.gateway().createTransfer({ ...transferBody(120), currency });
+  // every non-BRL value, each time (a draw of 4 from 4 could miss USD: issue 15), concurrently
+  const currencies = ['USD', 'EUR', 'brl', ''];
+  const refused = await Promise.all(currencies.map((currency) => gw.createTransfer({ ...transferBody(120), currency })));
+  currencies.forEach((currency, i) => {
+    const r = refused[i];
+    if (!r) return;
     // lower-case "brl" (case normalised) and "" (read as absent, so the BRL default) harm no one: the rule warns
-    it.run.record(expectTransferCurrencyRejected(r.exchange, currency, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400'], subject: `currency ${show(currency)}` }));
-    it.run.note(`currency ${show(currency)}: HTTP ${r.status}`);
-  }, { numRuns: 4 });
+    t.run.record(expectTransferCurrencyRejected(r.exchange, currency, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400'], subject: `currency ${show(currency)}` }));
+    t.run.note(`currency ${show(currency)}: HTTP ${r.status}`);
+  });
   const brl = await gw.createTransfer(transferBody(120, { currency: 'BRL' }));
   t.run.record(expectStatus(brl.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-200'] }));
   const absent = await gw.createTransfer(transferBody(121));

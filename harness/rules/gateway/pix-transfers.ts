@@ -9,6 +9,7 @@ import { combine, judge, makeFinding, show, type RuleContext } from '../judgemen
 import { verifyIsoTimestamp } from '../time.js';
 import { dataOf } from '../../json.js';
 import { expectInvalidBodyRejected, NOTHING_DECIDED } from './errors.js';
+import { readPixKey } from './documents-keys.js';
 
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
 
@@ -24,14 +25,16 @@ function accepted(exchange: Exchange): boolean {
 /**
  * "pixKey | CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key (UUID)": a
  * key matching none of the five formats is an invalid body ({@link expectInvalidBodyRejected}).
- * BORDERLINE keys may be accepted (a WARNING then, never a failure): a CPF or CNPJ with a wrong
- * check digit (the text does not say keys are validated beyond their format) and 11 bare digits (a
- * phone without +55 reads as "CPF (digits)").
+ * Which keys match none is read by one oracle, rules/gateway/documents-keys.ts `readPixKey` (issue
+ * 15): a CPF- or CNPJ-shaped key with wrong check digits (or of one repeated digit) is no CPF or
+ * CNPJ, and 11 bare digits are no "phone with +55 prefix" either, so accepting it FAILS. Only the
+ * forms the text does not pin down (punctuation, an alphanumeric CNPJ, a +55 phone of another digit
+ * count, a UUID without hyphens, a dotless e-mail domain) may be accepted: a WARNING then.
  */
 export function expectPixKeyRejected(exchange: Exchange, key: { kind: string; value: string }, ctx: RuleContext): Judgement {
   const j = expectInvalidBodyRejected(exchange, ctx);
-  const borderline = key.kind === 'cpf-bad-check-digit' || key.kind === 'cnpj-bad-check-digit' || /^\d{11}$/.test(key.value);
-  return borderline && accepted(exchange) ? asWarnings(j, `a borderline ${key.kind} key ${show(key.value)} was accepted`) : j;
+  const reading = readPixKey(key.value);
+  return reading.standing !== 'invalid' && accepted(exchange) ? asWarnings(j, `a ${key.kind} key ${show(key.value)} (${reading.why}) was accepted`) : j;
 }
 
 /**
