@@ -405,15 +405,6 @@ const PROBES: Probe[] = [
       return theirs.id === mine.id;
     },
   },
-  {
-    fault: 'gw-idempotency-cache-ignores-environment',
-    async observe(ctx) {
-      const key = randomUUID();
-      await transferWithKey(ctx, key, transferBody());
-      // an empty body can move no money: production must judge it on its own (400), not by the sandbox's key
-      return (await transferWithKey(ctx, key, {}, ctx.tokens.production)).status === 409;
-    },
-  },
   // Issue 15: isolation of environments and accounts
   {
     fault: 'gw-webhook-dispatch-ignores-environment',

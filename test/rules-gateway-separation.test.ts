@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeCompletionAboveBalance, judgeTransferDebitWindows, type DebitWindow } from '../harness/rules/gateway/ledger.js';
 import { ensureNeverConfirmedBySelf } from '../harness/rules/gateway/sandbox.js';
-import { ensureBalancesSeparate, ensureIdempotencyKeyScopedToAccount, ensureIdempotencyKeyScopedToEnvironment, ensureNoForeignDelivery } from '../harness/rules/gateway/separation.js';
+import { ensureBalancesSeparate, ensureIdempotencyKeyScopedToAccount, ensureNoForeignDelivery } from '../harness/rules/gateway/separation.js';
 import { answer, exchange, found } from './rules-gateway-fixtures.js';
 
 const NOTHING = { requirements: [], findings: [] };
@@ -25,20 +25,6 @@ describe('ensureIdempotencyKeyScopedToAccount', () => {
   it('decides nothing when either creation failed for its own reasons', () => {
     expect(ensureIdempotencyKeyScopedToAccount(answer(400, {}), answer(200, transfer('b1')))).toEqual(NOTHING);
     expect(ensureIdempotencyKeyScopedToAccount(answer(200, transfer('a1')), answer(403, {}))).toEqual(NOTHING);
-  });
-});
-
-describe('ensureIdempotencyKeyScopedToEnvironment', () => {
-  it('passes a validation refusal, fails a conflict or a replay', () => {
-    expect(found(ensureIdempotencyKeyScopedToEnvironment(answer(400, { success: false, message: 'pixKey is required' })))).toEqual([]);
-    expect(found(ensureIdempotencyKeyScopedToEnvironment(answer(422, { message: 'amount' })))).toEqual([]);
-    expect(found(ensureIdempotencyKeyScopedToEnvironment(answer(409, { error: 'IDEMPOTENCY_CONFLICT' })))).toEqual(['failure:idempotency.cross-environment']);
-    expect(found(ensureIdempotencyKeyScopedToEnvironment(answer(200, transfer('a1'))))).toEqual(['failure:idempotency.cross-environment']);
-  });
-
-  it('decides nothing on 401/403/429, warns on another 4xx', () => {
-    expect(ensureIdempotencyKeyScopedToEnvironment(answer(403, {}))).toEqual(NOTHING);
-    expect(found(ensureIdempotencyKeyScopedToEnvironment(answer(404, {})))).toEqual(['warning:status.unexpected']);
   });
 });
 

@@ -68,13 +68,9 @@ function leaks(dir: string, secrets: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
-/**
- * A request to a money-moving route, unless its body is `{}`: a transfer body without pixKey and
- * amount can move no money (the idempotency-scope check sends one with production credentials:
- * GatewayClient.sendEmptyTransferBody).
- */
+/** A request to a money-moving route (whatever its body: production credentials never send one). */
 function moneyMoving(entry: ProxiedRequest): boolean {
-  return MONEY_MOVING.has(`${entry.method} ${entry.path.split('?')[0] ?? ''}`) && entry.emptyObjectBody !== true;
+  return MONEY_MOVING.has(`${entry.method} ${entry.path.split('?')[0] ?? ''}`);
 }
 
 interface Scenario {

@@ -244,15 +244,6 @@ export class GatewayClient {
     return this.call('POST', '/api/v1/pix/out/pixkey', 'POST /api/v1/pix/out/pixkey', body, rest, { moneyMoving: true, headers });
   }
 
-  /**
-   * POST /api/v1/pix/out/pixkey with the body `{}` (no pixKey, no amount) under `idempotencyKey`: a
-   * request no transfer can be made of, so it is NOT money-moving and is allowed with production
-   * credentials (the idempotency-scope check: a key used in the sandbox must mean nothing there).
-   */
-  sendEmptyTransferBody(idempotencyKey: string, opts?: CallOptions): Promise<ApiResponse> {
-    return this.call('POST', '/api/v1/pix/out/pixkey', 'POST /api/v1/pix/out/pixkey', {}, opts, { headers: { 'x-idempotency-key': idempotencyKey } });
-  }
-
   /** GET /api/v1/pix/out/pixkey/{transferId} */
   getTransfer(transferId: string, opts?: CallOptions): Promise<ApiResponse> {
     return this.call('GET', `/api/v1/pix/out/pixkey/${enc(transferId)}`, 'GET /api/v1/pix/out/pixkey/{transferId}', undefined, opts);

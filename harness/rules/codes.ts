@@ -84,7 +84,6 @@ export const FINDING_CODES = [
   'id.uuid',
   'idempotency.conflict-accepted',
   'idempotency.cross-account',
-  'idempotency.cross-environment',
   'idempotency.deduplicated',
   'idempotency.duplicated',
   'idempotency.in-flight-409',

@@ -66,7 +66,6 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-idempotency-key-optional', ['GW-PIXOUT-IDEM-REQUIRED'], 'a transfer without x-idempotency-key is created'),
   fault('gw-idempotency-fingerprint-amount-only', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the body fingerprint covers the amount alone: the same key with the same amount and another pixKey replays the first transfer instead of 409'),
   fault('gw-idempotency-cache-ignores-account', ['GW-ERR-404-OTHER-ACCOUNT'], "the idempotency cache is keyed by the key alone: another account reusing a key with the same body gets the first account's transfer (and none of its own)"),
-  fault('gw-idempotency-cache-ignores-environment', ['GW-ENV-ISOLATION', 'GW-ENV-IDENTICAL-BEHAVIOUR'], 'the idempotency cache is keyed by account and key without the environment: a key used in the sandbox answers 409 (or replays) in production'),
 
   // Balance arithmetic and rendering
   fault('gw-balance-credit-fees-twice', ['GW-PIXIN-PAID-CREDITS-BALANCE'], 'a paid charge credits amount minus twice the fees'),

@@ -74,12 +74,12 @@ function conflictAnswer(existing: IdempotencyRecord, faults: ReadonlySet<string>
  * Where a key's first answer is remembered. Correct: per account and environment (scopeOf), since a
  * key is "a unique value (UUID) per operation" of one client. Faults: a cache keyed by the key alone
  * (`gw-idempotency-cache-ignores-account`: one key space for the whole platform, so another account
- * reusing a key gets the first account's transfer), or by account but not environment
- * (`gw-idempotency-cache-ignores-environment`: sandbox and production share the key space).
+ * reusing a key gets the first account's transfer). (A cache shared by sandbox and production is not a
+ * fault here: observing it would take a transfer request with production credentials, which the
+ * suite never sends.)
  */
 function idempotencyRecordKey(call: GatewayCall, key: string, faults: ReadonlySet<string>): string {
   if (faults.has('gw-idempotency-cache-ignores-account')) return `*:${key}`;
-  if (faults.has('gw-idempotency-cache-ignores-environment')) return `${call.principal.accountId}/*:${key}`;
   return `${scopeOf(call.principal)}:${key}`;
 }
 

@@ -17,7 +17,7 @@ import { check } from '../../harness/run/check.js';
 import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
 import { judgeCompletionAboveBalance, judgeTransferDebitWindows, type DebitWindow } from '../../harness/rules/gateway/ledger.js';
-import { ensureBalancesSeparate, ensureIdempotencyKeyScopedToAccount, ensureIdempotencyKeyScopedToEnvironment } from '../../harness/rules/gateway/separation.js';
+import { ensureBalancesSeparate, ensureIdempotencyKeyScopedToAccount } from '../../harness/rules/gateway/separation.js';
 import { balanceAround, readPixBalance } from './support.js';
 import { createCharge, dataOf, fundSandbox, is2xx, transferBody } from './webhook-steps.js';
 
@@ -35,21 +35,6 @@ check("an idempotency key is the operation of one account: another account's fir
   const theirs = await t.gateway('other').createTransfer(body, { idempotencyKey: key });
   t.run.record(ensureIdempotencyKeyScopedToAccount(mine, theirs));
   t.run.note(`another account, same key and body: HTTP ${theirs.status}, data.id ${show(dataOf(theirs)?.id)} (ours ${show(dataOf(mine)?.id)})`);
-});
-
-check('an idempotency key used in the sandbox means nothing in production', {
-  id: 'gateway.separation.idempotency-environment', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  requirements: ['GW-ENV-ISOLATION', 'GW-ENV-IDENTICAL-BEHAVIOUR'],
-}, async (t) => {
-  const key = randomUUID();
-  const sandbox = await t.gateway().createTransfer(transferBody(141), { idempotencyKey: key });
-  t.run.record(expectStatus(sandbox.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
-  if (!is2xx(sandbox)) return;
-  // `{}` carries no pixKey and no amount: production can make no transfer of it, and must judge it
-  // on its own (400/422), not answer by the sandbox's record of the key (409 or a replay)
-  const production = await t.gateway('live').sendEmptyTransferBody(key);
-  t.run.record(ensureIdempotencyKeyScopedToEnvironment(production));
-  t.run.note(`production, the sandbox's key with an empty body: HTTP ${production.status}`);
 });
 
 check('the production balance does not move with the sandbox balance', {

@@ -21,7 +21,6 @@ export interface ProxiedRequest {
   credential: 'basic' | 'bearer-issued' | 'bearer-unknown' | 'other' | 'none';
   status: number;
   /** the request body was the empty JSON object `{}` (no field at all: no amount, no destination) */
-  emptyObjectBody?: true;
 }
 
 export interface RecordingProxy {
@@ -53,15 +52,6 @@ function readAll(stream: IncomingMessage): Promise<Buffer> {
     stream.on('end', () => resolve(Buffer.concat(chunks)));
     stream.on('error', reject);
   });
-}
-
-function isEmptyJsonObject(body: Buffer): boolean {
-  try {
-    const value: unknown = JSON.parse(body.toString('utf8'));
-    return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.keys(value).length === 0;
-  } catch {
-    return false;
-  }
 }
 
 function basicClientId(header: string): string | undefined {
@@ -114,7 +104,6 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     } else {
       entry = { method: req.method ?? '', path, credential: authorization === '' ? 'none' : 'other', status: upstream.status };
     }
-    if (isEmptyJsonObject(body)) entry.emptyObjectBody = true;
     log.push(entry);
     const out = { ...upstream.headers };
     delete out['transfer-encoding'];

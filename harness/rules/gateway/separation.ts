@@ -12,7 +12,6 @@
 import type { Exchange } from '../../http/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { expectStatus } from '../status.js';
 import { dataOf } from '../../json.js';
 
 const NOTHING_DECIDED: Judgement = { requirements: [], findings: [] };
@@ -62,29 +61,6 @@ export function ensureIdempotencyKeyScopedToAccount(mine: Answer, theirs: Answer
     expected: "a transfer of the other account's own (another id): a resource of another account is not found",
     actual: `HTTP ${theirs.status} with data.id ${show(theirsId)}, the id of this account's transfer`,
   }));
-}
-
-/**
- * Production sends, with a key the sandbox used, a body that can move no money (`{}`: no pixKey, no
- * amount). The environments share nothing but the host: production judges the body on its own, as
- * the sandbox would (400 or 422; "everything else behaves identically in both"). A 409 (the sandbox's
- * key conflicts) or a 2xx (the sandbox's answer replayed): FAILURE `idempotency.cross-environment`.
- * 401, 403 and 429 decide nothing (production may refuse transfers to this client for its own
- * reasons); another status is judged by the status rule (another 4xx a warning).
- */
-export function ensureIdempotencyKeyScopedToEnvironment(production: Answer, ctx: Partial<RuleContext> = {}): Judgement {
-  const c = withRequirements(ctx, ['GW-ENV-ISOLATION', 'GW-ENV-IDENTICAL-BEHAVIOUR'], [production.exchange]);
-  if ([401, 403, 429].includes(production.status)) return NOTHING_DECIDED;
-  if (production.status === 409 || is2xx(production.status)) {
-    return judge(c, makeFinding(c, {
-      code: 'idempotency.cross-environment',
-      title: `production answered ${production.status} to an empty transfer body sent with a key used in the sandbox`,
-      severity: 'failure',
-      expected: 'HTTP 400 or 422: production has never seen the key and judges the body (no pixKey, no amount) on its own',
-      actual: `HTTP ${production.status}${production.status === 409 ? ' (the sandbox key conflicts in production)' : ' (the sandbox answer replayed in production)'}`,
-    }));
-  }
-  return expectStatus(production.exchange, [400, 422], c, { otherClientError: 'warning' });
 }
 
 /** Balances around one sandbox credit, in cents: both environments read before and after. */
