@@ -50,14 +50,14 @@ describe('ensureNoForeignDelivery', () => {
   const ours = delivery('{"type":"business.pix.created","data":{"external_ref":"ptc-ours-1"}}', secret);
   const theirs = delivery('{"type":"business.pix.created","data":{"external_ref":"ptc-theirs-2"}}', secret, 2);
   it('accepts deliveries of our own charges only', () => {
-    expect(codes(ensureNoForeignDelivery([ours], { token: 'ptc-theirs-2' }, { ...other, secret }))).toEqual([]);
+    expect(codes(ensureNoForeignDelivery([ours], { token: 'ptc-theirs-2' }, { ...other, secret, crossing: 'account' }))).toEqual([]);
   });
-  it('fails their event signed with our endpoint secret; the caller may cap it at a warning', () => {
-    expect(codes(ensureNoForeignDelivery([ours, theirs], { token: 'ptc-theirs-2' }, { ...other, secret }))).toEqual(['failure:webhook.foreign-event']);
-    expect(codes(ensureNoForeignDelivery([theirs], { token: 'ptc-theirs-2' }, { ...live, secret, severity: 'warning' }))).toEqual(['warning:webhook.foreign-event']);
+  it('fails another account\'s event signed with our endpoint secret; a production one only warns', () => {
+    expect(codes(ensureNoForeignDelivery([ours, theirs], { token: 'ptc-theirs-2' }, { ...other, secret, crossing: 'account' }))).toEqual(['failure:webhook.foreign-event']);
+    expect(codes(ensureNoForeignDelivery([theirs], { token: 'ptc-theirs-2' }, { ...live, secret, crossing: 'environment' }))).toEqual(['warning:webhook.foreign-event']);
   });
   it('only warns their event signed with another secret (a registration of theirs at the same URL)', () => {
     const elsewhere = delivery('{"data":{"external_ref":"ptc-theirs-2"}}', 'whsec_theirs');
-    expect(codes(ensureNoForeignDelivery([elsewhere], { token: 'ptc-theirs-2' }, { ...other, secret }))).toEqual(['warning:webhook.foreign-event']);
+    expect(codes(ensureNoForeignDelivery([elsewhere], { token: 'ptc-theirs-2' }, { ...other, secret, crossing: 'account' }))).toEqual(['warning:webhook.foreign-event']);
   });
 });

@@ -93,11 +93,14 @@ export type SeenDelivery = Pick<Delivery, 'seq' | 'headers' | 'rawBody' | 'bodyT
  *   endpoint: failure;
  * - one that does not verify with our secret may come from a registration of theirs that happens
  *   to use the same URL (the operator's choice, which the suite cannot see): a warning.
- * `severity` lets the caller cap the first case at a warning where the registration is open (a
- * production charge: whether one URL was registered for both environments is not stated).
+ * Across environments (`crossing: 'environment'`) the first case is only a warning too: the
+ * registration is "the webhook URL", and whether one URL (and secret) was registered for sandbox
+ * and production alike is not stated. Across accounts (`crossing: 'account'`) it fails: each
+ * account registers its own URL.
  */
-export function ensureNoForeignDelivery(deliveries: readonly SeenDelivery[], foreign: ForeignCharge, ctx: Boundary & { secret: string; severity?: 'failure' | 'warning' }): Judgement {
-  const { whose, secret, severity = 'failure', ...rest } = ctx;
+export function ensureNoForeignDelivery(deliveries: readonly SeenDelivery[], foreign: ForeignCharge, ctx: Boundary & { secret: string; crossing: 'account' | 'environment' }): Judgement {
+  const { whose, secret, crossing, ...rest } = ctx;
+  const severity = crossing === 'account' ? 'failure' : 'warning';
   const theirs = deliveries.filter((d) => d.bodyText.includes(foreign.token));
   if (theirs.length === 0) return judge(rest);
   const signedForUs = theirs.filter((d) => verifyPartnerSignature({ header: d.headers[PARTNER_SIGNATURE_HEADER], rawBody: d.rawBody, secret, receivedAt: d.receivedAt, toleranceSeconds: Number.MAX_SAFE_INTEGER }).matchedOver === 'raw-body');
