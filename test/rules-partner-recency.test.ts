@@ -17,10 +17,19 @@ describe('ensureNewestKept', () => {
   it('fails a list whose every charge is older than ours while ours are missing', () => {
     expect(codes(ensureNewestKept(older, [{ id: 'ours', createdAt: at(10) }], ctx))).toEqual(['failure:list.newest-dropped']);
   });
-  it('decides nothing without items, ours or parseable times', () => {
+  it('fails a list showing a charge known to be older while ours are missing, whatever the clocks say', () => {
+    const tied = [{ id: 'a', created_at: at(10) }, { id: 'b', created_at: at(10) }];
+    expect(codes(ensureNewestKept(tied, [{ id: 'ours', createdAt: at(10) }], ctx, ['b']))).toEqual(['failure:list.newest-dropped']);
+  });
+  it('accepts ours missing behind created_at ties when nothing listed is known to be older', () => {
+    const tied = [{ id: 'a', created_at: at(10) }, { id: 'b', created_at: at(10) }];
+    expect(codes(ensureNewestKept(tied, [{ id: 'ours', createdAt: at(10) }], ctx, ['z']))).toEqual([]);
+    expect(codes(ensureNewestKept(older, [{ id: 'ours', createdAt: 'yesterday' }], ctx))).toEqual([]);
+    expect(codes(ensureNewestKept([{ id: 'a' }], [{ id: 'ours', createdAt: at(10) }], ctx))).toEqual([]);
+  });
+  it('decides nothing without items or ours', () => {
     expect(decided(ensureNewestKept([], [{ id: 'ours', createdAt: at(10) }], ctx))).toBe(false);
-    expect(decided(ensureNewestKept(older, [{ id: 'ours', createdAt: 'yesterday' }], ctx))).toBe(false);
-    expect(decided(ensureNewestKept([{ id: 'a' }], [{ id: 'ours', createdAt: at(10) }], ctx))).toBe(false);
+    expect(decided(ensureNewestKept(older, [], ctx))).toBe(false);
   });
 });
 

@@ -25,18 +25,34 @@ export interface RecentCharge {
 
 /**
  * "newest first, up to 200 records": the 200 kept are the newest. When none of our just-created
- * charges is listed although every listed charge was created (by the service's own created_at)
- * before the oldest of ours, the list kept older charges and dropped newer ones: failure. A list
- * where ours are missing but something at least as new is shown is not judged here (another worker
- * may have created 200 charges since; the presence rule decides non-full lists).
+ * charges is listed, the list kept older charges and dropped newer ones (failure) if either
+ * - a listed charge is one we KNOW existed before ours (`knownOlder`: ids we saw listed or created,
+ *   and awaited, before creating ours): had 200 charges newer than ours pushed ours out, they would
+ *   have pushed that older one out too; no clock is involved;
+ * - every listed charge was created (by the service's own created_at) before the oldest of ours.
+ * Otherwise (ours missing, nothing provably older shown) it passes: another worker may have created
+ * 200 charges since, and created_at ties (a seconds-precision clock) say nothing about order.
  */
-export function ensureNewestKept(items: readonly unknown[], ours: readonly RecentCharge[], ctx: RuleContext): Judgement {
-  const ourTimes = ours.map((c) => (typeof c.createdAt === 'string' ? Date.parse(c.createdAt) : Number.NaN)).filter(Number.isFinite);
-  if (items.length === 0 || ours.length === 0 || ourTimes.length === 0) return NOTHING;
-  const listed = new Set(items.map((i) => (isRecord(i) ? i.id : undefined)));
+export function ensureNewestKept(items: readonly unknown[], ours: readonly RecentCharge[], ctx: RuleContext, knownOlder: readonly unknown[] = []): Judgement {
+  if (items.length === 0 || ours.length === 0) return NOTHING;
+  const listedIds = items.map((i) => (isRecord(i) ? i.id : undefined));
+  const listed = new Set(listedIds);
   if (ours.some((c) => listed.has(c.id))) return judge(ctx);
+  const missing = `none of ours ${show(ours.map((c) => c.id))} listed`;
+  const older = new Set(knownOlder.filter((id) => id !== undefined));
+  const olderShown = listedIds.find((id) => older.has(id));
+  if (olderShown !== undefined) {
+    return judge(ctx, makeFinding(ctx, {
+      code: 'list.newest-dropped',
+      title: 'the list shows an older charge and omits the newest',
+      severity: 'failure',
+      expected: 'the newest charges first ("newest first, up to 200 records"): ours, created after it, listed before it drops out',
+      actual: `${items.length} charges; ${show(olderShown)} (known to exist before ours were created) listed; ${missing}`,
+    }));
+  }
+  const ourTimes = ours.map((c) => (typeof c.createdAt === 'string' ? Date.parse(c.createdAt) : Number.NaN)).filter(Number.isFinite);
   const times = items.map(createdAtMs);
-  if (!times.every(Number.isFinite)) return NOTHING;
+  if (ourTimes.length === 0 || !times.every(Number.isFinite)) return judge(ctx);
   const oldestOurs = Math.min(...ourTimes);
   const newestListed = Math.max(...times);
   if (newestListed >= oldestOurs) return judge(ctx);
@@ -45,7 +61,7 @@ export function ensureNewestKept(items: readonly unknown[], ours: readonly Recen
     title: 'the list shows older charges and omits the newest',
     severity: 'failure',
     expected: `the newest charges first ("newest first, up to 200 records"): ours, created ${new Date(oldestOurs).toISOString()} or later, listed`,
-    actual: `${items.length} charges, the newest created ${new Date(newestListed).toISOString()}; none of ${show(ours.map((c) => c.id))}`,
+    actual: `${items.length} charges, the newest created ${new Date(newestListed).toISOString()}; ${missing}`,
   }));
 }
 
