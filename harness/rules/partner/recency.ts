@@ -39,7 +39,7 @@ export function ensureNewestKept(items: readonly unknown[], ours: readonly Recen
   const listed = new Set(listedIds);
   if (ours.some((c) => listed.has(c.id))) return judge(ctx);
   const missing = `none of ours ${show(ours.map((c) => c.id))} listed`;
-  const older = new Set(knownOlder.filter((id) => id !== undefined));
+  const older = new Set<unknown>(knownOlder.filter((id) => id !== undefined));
   const olderShown = listedIds.find((id) => older.has(id));
   if (olderShown !== undefined) {
     return judge(ctx, makeFinding(ctx, {
