@@ -50,6 +50,8 @@ export interface ConformanceSummary {
   durationMs?: number;
   summary?: { passed: number; failed: number; warnings: number; notRun: number; requests: number; errors: number; checks: number };
   failures?: { check: string; requirements: string[]; message: string; replay: string }[];
+  warnings?: { check: string; requirements: string[]; message: string }[];
+  requirements?: { id: string; verdict: string }[];
   errors?: { check: string; message: string; replay: string }[];
 }
 

@@ -1,6 +1,7 @@
 /** The shape of reports/bench.json. */
 import type { FuzzResult } from './fuzz.js';
 import type { GrowthResult } from './growth.js';
+import type { LatencyResult } from './latency.js';
 import type { OverheadResult } from './overhead.js';
 import type { ReferenceMode } from './reference.js';
 import type { StagesResult } from './stages.js';
@@ -23,4 +24,5 @@ export interface BenchReport {
   suite?: SuiteRow[];
   fuzz?: FuzzResult;
   growth?: GrowthResult;
+  latency?: LatencyResult;
 }

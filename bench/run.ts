@@ -9,8 +9,11 @@
  *   fuzz        the stateful fuzzer's sequences/s and time/requests to detect race/atomicity/
  *               idempotency faults (short by default; --fuzz: 3 seeds per fault, larger budget)
  *   growth      wall time of one property-based suite file at 10/100/1000 runs per property
+ *   latency     the quick profile through a delaying proxy (bench/delay-proxy.ts) adding 0, 50, 100,
+ *               200 ms to every request: wall time and requests in flight (issue 16's goal)
  *
- * Flags: --full, --fuzz, --only LIST, --reference child|in-process (default child), --short (tiny
+ * Flags: --full, --fuzz, --only LIST, --delays LIST (latency rows, ms), --seed N, --suite-flags "…"
+ * (extra CLI flags of the latency runs, e.g. "--concurrency 4"), --reference child|in-process (default child), --short (tiny
  * counts, to check the bench itself), --out PATH, --growth-file PATH, --help.
  * Every loop is bounded in count and time; everything listens on and talks to 127.0.0.1 only.
  */
@@ -19,6 +22,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { measureFuzz } from './fuzz.js';
 import { measureGrowth } from './growth.js';
+import { measureLatency } from './latency.js';
 import { runHarnessOverhead } from './overhead.js';
 import { ROOT } from './process.js';
 import { startBenchReference } from './reference.js';
@@ -28,7 +32,7 @@ import { measureSuite, notMeasured } from './suite.js';
 import { renderReport } from './table.js';
 import { measureThroughput } from './throughput.js';
 
-const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth'] as const;
+const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface BenchFlags {
@@ -39,12 +43,15 @@ interface BenchFlags {
   reference: ReferenceMode;
   out: string;
   growthFile?: string;
+  delays: number[];
+  seed: number;
+  suiteFlags: string[];
 }
 
-const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…]`;
+const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--suite-flags "--concurrency 4"]`;
 
 function parseFlags(argv: readonly string[]): BenchFlags | undefined {
-  const flags: BenchFlags = { full: false, fuzz: false, short: false, only: new Set(SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json') };
+  const flags: BenchFlags = { full: false, fuzz: false, short: false, only: new Set(SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, suiteFlags: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -66,6 +73,15 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
       flags.reference = v;
     } else if (a === '--out') flags.out = resolve(process.cwd(), value());
     else if (a === '--growth-file') flags.growthFile = value();
+    else if (a === '--delays') {
+      const delays = value().split(',').map((x) => Number(x.trim()));
+      if (delays.some((d) => !Number.isInteger(d) || d < 0 || d > 2000)) throw new Error('--delays is a list of integers 0-2000 (ms)');
+      flags.delays = delays;
+    } else if (a === '--seed') {
+      const seed = Number(value());
+      if (!Number.isSafeInteger(seed)) throw new Error('--seed is an integer');
+      flags.seed = seed;
+    } else if (a === '--suite-flags') flags.suiteFlags = value().split(/\s+/).filter(Boolean);
     else if (a === '--help' || a === '-h') return undefined;
     else throw new Error(`unknown flag "${a}"\n${HELP}`);
   }
@@ -151,6 +167,18 @@ async function main(argv: readonly string[]): Promise<number> {
   if (flags.only.has('growth')) {
     log('cost growth with --runs…');
     report.growth = await measureGrowth({ runs: short ? [1, 3] : [10, 100, 1000], timeoutMsPerRun: short ? 60_000 : 4 * 60_000, ...(flags.growthFile ? { file: flags.growthFile } : {}) });
+  }
+
+  if (flags.only.has('latency')) {
+    log('quick profile with added latency…');
+    report.latency = await measureLatency({
+      delays: short ? [0, 50] : flags.delays,
+      seed: flags.seed,
+      flags: flags.suiteFlags,
+      // 2 063 requests one at a time at 200 ms would take ~7 min: the limit leaves room for that
+      timeoutMs: 12 * 60_000,
+      log,
+    });
   }
 
   report.machine.loadAfter = load();

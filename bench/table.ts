@@ -54,6 +54,21 @@ export function renderReport(report: BenchReport): string {
     }
     out.push('');
   }
+  const l = report.latency;
+  if (l) {
+    const at = l.rows.find((r) => r.addedMs === l.goal.atMs);
+    const verdict = l.meetsGoal === undefined ? 'goal not judged (needs the 0 and 100 ms rows)' : l.meetsGoal ? 'goal MET' : 'GOAL NOT MET';
+    out.push(
+      `Quick profile with added latency (delaying proxy; seed ${l.seed}${l.flags.length ? `; ${l.flags.join(' ')}` : ''}; goal: at +${l.goal.atMs} ms ≤ ${l.goal.ratio}× the 0 ms wall and < ${l.goal.maxMs / 1000} s) — ${verdict}${at?.ratio !== undefined ? ` (${at.ratio}×)` : ''}${l.sameVerdicts === false ? ' — FAILING CHECKS DIFFER BETWEEN ROWS' : ''}`,
+    );
+    out.push(
+      table(
+        ['added', 'wall', 'ratio', 'exit', 'checks', 'passed', 'failed', 'not run', 'requests', 'in flight max', 'in flight mean', 'note'],
+        l.rows.map((r) => [`${r.addedMs} ms`, s(r.wallMs), opt(r.ratio), opt(r.exitCode ?? undefined), opt(r.checks), opt(r.passed), opt(r.failed), opt(r.notRun), opt(r.requests), r.maxInFlight, r.meanInFlight, r.note ?? '']),
+      ),
+      '',
+    );
+  }
   if (report.fuzz) {
     out.push('Fuzzer (suites/<api>/fuzz-model.test.ts, direct vitest runs)');
     out.push(

@@ -20,7 +20,7 @@ import {
   cpfWithBadCheckDigit,
   cpfWrongLength,
 } from './documents.js';
-import { MALFORMED_PIX_KEY_KINDS, malformedPixKey } from './pix-keys.js';
+import { evpKey, MALFORMED_PIX_KEY_KINDS, malformedPixKey } from './pix-keys.js';
 import type { MalformedPixKeyKind } from './pix-keys.js';
 
 export interface RuleCase {
@@ -62,5 +62,20 @@ export function malformedPixKeyCases(seed = 1): RuleCase[] {
     { rule: 'key.cnpj-alphanumeric-check-digit', value: one(cnpjWithBadCheckDigit({ variant: 'alphanumeric' }), seed) },
     { rule: 'key.cpf-same-digits', value: one(cpfAllSameDigits(), seed) },
     { rule: 'key.cnpj-same-digits', value: one(cnpjAllSameDigits(), seed) },
+    { rule: 'key.cpf-zeros', value: '00000000000' },
+    { rule: 'key.cnpj-zeros', value: '00000000000000' },
+    // "random key (UUID)": each way a UUID gets broken, not only the one a draw picks (a validator
+    // matching "32 to 36 hex digits or hyphens" lets the truncated one through)
+    ...randomKeyCases(one(evpKey(), seed)),
+  ];
+}
+
+/** A UUID one character short, one too long, and with a non-hex letter (never at a hyphen). */
+function randomKeyCases(uuid: string): RuleCase[] {
+  const at = uuid.search(/[0-9a-f]/i);
+  return [
+    { rule: 'key.random-truncated', value: uuid.slice(0, -1) },
+    { rule: 'key.random-extra-char', value: `${uuid}0` },
+    { rule: 'key.random-non-hex', value: `${uuid.slice(0, at)}g${uuid.slice(at + 1)}` },
   ];
 }

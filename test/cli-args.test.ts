@@ -149,6 +149,21 @@ describe('worker environment', () => {
     expect(quick['PAYGATE_WORKERS']).toBeUndefined();
     expect(workerEnv(parseArgs(['--max-rps', '3', '--workers', '3']), 1)['PAYGATE_MAX_RPS']).toBe('1');
   });
+  test('--concurrency: worker processes and property runs in flight; remote targets default to 8', () => {
+    expect(workerEnv(parseArgs(['--concurrency', '6']), 1)).toMatchObject({ PAYGATE_WORKERS: '6', PAYGATE_CONCURRENCY: '6' });
+    // the embedded reference shares this machine's CPUs: nothing changes unless asked
+    const embedded = workerEnv(parseArgs([]), 1, false);
+    expect(embedded['PAYGATE_CONCURRENCY']).toBeUndefined();
+    expect(embedded['PAYGATE_WORKERS']).toBeUndefined();
+    expect(workerEnv(parseArgs([]), 1, true)).toMatchObject({ PAYGATE_WORKERS: '8', PAYGATE_CONCURRENCY: '8' });
+    // a rate cap, not the latency, bounds a capped run
+    expect(workerEnv(parseArgs(['--max-rps', '4']), 1, true)).toMatchObject({ PAYGATE_WORKERS: '2', PAYGATE_MAX_RPS: '2' });
+    expect(workerEnv(parseArgs(['--max-rps', '4']), 1, true)['PAYGATE_CONCURRENCY']).toBeUndefined();
+    // full/certify keep at least the three workers of the timer files; --workers wins
+    expect(workerEnv(parseArgs(['--profile', 'full', '--concurrency', '2']), 1)).toMatchObject({ PAYGATE_WORKERS: '3', PAYGATE_CONCURRENCY: '2' });
+    expect(workerEnv(parseArgs(['--concurrency', '4', '--workers', '2']), 1)).toMatchObject({ PAYGATE_WORKERS: '2', PAYGATE_CONCURRENCY: '4' });
+    expect(() => parseArgs(['--concurrency', '0'])).toThrow(/between 1 and 64/);
+  });
   test('--grep is literal text', () => {
     expect(grepPattern('amount (min) $1').test('x amount (min) $1 y')).toBe(true);
     expect(grepPattern('a.c').test('abc')).toBe(false);

@@ -8,6 +8,7 @@ import { FAULTS } from '../reference/faults.js';
 import { runFaultMatrix } from './fault-matrix/matrix.js';
 import type { FaultMatrix } from './fault-matrix/report.js';
 import { undetectedText } from './fault-matrix/report.js';
+import { lostProofs, readProofBaseline } from './fault-matrix/proof.js';
 
 const MATRIX_TIMEOUT_MS = 8 * 60_000;
 
@@ -30,6 +31,12 @@ describe('fault matrix', () => {
     },
     MATRIX_TIMEOUT_MS,
   );
+
+  test('no requirement loses its proof (test/fault-matrix/proof-baseline.json)', () => {
+    if (matrix?.proof === undefined) throw new Error('the matrix did not run (see the first test)');
+    const lost = lostProofs(matrix.proof, readProofBaseline());
+    expect(lost, `requirements no detected fault proves any more (reports/fault-matrix.md):\n${lost.join('\n')}`).toEqual([]);
+  });
 
   test('the correct reference draws no failure in the matrix baselines', () => {
     if (matrix === undefined) throw new Error('the matrix did not run (see the previous test)');

@@ -46,8 +46,8 @@ async function transferStatus(ctx: ProbeContext, overrides: Record<string, unkno
   return (await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token: ctx.tokens.sandbox, body: transferBody(overrides), headers: transferHeaders() })).status;
 }
 
-async function balanceCents(ctx: ProbeContext): Promise<number> {
-  const reply = await call(ctx.base, 'GET', '/api/v1/balance', { token: ctx.tokens.sandbox });
+async function balanceCents(ctx: ProbeContext, token = ctx.tokens.sandbox): Promise<number> {
+  const reply = await call(ctx.base, 'GET', '/api/v1/balance', { token });
   return Math.round(Number(pick(reply.body, 'data.pix.balance')) * 100);
 }
 
@@ -66,9 +66,9 @@ function concurrently<T>(count: number, work: () => Promise<T>): Promise<T[]> {
 }
 
 /** Registers a webhook at a fresh receiver path; returns the path and its secret. */
-async function hook(ctx: ProbeContext, events: string[]): Promise<{ path: string; secret: string; id: number }> {
+async function hook(ctx: ProbeContext, events: string[], token = ctx.tokens.sandbox): Promise<{ path: string; secret: string; id: number }> {
   const path = `/${randomUUID()}`;
-  const reply = await call(ctx.base, 'POST', '/api/v1/webhook', { token: ctx.tokens.sandbox, body: { url: `${receiver.url}${path}`, events } });
+  const reply = await call(ctx.base, 'POST', '/api/v1/webhook', { token, body: { url: `${receiver.url}${path}`, events } });
   return { path, secret: pickString(reply.body, 'data.signatureSecret'), id: Number(pick(reply.body, 'data.id')) };
 }
 
@@ -98,6 +98,28 @@ async function arrivesWithin(path: string, timeoutMs: number): Promise<boolean> 
   } catch {
     return false;
   }
+}
+
+/** A field of the charge's BR Code (`62.05` reaches into a template). */
+async function chargeEmvField(ctx: ProbeContext, path: string): Promise<string> {
+  const emv = pickString((await createCharge(ctx)).body, 'data.pix.emv');
+  const [head, child] = path.split('.');
+  const value = emvField(emv, head as string) ?? '';
+  return child === undefined ? value : (emvField(value, child) ?? '');
+}
+
+/** Completes a fresh transfer of `amount` after a paid charge of `credit`; the completion's status and the balances around it. */
+async function completion(ctx: ProbeContext, credit: number, amount: number): Promise<{ status: number; before: number; after: number }> {
+  await paidCharge(ctx, credit);
+  const before = await balanceCents(ctx);
+  const id = await newTransfer(ctx, amount);
+  const { status } = await call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox });
+  return { status, before, after: await balanceCents(ctx) };
+}
+
+async function transferWithKey(ctx: ProbeContext, key: string, body: Record<string, unknown>, token = ctx.tokens.sandbox): Promise<{ status: number; id: unknown }> {
+  const reply = await call(ctx.base, 'POST', '/api/v1/pix/out/pixkey', { token, body, headers: { 'x-idempotency-key': key } });
+  return { status: reply.status, id: pick(reply.body, 'data.id') };
 }
 
 function emvField(emv: string, wanted: string): string | undefined {
@@ -339,6 +361,91 @@ const PROBES: Probe[] = [
     async observe(ctx) {
       const { id } = await createCharge(ctx, {}, ctx.tokens.production);
       return (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.production })).status !== 403;
+    },
+  },
+  // Issue 15: documents and keys
+  { fault: 'gw-pixin-cnpj-check-digit-ignored', observe: async (ctx) => (await chargeStatus(ctx, { customer: { documentType: 'cnpj', document: '11222333000182' } })) === 200 },
+  { fault: 'gw-pixin-alphanumeric-cnpj-check-digit-ignored', observe: async (ctx) => (await chargeStatus(ctx, { customer: { documentType: 'cnpj', document: '12ABC34501DE36' } })) === 200 },
+  {
+    fault: 'gw-document-repeated-digits-accepted',
+    observe: async (ctx) => (await chargeStatus(ctx, { customer: { documentType: 'cpf', document: '00000000000' } })) === 200 && (await transferStatus(ctx, { pixKey: '11111111111' })) === 200,
+  },
+  { fault: 'gw-pixkey-document-check-digits-ignored', observe: async (ctx) => (await transferStatus(ctx, { pixKey: '52998224726' })) === 200 },
+  { fault: 'gw-pixkey-random-key-loose', observe: async (ctx) => (await transferStatus(ctx, { pixKey: '123e4567-e89b-12d3-a456-42661417400' })) === 200 },
+  { fault: 'gw-pixout-currency-ignored', observe: async (ctx) => (await transferStatus(ctx, { currency: 'USD' })) === 200 },
+  // Issue 15: BR Code field limits
+  { fault: 'gw-emv-merchant-name-uncut', observe: async (ctx) => (await chargeEmvField(ctx, '59')).length > 25 },
+  { fault: 'gw-emv-merchant-city-uncut', observe: async (ctx) => (await chargeEmvField(ctx, '60')).length > 15 },
+  { fault: 'gw-emv-amount-column-scale', observe: async (ctx) => (await chargeEmvField(ctx, '54')).length > 13 },
+  { fault: 'gw-emv-txid-charge-id', observe: async (ctx) => (await chargeEmvField(ctx, '62.05')).length > 25 },
+  // Issue 15: money
+  { fault: 'gw-pixout-balance-check-in-reais', observe: async (ctx) => (await completion(ctx, 1_000, 5_000)).status === 200 },
+  {
+    fault: 'gw-pixout-complete-no-debit',
+    async observe(ctx) {
+      const { status, before, after } = await completion(ctx, 10_000, 100);
+      return status === 200 && after === before;
+    },
+  },
+  // Issue 15: idempotency scope and fingerprint
+  {
+    fault: 'gw-idempotency-fingerprint-amount-only',
+    async observe(ctx) {
+      const key = randomUUID();
+      await transferWithKey(ctx, key, transferBody({ amount: 300 }));
+      return (await transferWithKey(ctx, key, transferBody({ amount: 300, pixKey: '52998224725' }))).status !== 409;
+    },
+  },
+  {
+    fault: 'gw-idempotency-cache-ignores-account',
+    async observe(ctx) {
+      const key = randomUUID();
+      const mine = await transferWithKey(ctx, key, transferBody());
+      const theirs = await transferWithKey(ctx, key, transferBody(), ctx.tokens.other);
+      return theirs.id === mine.id;
+    },
+  },
+  // Issue 15: isolation of environments and accounts
+  {
+    fault: 'gw-webhook-dispatch-ignores-environment',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_created'], ctx.tokens.production);
+      await createCharge(ctx);
+      return arrivesWithin(path, 300);
+    },
+  },
+  {
+    fault: 'gw-webhook-dispatch-by-event-only',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_created'], ctx.tokens.other);
+      await createCharge(ctx);
+      return arrivesWithin(path, 300);
+    },
+  },
+  {
+    fault: 'gw-simulation-checks-ownership-only',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx, {}, ctx.tokens.production);
+      const sandboxCharge = await createCharge(ctx);
+      const foreign = await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${sandboxCharge.id}/pay`, { token: ctx.tokens.production });
+      return foreign.status === 403 && (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.production })).status === 200;
+    },
+  },
+  {
+    fault: 'gw-balance-shared-across-environments',
+    async observe(ctx) {
+      const before = await balanceCents(ctx, ctx.tokens.production);
+      await paidCharge(ctx, 1_000);
+      return (await balanceCents(ctx, ctx.tokens.production)) !== before;
+    },
+  },
+  {
+    fault: 'gw-pixin-confirms-itself',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx);
+      const lookups = [];
+      for (let i = 0; i < 3; i++) lookups.push(pick((await call(ctx.base, 'GET', `/api/v1/pix/in/qrcode/${id}`, { token: ctx.tokens.sandbox })).body, 'data.status'));
+      return lookups.includes('paid');
     },
   },
   { fault: 'gw-error-not-found-without-code', observe: async (ctx) => (await call(ctx.base, 'GET', '/api/v1/pix/out/pixkey/nope', { token: ctx.tokens.sandbox })).body.error !== 'NOT_FOUND' },

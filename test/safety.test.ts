@@ -6,7 +6,8 @@
 // 1. Production credentials only: the reference's PRODUCTION pair in every gateway slot
 //    (GATEWAY_CLIENT_* = GATEWAY_LIVE_* = live pair; GATEWAY_LIVE_* is production by definition),
 //    certify profile. No money-moving request (POST /api/v1/pix/out/pixkey, POST /api/v1/card) may
-//    carry a token the target issued (unauthenticated negative tests move no money and are allowed).
+//    carry a token the target issued (unauthenticated negative tests move no money and are allowed,
+//    and so does a transfer body of `{}`: no pixKey, no amount).
 // 2. No file under a run's reports directory contains any configured secret (client secrets and
 //    their Basic credentials, API keys, the partner webhook secret) or any token/secret the target
 //    handed out (bearer tokens, webhook signatureSecrets): checked on run 1 and on a quick run with
@@ -67,6 +68,7 @@ function leaks(dir: string, secrets: ReadonlyMap<string, string>): string[] {
   return found;
 }
 
+/** A request to a money-moving route (whatever its body: production credentials never send one). */
 function moneyMoving(entry: ProxiedRequest): boolean {
   return MONEY_MOVING.has(`${entry.method} ${entry.path.split('?')[0] ?? ''}`);
 }

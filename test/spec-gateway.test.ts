@@ -406,6 +406,12 @@ describe('gateway schemas accept the documented shapes and reject near-misses', 
     expect(validate(missing)).toBe(false);
     expect(validate({ ...pixChargeCreated, data: { ...pixChargeCreated.data, status: 'approved' } })).toBe(false);
     expect(validate({ ...pixChargeCreated, data: { ...pixChargeCreated.data, fees: 0.99 } })).toBe(false);
+    // "PNG image, base64": MIME-wrapped and URL-safe base64 are base64 too (the QR rule warns; issue 14)
+    const withQr = (qrCode: string) => ({ ...pixChargeCreated, data: { ...pixChargeCreated.data, pix: { ...pixChargeCreated.data.pix, qrCode } } });
+    expect(validate(withQr('iVBORw0K\r\nGgo='))).toBe(true);
+    expect(validate(withQr('iVBORw0K_Ggo-'))).toBe(true);
+    expect(validate(withQr('data:image/png;base64,iVBORw0KGgo='))).toBe(true);
+    expect(validate(withQr('not base64!'))).toBe(false);
   });
 
   it('tolerates unknown fields everywhere ("not shown" parts stay open)', () => {
@@ -433,9 +439,15 @@ describe('gateway schemas accept the documented shapes and reject near-misses', 
     expect(validate({ ...balance, data: { ...balance.data, pix: { balance: 10.5 } } })).toBe(false);
     expect(validate({ ...balance, data: { ...balance.data, pix: { balance: '10.5' } } })).toBe(false);
     expect(validate({ ...balance, data: { ...balance.data, pix: { balance: '10,50' } } })).toBe(false);
+    // "reserve.balance | held in risk reserve (if applicable)": absent or null where none applies (issue 14)
     const withoutReserve = clone(balance) as { data: Record<string, unknown> };
     delete withoutReserve.data.reserve;
-    expect(validate(withoutReserve)).toBe(false);
+    expect(validate(withoutReserve)).toBe(true);
+    expect(validate({ ...balance, data: { ...balance.data, reserve: null } })).toBe(true);
+    expect(validate({ ...balance, data: { ...balance.data, reserve: { balance: 1 } } })).toBe(false);
+    const withoutBlocked = clone(balance) as { data: Record<string, unknown> };
+    delete withoutBlocked.data.pixBlocked;
+    expect(validate(withoutBlocked)).toBe(false);
   });
 
   it('accepts both error shapes and a NOT_FOUND error; rejects other shapes', () => {

@@ -29,6 +29,8 @@ export interface CliOptions {
   replay?: string;
   shard?: { index: number; count: number };
   workers?: number;
+  /** checks (worker processes) and property runs per check in flight at once (--concurrency) */
+  concurrency?: number;
   dryRun: boolean;
   help: boolean;
   version: boolean;
@@ -44,6 +46,12 @@ export class UsageError extends Error {
 }
 
 export const CERTIFY_DEFAULT_MAX_RPS = 5;
+/**
+ * --concurrency against a configured (remote) target: the suite waits on the network, not the CPU,
+ * so more checks and property runs than cores are in flight (issue 16: at 100 ms per round trip the
+ * quick profile is otherwise ~2 000 requests one after another).
+ */
+export const REMOTE_DEFAULT_CONCURRENCY = 8;
 /** fast-check seeds are 32-bit signed integers */
 const SEED_MIN = -(2 ** 31);
 const SEED_MAX = 2 ** 31 - 1;
@@ -71,6 +79,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--receiver-url', value: 'URL', help: "receiver run: test YOUR webhook endpoint at URL by playing the platform (signed events, forgeries, replays); needs --receiver-scheme and RECEIVER_SIGNATURE_SECRET; runs suites/receiver only" },
   { flag: '--receiver-scheme', value: 'gateway|partner', help: 'which contract\'s webhooks the endpoint receives (with --receiver-url)' },
   { flag: '--personality', value: 'default|alt', help: 'embedded reference only: which personality it runs (sets REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, reference/DECISIONS.md)' },
+  { flag: '--concurrency', value: 'N', help: `checks in flight at once (N worker processes) and, inside a check, independent property runs in flight at once; it follows the target's latency, not the CPUs (default ${REMOTE_DEFAULT_CONCURRENCY} against a configured target, vitest's choice against the embedded reference; 2 when a rate cap applies). Checks that need a quiet account still run alone` },
   { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
   { flag: '--version', help: 'print the tool version' },
   { flag: '--help', help: 'this text (also -h)' },
@@ -131,7 +140,8 @@ export const WORKER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_RUNS', help: 'fast-check numRuns override (unset: the profile default)' },
   { name: 'PAYGATE_MAX_RPS', help: "this worker's share of the rate cap (total / workers); unset: no cap" },
   { name: 'PAYGATE_MAX_RPS_TOTAL', help: 'the whole run\'s rate cap (--max-rps)' },
-  { name: 'PAYGATE_WORKERS', help: 'number of worker processes when set by --workers or a rate cap' },
+  { name: 'PAYGATE_WORKERS', help: 'number of worker processes when set by --workers, --concurrency or a rate cap' },
+  { name: 'PAYGATE_CONCURRENCY', help: 'property runs in flight at once inside one check (--concurrency); unset: one at a time' },
   { name: 'PAYGATE_API', help: 'gateway | partner | both' },
   { name: 'PAYGATE_STRICT', help: '1 when warnings fail' },
   { name: 'PAYGATE_REPLAY', help: 'fast-check replay path (with PAYGATE_SEED)' },
@@ -270,6 +280,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
       case '--personality':
         options.personality = oneOf(flag, v, ['default', 'alt'] as const);
         break;
+      case '--concurrency':
+        options.concurrency = integer(flag, v, 1, 64);
+        break;
       case '--strict':
         options.strict = true;
         break;
@@ -367,15 +380,32 @@ export function effectiveMaxRps(options: Pick<CliOptions, 'profile' | 'maxRps'>)
  */
 export const TIMED_PROFILE_WORKERS = 3;
 
-/** Worker processes: --workers; else 3 in full/certify (timer waits overlap); else 2 under a rate cap; else vitest's default. */
-export function effectiveWorkers(options: Pick<CliOptions, 'profile' | 'maxRps' | 'workers'>): number | undefined {
+/**
+ * Checks and property runs in flight: --concurrency; else, against a configured target, the remote
+ * default (unless a rate cap applies: the cap, not the latency, then bounds the run); else undefined
+ * (the embedded reference shares this machine's CPUs: vitest's default, one property run at a time).
+ */
+export function effectiveConcurrency(options: Pick<CliOptions, 'profile' | 'maxRps' | 'concurrency'>, remote = false): number | undefined {
+  if (options.concurrency !== undefined) return options.concurrency;
+  if (!remote || effectiveMaxRps(options) !== undefined) return undefined;
+  return REMOTE_DEFAULT_CONCURRENCY;
+}
+
+/**
+ * Worker processes: --workers; else --concurrency (or the remote default); else 3 in full/certify
+ * (timer waits overlap); else 2 under a rate cap; else vitest's default. In full/certify the
+ * concurrency never lowers the three workers the timer files need.
+ */
+export function effectiveWorkers(options: Pick<CliOptions, 'profile' | 'maxRps' | 'workers' | 'concurrency'>, remote = false): number | undefined {
   if (options.workers !== undefined) return options.workers;
-  if (options.profile !== 'quick') return TIMED_PROFILE_WORKERS;
+  const concurrency = effectiveConcurrency(options, remote);
+  if (options.profile !== 'quick') return Math.max(TIMED_PROFILE_WORKERS, concurrency ?? 0);
+  if (concurrency !== undefined) return concurrency;
   return effectiveMaxRps(options) !== undefined ? 2 : undefined;
 }
 
-/** The PAYGATE_* environment for the test workers. */
-export function workerEnv(options: CliOptions, seed: number): Record<string, string> {
+/** The PAYGATE_* environment for the test workers; `remote`: the target is configured, not the embedded reference. */
+export function workerEnv(options: CliOptions, seed: number, remote = false): Record<string, string> {
   const env: Record<string, string> = {
     PAYGATE_CLI: '1',
     PAYGATE_PROFILE: options.profile,
@@ -395,8 +425,10 @@ export function workerEnv(options: CliOptions, seed: number): Record<string, str
   // read by the embedded reference the global setup starts (it inherits the environment)
   if (options.personality !== undefined) env['REFERENCE_PERSONALITY'] = options.personality;
   const rps = effectiveMaxRps(options);
-  const workers = effectiveWorkers(options);
+  const workers = effectiveWorkers(options, remote);
   if (workers !== undefined) env['PAYGATE_WORKERS'] = String(workers);
+  const concurrency = effectiveConcurrency(options, remote);
+  if (concurrency !== undefined) env['PAYGATE_CONCURRENCY'] = String(concurrency);
   if (rps !== undefined) {
     // the limiter is per process: each worker gets its share so the run never exceeds the cap
     env['PAYGATE_MAX_RPS_TOTAL'] = String(rps);

@@ -65,6 +65,7 @@ function header(options: CliOptions, seed: number, env: NodeJS.ProcessEnv): stri
   if (rps !== undefined) parts.push(`max ${rps} req/s`);
   if (options.runs !== undefined) parts.push(`runs ${options.runs}`);
   if (options.strict) parts.push('strict');
+  if (env['PAYGATE_CONCURRENCY'] !== undefined) parts.push(`concurrency ${env['PAYGATE_CONCURRENCY']}`);
   if (options.shard !== undefined) parts.push(`shard ${options.shard.index}/${options.shard.count}`);
   const lines = [parts.join(' · '), `target: ${describeTarget(env, options.api)}`];
   const proxy = describeProxy(proxySettings(env));
@@ -198,7 +199,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 
   const seed = options.seed ?? randomSeed();
-  const exported = { ...workerEnv(options, seed), ...adoptionEnv(adoption) };
+  const remote = !isEmbeddedTarget(env);
+  const exported = { ...workerEnv(options, seed, remote), ...adoptionEnv(adoption) };
   const plan = planFor(options, env);
   if (plan !== undefined) {
     exported['PAYGATE_PLANNED_CHECKS'] = String(plan.checks);
@@ -221,7 +223,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         `reports: ${reportsDir}`,
         `test filters: ${filters.length > 0 ? filters.join(' ') : '(all suites)'}`,
         `test name pattern: ${options.grep !== undefined ? grepPattern(options.grep).source : '(none)'}`,
-        `workers: ${effectiveWorkers(options) ?? 'vitest default'}`,
+        `workers: ${effectiveWorkers(options, remote) ?? 'vitest default'}`,
         'worker environment:',
         ...Object.entries(exported).map(([k, v]) => `  ${k}=${v}`),
       ].join('\n'),

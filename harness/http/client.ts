@@ -18,7 +18,7 @@ import { HarnessError } from '../rules/finding.js';
 import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { toCurl } from './curl.js';
-import { parseRetryAfter, processRateLimiter } from './rate-limit.js';
+import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js';
 import { proxyDispatcher } from './transport.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -249,11 +249,14 @@ export class HttpClient {
       throw new HarnessError('http.path', `request path must start with "/": ${JSON.stringify(options.path)}`);
     }
     for (let attempt = 0; ; attempt++) {
+      // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
+      await runPauses.wait(this.api);
       const result = await this.once(options);
       const retry = result.status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
       if (!retry) return result;
       const advised = parseRetryAfter(result.headers['retry-after']);
       const wait = Math.min(advised ?? 250 * 2 ** attempt, this.maxRetryAfterMs);
+      if (advised !== undefined) runPauses.report(this.api, wait);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }

@@ -10,9 +10,7 @@
  */
 import type { Finding, FindingCode, Judgement, Severity } from './finding.js';
 import {
-  verifyGatewaySignature,
   verifyPartnerSignature,
-  GATEWAY_SIGNATURE_HEADER,
   PARTNER_SIGNATURE_HEADER,
   type SignatureResult,
 } from '../webhooks/signatures.js';
@@ -57,23 +55,6 @@ function foldIssues(ctx: RuleContext, issues: Issue[], title: string, expected: 
 
 function where(d: ObservedDelivery): string {
   return `delivery #${d.seq} ${d.method} ${d.path}`;
-}
-
-/**
- * Verifies `ServiceGateway-Signature` on a delivery to a webhook that has `secret`. A match over the
- * raw body or the compact JSON passes (ambiguous text); failures: header missing or unparseable,
- * HMAC mismatch, v1 not lowercase 64-hex, t not an integer epoch in seconds (13 digits = ms);
- * warning: a parseable header that is not exactly `t=<epoch>,v1=<hmac>`.
- */
-function verifyGatewayWebhookSignatureFinding(delivery: ObservedDelivery, secret: string, ctx: RuleContext): Finding | undefined {
-  const result = verifyGatewaySignature({ header: delivery.headers[GATEWAY_SIGNATURE_HEADER], rawBody: delivery.rawBody, secret, receivedAt: delivery.receivedAt });
-  return foldIssues(
-    ctx,
-    issuesOf(result),
-    'gateway webhook signature does not verify as documented',
-    'ServiceGateway-Signature: t=<epoch seconds>,v1=<lowercase hex HMAC-SHA256(signatureSecret, "<t>.<JSON of the payload>")>',
-    where(delivery),
-  );
 }
 
 /**
@@ -133,9 +114,6 @@ function verifyWebhookIsJsonPostFinding(delivery: ObservedDelivery, ctx: RuleCon
   return foldIssues(ctx, issues, 'webhook delivery is not a POST with a JSON body', 'an HTTP POST whose body is JSON', where(delivery));
 }
 
-export function verifyGatewayWebhookSignature(delivery: ObservedDelivery, secret: string, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyGatewayWebhookSignatureFinding(delivery, secret, ctx));
-}
 
 export function verifyPartnerWebhookSignature(delivery: ObservedDelivery, secret: string, ctx: RuleContext, options: { toleranceSeconds?: number } = {}): Judgement {
   return judge(ctx, verifyPartnerWebhookSignatureFinding(delivery, secret, ctx, options));

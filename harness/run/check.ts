@@ -44,6 +44,8 @@ import { HarnessError } from '../rules/finding.js';
 import type { Profile } from '../cli/args.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
+import { runConcurrently } from './concurrent-runs.js';
+import { LANE_MAX_WAIT_MS, enterLane } from './check-lane.js';
 
 export type { Profile };
 
@@ -59,6 +61,8 @@ export interface RunSettings {
   replay: string | undefined;
   /** PAYGATE_TEST_TIMEOUT_MS: one time limit for every check, replacing the computed ones */
   timeoutMs: number | undefined;
+  /** PAYGATE_CONCURRENCY (`--concurrency`): property runs in flight at once; undefined: one at a time */
+  concurrency: number | undefined;
 }
 
 function positiveNumber(value: string | undefined): number | undefined {
@@ -81,6 +85,7 @@ export function runSettings(env: NodeJS.ProcessEnv = process.env): RunSettings {
     maxRps: positiveNumber(env['PAYGATE_MAX_RPS']),
     replay: env['PAYGATE_REPLAY'] || undefined,
     timeoutMs: positiveNumber(env['PAYGATE_TEST_TIMEOUT_MS']),
+    concurrency: positiveNumber(env['PAYGATE_CONCURRENCY']),
   };
   if (env === process.env) cachedSettings = settings;
   return settings;
@@ -102,6 +107,8 @@ export function sharedSession(): Promise<Session> {
       seed: settings.seed,
       strict: settings.strict,
       ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}),
+      // concurrent property runs must not queue behind the pool's default 8 connections
+      ...(settings.concurrency !== undefined ? { connections: Math.max(8, 2 * settings.concurrency) } : {}),
     });
   }
   return sessionPromise;
@@ -132,6 +139,11 @@ export interface CheckSpec {
   certifyOnly?: boolean;
   /** time limit in the quick profile with no rate cap (default 60 s; timer checks 15 min); see {@link checkBudgetMs} */
   timeoutMs?: number;
+  /**
+   * needs a quiet account: no other check of its API runs meanwhile (balance deltas, list order,
+   * ledger windows); see harness/run/lane.ts. Other checks run concurrently with each other.
+   */
+  exclusive?: boolean;
 }
 
 /**
@@ -187,6 +199,11 @@ export interface CheckTools extends RunTools {
 export interface PropertyOptions {
   /** runs in the quick profile (default 8); full/certify use 4× this; `--runs` overrides both */
   numRuns?: number;
+  /**
+   * false: the runs share state that one run's judgement reads (e.g. an account balance every
+   * sequence moves), so they never run at once, whatever `--concurrency` says. Default true.
+   */
+  concurrent?: boolean;
 }
 
 function boundTools(session: Session, run: CheckRun): RunTools {
@@ -232,8 +249,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
   const budget = checkBudgetMs(spec, settings);
   // timer checks mostly sleep: those of one file wait side by side
   const register = spec.tier === 'timer' ? test.concurrent : test;
-  // vitest's own limit only backs up ours, which keeps the findings made so far
-  register(title, { timeout: budget + 10_000 }, async (ctx: TestContext) => {
+  // vitest's own limit only backs up ours, which keeps the findings made so far (plus the lane wait)
+  register(title, { timeout: budget + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
     const severity = spec.severity ?? 'normal';
     const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
     const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };
@@ -245,8 +262,11 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       ctx.skip(skipReason);
       return;
     }
+    const lane = spec.tier === 'timer' ? undefined : await enterLane(spec);
+    if (lane?.hold) ctx.onTestFinished(() => lane.hold?.release());
     const session = await sharedSession();
     const run = session.check(title, spec.requirements);
+    if (lane?.note) run.note(lane.note);
     const tools: CheckTools = {
       ...boundTools(session, run),
       session,
@@ -344,6 +364,24 @@ async function runProperty<T>(
   const numRuns = settings.runs ?? (settings.profile === 'quick' ? quickRuns : quickRuns * 4);
   let lastFailing: CheckRun | undefined;
   const acceptedFailures: Finding[] = [];
+  // --concurrency: the same runs in flight together; only a pass is decided there (concurrent-runs.ts)
+  const concurrency = Math.floor(settings.concurrency ?? 1);
+  if (concurrency > 1 && numRuns > 1 && !settings.replay && options.concurrent !== false) {
+    const runs = await runConcurrently(arbitrary, { seed: settings.seed, numRuns }, concurrency, async (value) => {
+      const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
+      await predicate(value, boundTools(session, iteration));
+      // a warning may come from a concurrent run's disturbance too: only a clean pass is kept
+      return { passed: iteration.findings.length === 0, result: iteration };
+    });
+    if (runs) {
+      for (const iteration of runs) {
+        run.exchanges.push(...iteration.exchanges);
+        run.absorb(iteration, { findings: 'warnings' });
+      }
+      return;
+    }
+    run.note(`${name}: a run found something while up to ${concurrency} ran at once; the property was run again one run at a time, and that run is the verdict`);
+  }
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {

@@ -9,7 +9,8 @@
  *    `inject('paygateTarget')`) and environment variables (GATEWAY_BASE_URL…, CALLBACK_*,
  *    PAYGATE_RECEIVER_URL, PAYGATE_EMBEDDED), so worker code can simply call `loadTargetConfig()`.
  *    Workers are separate processes forked after this runs, so they inherit process.env.
- * Teardown stops the reference, then the receiver.
+ * 4. Serves the run-wide quiet-account lane (harness/run/lane.ts) at PAYGATE_LANE_URL.
+ * Teardown stops the reference, then the receiver and the lane.
  */
 import type { TestProject } from 'vitest/node';
 import type { CallbackConfig, EmbeddedReference, ReferenceInfo, TargetConfig } from '../config/target.js';
@@ -17,6 +18,7 @@ import type { RunningReceiver } from '../webhooks/receiver.js';
 import type * as ReceiverModule from '../webhooks/receiver.js';
 import type * as TargetModule from '../config/target.js';
 import { timersFromReferenceEnv } from '../webhooks/redelivery-timers.js';
+import { startLaneServer } from './lane.js';
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -121,6 +123,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     throw error;
   }
 
+  // the run-wide rate cap (--max-rps; the CLI sets PAYGATE_MAX_RPS_TOTAL) is served from here too
+  const maxRpsTotal = Number(env['PAYGATE_MAX_RPS_TOTAL']);
+  const lane = await startLaneServer(Number.isFinite(maxRpsTotal) && maxRpsTotal > 0 ? { maxRps: maxRpsTotal } : {});
+  exported['PAYGATE_LANE_URL'] = lane.url;
   Object.assign(process.env, exported);
   project.provide('paygateTarget', target);
 
@@ -129,6 +135,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       await reference?.stop();
     } finally {
       await receiver.close();
+      await lane.close();
     }
   };
 }

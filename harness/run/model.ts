@@ -185,6 +185,11 @@ export interface ModelRunOptions<M extends object, R extends ModelContext> {
   /** sequences in the quick profile (full/certify: 4×; --runs overrides) */
   numRuns: number;
   maxCommands: number;
+  /**
+   * true: sequences are independent and may run at once under `--concurrency`. Default false: the
+   * models judge account-wide effects (balances, ledgers) that a concurrent sequence would disturb.
+   */
+  concurrent?: boolean;
 }
 
 /** Runs sequences of commands against the target; failing sequences shrink to the shortest. */
@@ -213,7 +218,7 @@ export async function runModel<M extends object, R extends ModelContext>(t: Chec
       }
       attachSequence(it.run, log);
     },
-    { numRuns: options.numRuns },
+    { numRuns: options.numRuns, concurrent: options.concurrent ?? false },
   );
 }
 

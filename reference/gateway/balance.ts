@@ -3,7 +3,7 @@
  * to integer cents); `pix.balance` is the available balance.
  */
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
-import { formatReais, scopeOf } from './store.js';
+import { formatReais, scopeOf, type Balances } from './store.js';
 
 /** How one balance is rendered; three faults break the type or the precision. */
 function renderBalance(cents: number, faults: ReadonlySet<string>): string | number {
@@ -12,8 +12,20 @@ function renderBalance(cents: number, faults: ReadonlySet<string>): string | num
   return formatReais(cents);
 }
 
+/**
+ * The caller's balances: its account in its environment ("the sandbox balance … is separate from
+ * the real balance"). Fault `gw-balance-shared-across-environments`: the ledger query filters by
+ * account only, so the production balance also sums the sandbox postings.
+ */
+function balancesShown(deps: GatewayDeps, call: GatewayCall): Balances {
+  const own = deps.store.balanceOf(scopeOf(call.principal));
+  if (!deps.faults.has('gw-balance-shared-across-environments') || call.principal.environment === 'sandbox') return own;
+  const sandbox = deps.store.balanceOf(scopeOf({ accountId: call.principal.accountId, environment: 'sandbox' }));
+  return { pix: own.pix + sandbox.pix, pixBlocked: own.pixBlocked + sandbox.pixBlocked, reserve: own.reserve + sandbox.reserve };
+}
+
 async function getBalance(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
-  const balances = deps.store.balanceOf(scopeOf(call.principal));
+  const balances = balancesShown(deps, call);
   return {
     status: 200,
     body: {

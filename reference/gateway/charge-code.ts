@@ -28,11 +28,35 @@ function withCrc(body: string): string {
   return body + crc16CcittFalse(body);
 }
 
+/** The registered company behind the sandbox merchant: longer than fields 59 (25) and 60 (15) allow. */
+const REGISTERED_NAME = 'PAYGATE SANDBOX INTERMEDIACAO DE PAGAMENTOS LTDA';
+const REGISTERED_CITY = 'SAO JOSE DOS CAMPOS';
+
+/**
+ * Field values as four faults write them, each a slip of a real BR Code builder (the field table:
+ * generators/brcode-fields.ts): the merchant's registered name (`gw-emv-merchant-name-uncut`) or
+ * city (`gw-emv-merchant-city-uncut`) copied without cutting it to 25 / 15 characters; the amount
+ * rendered from a NUMERIC(20,12) column's text, 12 decimals, over field 54's 13 characters
+ * (`gw-emv-amount-column-scale`); the merchant-prefixed charge id as txid in 62.05, over the 25 characters the
+ * table allows (`gw-emv-txid-charge-id`).
+ */
+function fieldSlips(chargeId: string, amountCents: number, style: ChargeCodeStyle, faults: ReadonlySet<string>): { merchantName: string; merchantCity: string; amountText?: string; txid?: string; uncut: { name: boolean; city: boolean } } {
+  const uncutName = faults.has('gw-emv-merchant-name-uncut');
+  const uncutCity = faults.has('gw-emv-merchant-city-uncut');
+  return {
+    merchantName: uncutName ? REGISTERED_NAME : style.merchant.name,
+    merchantCity: uncutCity ? REGISTERED_CITY : style.merchant.city,
+    uncut: { name: uncutName, city: uncutCity },
+    ...(faults.has('gw-emv-amount-column-scale') && { amountText: `${Math.trunc(amountCents / 100)}.${String(amountCents % 100).padStart(2, '0')}0000000000` }),
+    ...(faults.has('gw-emv-txid-charge-id') && { txid: `PAYGATE-SANDBOX-CHARGE-${chargeId}`.slice(0, 60) }),
+  };
+}
+
 export async function buildChargeCode(chargeId: string, amountCents: number, feesCents: number, faults: ReadonlySet<string>, style: ChargeCodeStyle = DEFAULT_CODE_STYLE): Promise<ChargeCode> {
   const location = `${style.merchant.host}/qr/v2/${chargeId.replace(/-/g, '')}`;
   // fault: the code carries the net amount (after fees) instead of the charged amount
   const codedAmount = faults.has('gw-emv-amount-mismatch') ? amountCents - feesCents : amountCents;
-  let emv = buildDynamicBrCode({ amountCents: codedAmount, location, merchantName: style.merchant.name, merchantCity: style.merchant.city });
+  let emv = buildDynamicBrCode({ amountCents: codedAmount, location, ...fieldSlips(chargeId, codedAmount, style, faults) });
   if (faults.has('gw-emv-static-brcode')) {
     // a static BR Code: the merchant's PIX key in 26.01 and point of initiation 11, no payload URL (26.25)
     emv = withCrc(

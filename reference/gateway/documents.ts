@@ -23,9 +23,15 @@ function mod11CheckDigit(values: readonly number[], weights: readonly number[]):
 const CPF_FIRST_WEIGHTS = [10, 9, 8, 7, 6, 5, 4, 3, 2];
 const CPF_SECOND_WEIGHTS = [11, 10, 9, 8, 7, 6, 5, 4, 3, 2];
 
+/** Loosenings used by faults only: the correct reference never sets them. */
+export interface DocumentLeniency {
+  /** fault `gw-document-repeated-digits-accepted`: the reserved one-digit documents (000…, 111…) pass the arithmetic */
+  repeatedAllowed?: boolean;
+}
+
 /** True for 11 digits with both check digits correct, not all the same digit. */
-export function isValidCpf(text: string): boolean {
-  if (!/^\d{11}$/.test(text) || isRepeatedCharacter(text)) return false;
+export function isValidCpf(text: string, leniency: DocumentLeniency = {}): boolean {
+  if (!/^\d{11}$/.test(text) || (isRepeatedCharacter(text) && !leniency.repeatedAllowed)) return false;
   const digits = [...text].map(Number);
   const first = mod11CheckDigit(digits.slice(0, 9), CPF_FIRST_WEIGHTS);
   const second = mod11CheckDigit(digits.slice(0, 10), CPF_SECOND_WEIGHTS);
@@ -43,7 +49,7 @@ function cnpjCharacterValue(character: string): number {
   return character.charCodeAt(0) - 48;
 }
 
-export interface CnpjOptions {
+export interface CnpjOptions extends DocumentLeniency {
   /** accept the alphanumeric CNPJ (12 characters [0-9A-Z]); true unless a fault turns it off */
   alphanumeric: boolean;
 }
@@ -51,7 +57,7 @@ export interface CnpjOptions {
 /** True for a CNPJ with correct check digits: 14 digits, or 12 [0-9A-Z] + 2 digits when allowed. */
 export function isValidCnpj(text: string, options: CnpjOptions = { alphanumeric: true }): boolean {
   const shape = options.alphanumeric ? /^[0-9A-Z]{12}\d{2}$/ : /^\d{14}$/;
-  if (!shape.test(text) || isRepeatedCharacter(text)) return false;
+  if (!shape.test(text) || (isRepeatedCharacter(text) && !options.repeatedAllowed)) return false;
   const values = [...text].map(cnpjCharacterValue);
   const first = mod11CheckDigit(values.slice(0, 12), CNPJ_FIRST_WEIGHTS);
   const second = mod11CheckDigit(values.slice(0, 13), CNPJ_SECOND_WEIGHTS);

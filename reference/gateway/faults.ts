@@ -31,17 +31,28 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   { ...fault('gw-pixin-alphanumeric-cnpj-rejected', ['GW-PIXIN-DOC-CNPJ-ALNUM'], 'a valid alphanumeric CNPJ is refused (numeric-only validator)'), strict: 'the text says digits only; accepting the alphanumeric CNPJ is expected of a current implementation, refusing it is a warning' },
   fault('gw-pixkey-phone-without-plus55-accepted', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'a phone key without the +55 prefix is accepted'),
   fault('gw-pixkey-malformed-email-accepted', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'anything containing @ is accepted as an e-mail key'),
+  fault('gw-pixin-cnpj-check-digit-ignored', ['GW-PIXIN-DOC-VALID'], 'a numeric CNPJ is checked for its 14 digits only (the CPF validator "extended" by length): wrong check digits pass on a charge'),
+  fault('gw-pixin-alphanumeric-cnpj-check-digit-ignored', ['GW-PIXIN-DOC-VALID'], 'the alphanumeric CNPJ was added as a pattern without its check-digit arithmetic: any 12 [0-9A-Z] + 2 digits pass on a charge'),
+  fault('gw-document-repeated-digits-accepted', ['GW-PIXIN-DOC-VALID', 'GW-PIXOUT-KEY-INVALID-REJECTED'], 'the validator lacks the blacklist of one-digit documents: 00000000000, 11111111111, 00000000000000 (which pass the check-digit arithmetic) are accepted as a customer document and as a CPF/CNPJ key'),
+  fault('gw-pixkey-document-check-digits-ignored', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'CPF and CNPJ keys are checked for their shape only: a key of 11 or 14 digits with wrong check digits is sent'),
+  fault('gw-pixkey-random-key-loose', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'a random key is matched as "32 to 36 hex digits or hyphens", not the UUID layout: a truncated UUID is sent'),
 
   // BR Code and QR image
   fault('gw-emv-wrong-crc', ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'], 'the CRC of field 63 is computed without its own "6304" tag'),
   fault('gw-emv-amount-mismatch', ['GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-EMV'], 'field 54 carries the net amount (after fees), not the charged amount'),
   fault('gw-emv-static-brcode', ['GW-PIXIN-DYNAMIC-QR'], 'a static BR Code (merchant PIX key, point of initiation 11, no payload URL) instead of a dynamic one'),
   fault('gw-qr-image-different-text', ['GW-PIXIN-QRCODE-MATCHES-EMV'], 'the PNG encodes the payload URL, not pix.emv'),
+  fault('gw-emv-merchant-name-uncut', ['GW-PIXIN-EMV'], "field 59 carries the company's registered name uncut, over the BR Code table's 25 characters"),
+  fault('gw-emv-merchant-city-uncut', ['GW-PIXIN-EMV'], "field 60 carries the company's registered city uncut, over the BR Code table's 15 characters"),
+  fault('gw-emv-amount-column-scale', ['GW-PIXIN-EMV'], "field 54 is the amount column's text with 12 decimals (10.000000000000), over the table's 13 characters"),
+  fault('gw-emv-txid-charge-id', ['GW-PIXIN-EMV'], "field 62.05 (txid) carries the merchant-prefixed charge id, over the table's 25 characters"),
 
   // State transitions
   fault('gw-pixin-second-pay-succeeds', ['GW-PIXIN-PAY-NOT-PENDING-400'], 'paying an already paid charge answers 200 again'),
   fault('gw-pixout-second-complete-succeeds', ['GW-PIXOUT-COMPLETE-TWICE-400'], 'completing a completed transfer answers 200 again'),
   fault('gw-pixout-complete-without-balance', ['GW-PIXOUT-COMPLETE-BALANCE'], 'a transfer completes although the sandbox balance does not cover it'),
+  fault('gw-pixout-balance-check-in-reais', ['GW-PIXOUT-COMPLETE-BALANCE'], 'units mixed up: the balance in cents is compared with the amount in reais, so a transfer just above the balance (up to 100 times it) completes'),
+  fault('gw-pixout-complete-no-debit', ['GW-PIXOUT-COMPLETE-BALANCE', 'GW-BAL-FIELDS'], 'a completed transfer is posted to a pending ledger never settled: the available balance never moves'),
 
   // Races (the lock is skipped; the ledger write yields between check and act)
   fault('gw-pixin-pay-race-double-credit', ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAID-CREDITS-BALANCE'], 'concurrent /pay calls all succeed and each credits the balance'),
@@ -53,6 +64,8 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-idempotency-conflict-returns-200', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the same key with a different body replays the original 200'),
   fault('gw-idempotency-conflict-returns-400', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'], 'the same key with a different body answers 400 instead of 409'),
   fault('gw-idempotency-key-optional', ['GW-PIXOUT-IDEM-REQUIRED'], 'a transfer without x-idempotency-key is created'),
+  fault('gw-idempotency-fingerprint-amount-only', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the body fingerprint covers the amount alone: the same key with the same amount and another pixKey replays the first transfer instead of 409'),
+  fault('gw-idempotency-cache-ignores-account', ['GW-ERR-404-OTHER-ACCOUNT'], "the idempotency cache is keyed by the key alone: another account reusing a key with the same body gets the first account's transfer (and none of its own)"),
 
   // Balance arithmetic and rendering
   fault('gw-balance-credit-fees-twice', ['GW-PIXIN-PAID-CREDITS-BALANCE'], 'a paid charge credits amount minus twice the fees'),
@@ -62,6 +75,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-card-sale-credits-pix-balance', ['GW-CARD-NO-PIX-BALANCE'], 'an approved card sale is credited to the PIX balance at once'),
 
   // Card rules
+  fault('gw-pixout-currency-ignored', ['GW-PIXOUT-CURRENCY-BRL'], 'the transfer currency is checked as a 3-letter code only (copied from the card route): USD is accepted and the transfer goes out in BRL'),
   fault('gw-card-brl-accepted', ['GW-CARD-CURRENCY-BRL-400', 'GW-CARD-CURRENCY'], 'a card charge in BRL is processed'),
   fault('gw-card-raw-number-accepted', ['GW-CARD-RAW-DATA-REJECTED'], 'raw card number / CVV / expiry fields are ignored and the charge is approved'),
   fault('gw-card-decline-token-paid', ['GW-CARD-SANDBOX-DECLINE'], 'a sandbox token containing "decline" is approved'),
@@ -78,12 +92,17 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-webhook-transfer-status-completed', ['GW-EVT-TRANSFER-COMPLETED-PAID', 'GW-EVT-TRANSFER-PAYLOAD'], 'transfer_completed carries status "completed" instead of "paid"'),
   fault('gw-webhook-amount-in-reais', ['GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD', 'GW-MONEY-CENTS'], 'event amounts are reais (10.5) instead of integer cents'),
   fault('gw-webhook-missing-user-agent', ['GW-WH-USER-AGENT'], 'callbacks carry no User-Agent header'),
+  fault('gw-webhook-dispatch-ignores-environment', ['GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-ISOLATION'], "webhooks are selected by account and event without the environment: a webhook registered with the production token receives the account's sandbox events"),
+  fault('gw-webhook-dispatch-by-event-only', ['GW-EVT-ONLY-SUBSCRIBED', 'GW-ERR-404-OTHER-ACCOUNT'], "webhooks are selected by event name only: another account's webhook receives this account's events"),
+  fault('gw-pixin-confirms-itself', ['GW-SANDBOX-NO-AUTO-CONFIRM'], 'a sandbox auto-payer confirms a pending charge when it is looked up a second time'),
 
   // Isolation between environments and accounts
   fault('gw-production-validation-422', ['GW-ENV-IDENTICAL-BEHAVIOUR'], 'production answers 422 where the sandbox answers 400 for the same invalid PIX charge'),
   fault('gw-isolation-production-sees-sandbox', ['GW-ENV-ISOLATION'], 'a production token reads and lists sandbox resources of the same account'),
   fault('gw-isolation-other-account-sees-resource', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "another account's token reads its resources"),
   fault('gw-sandbox-simulation-in-production-allowed', ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], '/pay and /complete skip the sandbox-credentials check'),
+  fault('gw-simulation-checks-ownership-only', ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], "/pay and /complete check that the resource belongs to the caller's environment (403 for a sandbox resource), not that the caller is a sandbox one: production credentials confirm a production charge"),
+  fault('gw-balance-shared-across-environments', ['GW-ENV-BALANCE-SEPARATE', 'GW-ENV-ISOLATION'], 'the balance query filters by account only: the production balance also sums the sandbox postings'),
 
   // Error shapes and status codes
   fault('gw-error-not-found-without-code', ['GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE', 'GW-ERR-CODES'], '404 answers {success:false,message} without error: NOT_FOUND'),

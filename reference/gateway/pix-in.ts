@@ -32,12 +32,27 @@ function validateCustomerDocument(documentType: string, sent: string, faults: Re
   // personality strips it (the contract README calls this case ambiguous)
   const document = p.gwDocumentPunctuation === 'accept' ? sent.replace(/[.\-/\s]/g, '') : sent;
   if (!/^[0-9A-Z]+$/.test(document)) throw invalidField('customer.document', 'digits only, no punctuation or spaces');
+  // fault: the reserved one-digit documents (00000000000, 11111111111111…) pass the check-digit
+  // arithmetic, and the validator lacks the blacklist that refuses them
+  const repeatedAllowed = faults.has('gw-document-repeated-digits-accepted');
   if (documentType === 'cpf') {
-    const valid = faults.has('gw-pixin-cpf-check-digit-ignored') ? /^\d{11}$/.test(document) && !/^(\d)\1*$/.test(document) : isValidCpf(document);
+    const valid = faults.has('gw-pixin-cpf-check-digit-ignored') ? /^\d{11}$/.test(document) && !/^(\d)\1*$/.test(document) : isValidCpf(document, { repeatedAllowed });
     if (!valid) throw invalidField('customer.document', 'not a valid CPF');
-  } else if (!isValidCnpj(document, { alphanumeric: !faults.has('gw-pixin-alphanumeric-cnpj-rejected') && p.gwAlphanumericCnpj })) {
+  } else if (!isValidCnpj(document, { alphanumeric: !faults.has('gw-pixin-alphanumeric-cnpj-rejected') && p.gwAlphanumericCnpj, repeatedAllowed }) && !cnpjPassesLenientCheck(document, faults)) {
     throw invalidField('customer.document', 'not a valid CNPJ');
   }
+}
+
+/**
+ * What two CNPJ faults let through besides a valid CNPJ. `gw-pixin-cnpj-check-digit-ignored`: the
+ * numeric CNPJ is checked for its 14 digits only (the CPF keeps its check digits: a validator
+ * written for CPF and "extended" to CNPJ by length). `gw-pixin-alphanumeric-cnpj-check-digit-ignored`:
+ * the alphanumeric CNPJ support was added as a pattern, without its check-digit arithmetic.
+ */
+function cnpjPassesLenientCheck(document: string, faults: ReadonlySet<string>): boolean {
+  if (/^(.)\1*$/.test(document)) return false;
+  if (faults.has('gw-pixin-cnpj-check-digit-ignored') && /^\d{14}$/.test(document)) return true;
+  return faults.has('gw-pixin-alphanumeric-cnpj-check-digit-ignored') && /^[0-9A-Z]{12}\d{2}$/.test(document) && /[A-Z]/.test(document);
 }
 
 function validateCustomer(value: unknown, faults: ReadonlySet<string>, p: Personality): JsonObject {
@@ -177,6 +192,12 @@ async function createValidCharge(deps: GatewayDeps, call: GatewayCall): Promise<
 async function getCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, deps.faults);
   if (!charge) throw notFound('transaction', deps.faults);
+  // fault: a sandbox "auto-payer" meant for demos confirms a pending charge when it is polled again,
+  // so "PIX payments never confirm by themselves" holds only at creation and at the first lookup
+  if (deps.faults.has('gw-pixin-confirms-itself') && charge.environment === 'sandbox') {
+    charge.lookups = (charge.lookups ?? 0) + 1;
+    if (charge.lookups >= 2 && charge.status === 'pending') await deps.locks.run(`charge:${charge.id}`, async () => confirmCharge(deps, charge));
+  }
   return { status: 200, body: { success: true, message: 'PIX charge found', data: chargeView(charge, deps) } };
 }
 
@@ -204,12 +225,33 @@ function creditPaidCharge(deps: GatewayDeps, charge: PixCharge): void {
   deps.store.balanceOf(scopeOf(charge)).pix += net - distributed;
 }
 
+/** pending → paid: the payer, the credit and the events ("transaction_paid … credits the customer"). */
+function confirmCharge(deps: GatewayDeps, charge: PixCharge): void {
+  if (charge.status !== 'pending') return;
+  const now = new Date();
+  charge.status = 'paid';
+  charge.endToEndId = newEndToEndId(now);
+  charge.payerInfo = simulatedPayer();
+  charge.paidAt = now.toISOString();
+  charge.updatedAt = charge.paidAt;
+  creditPaidCharge(deps, charge);
+  deps.webhooks.emitTransaction('transaction_paid', charge);
+  // personality: a charge "updated to another status" also announces it generically
+  if (deps.personality.gwUpdatedEvents) deps.webhooks.emitTransaction('transaction_updated', charge);
+}
+
 async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const { faults, personality: p } = deps;
   await discardBody(call.req, p.gwSimulationBody === 'refuse');
   // "Simulation routes (/pay, /complete) work only with sandbox credentials; with production
   // credentials they answer 403": unconditionally, so before the lookup
-  if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
+  if (faults.has('gw-simulation-checks-ownership-only')) {
+    // fault: the route checks that the resource belongs to the caller's environment (403 "resource
+    // not owned by a sandbox key") instead of that the caller is a sandbox one, so production
+    // credentials confirm a production charge
+    const any = deps.store.charges.get(call.params.transactionId ?? '');
+    if (any && any.accountId === call.principal.accountId && any.environment !== call.principal.environment) throw failure(403, 'resource not owned by a key of this environment');
+  } else if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
   const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
@@ -223,16 +265,7 @@ async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> 
       throw failure(400, `transaction is ${charge.status}, no longer pending`);
     }
     await ledgerLatency();
-    const now = new Date();
-    charge.status = 'paid';
-    charge.endToEndId = newEndToEndId(now);
-    charge.payerInfo = simulatedPayer();
-    charge.paidAt = now.toISOString();
-    charge.updatedAt = charge.paidAt;
-    creditPaidCharge(deps, charge);
-    deps.webhooks.emitTransaction('transaction_paid', charge);
-    // personality: a charge "updated to another status" also announces it generically
-    if (p.gwUpdatedEvents) deps.webhooks.emitTransaction('transaction_updated', charge);
+    confirmCharge(deps, charge);
     return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id: charge.id, status: charge.status, endToEndId: charge.endToEndId } } };
   };
   // fault: no lock, so concurrent confirmations all see `pending` and all credit

@@ -11,12 +11,20 @@ export interface PixKeyRules {
   phoneWithoutCountryCode: boolean;
   /** fault switch: anything with an @ passes as e-mail */
   looseEmail: boolean;
+  /** fault switch: CPF and CNPJ keys are checked for their shape only, not their check digits */
+  documentShapeOnly?: boolean;
+  /** fault switch: one-digit CPF/CNPJ keys (00000000000, 11111111111…) pass the arithmetic */
+  repeatedDigitsAllowed?: boolean;
+  /** fault switch: a random key is "32 to 36 hex digits or hyphens", not the 8-4-4-4-12 UUID layout */
+  looseRandomKey?: boolean;
 }
 
 export const STRICT_PIX_KEY_RULES: PixKeyRules = {
   phoneWithoutCountryCode: false,
   looseEmail: false,
 };
+
+const LOOSE_RANDOM_KEY = /^[0-9a-f-]{32,36}$/i;
 
 /** The central bank caps e-mail keys at 77 characters (DICT). */
 const MAX_EMAIL_KEY_LENGTH = 77;
@@ -34,19 +42,23 @@ export function isPlausibleEmail(text: string): boolean {
  * characters ending in two digits as a CNPJ, so a phone without +55 is rejected as a bad CPF.
  */
 export function classifyPixKey(key: string, rules: PixKeyRules = STRICT_PIX_KEY_RULES): { kind: PixKeyKind } | { error: string } {
+  const leniency = { repeatedAllowed: rules.repeatedDigitsAllowed === true };
   if (/^\d{11}$/.test(key)) {
     if (rules.phoneWithoutCountryCode && /^[1-9][0-9]9\d{8}$/.test(key) && !isValidCpf(key)) return { kind: 'phone' };
-    return isValidCpf(key) ? { kind: 'cpf' } : { error: 'invalid CPF key (check digits)' };
+    // fault: shape only (one-digit keys stay refused, as a blacklist written next to the pattern would)
+    if (rules.documentShapeOnly && !/^(\d)\1*$/.test(key)) return { kind: 'cpf' };
+    return isValidCpf(key, leniency) ? { kind: 'cpf' } : { error: 'invalid CPF key (check digits)' };
   }
   if (/^[0-9A-Z]{12}\d{2}$/.test(key)) {
-    return isValidCnpj(key) ? { kind: 'cnpj' } : { error: 'invalid CNPJ key (check digits)' };
+    if (rules.documentShapeOnly && !/^(.)\1*$/.test(key)) return { kind: 'cnpj' };
+    return isValidCnpj(key, { alphanumeric: true, ...leniency }) ? { kind: 'cnpj' } : { error: 'invalid CNPJ key (check digits)' };
   }
   if (key.startsWith('+')) {
     return PHONE_PATTERN.test(key) ? { kind: 'phone' } : { error: 'invalid phone key (expected +55 and 10 or 11 digits)' };
   }
   // fault: a national number, or 55 without the plus, passes as a phone key
   if (rules.phoneWithoutCountryCode && /^(55)?[1-9][0-9]\d{8,9}$/.test(key)) return { kind: 'phone' };
-  if (UUID_PATTERN.test(key)) return { kind: 'random' };
+  if (UUID_PATTERN.test(key) || (rules.looseRandomKey && LOOSE_RANDOM_KEY.test(key) && /[0-9a-f]{8}/i.test(key))) return { kind: 'random' };
   if (key.includes('@')) {
     if (rules.looseEmail) return { kind: 'email' };
     return isPlausibleEmail(key) ? { kind: 'email' } : { error: 'invalid e-mail key' };

@@ -45,12 +45,17 @@ function validateTransfer(body: JsonObject, faults: ReadonlySet<string>, p: Pers
   const classified = classifyPixKey(pixKey, {
     phoneWithoutCountryCode: faults.has('gw-pixkey-phone-without-plus55-accepted'),
     looseEmail: faults.has('gw-pixkey-malformed-email-accepted'),
+    documentShapeOnly: faults.has('gw-pixkey-document-check-digits-ignored'),
+    repeatedDigitsAllowed: faults.has('gw-document-repeated-digits-accepted'),
+    looseRandomKey: faults.has('gw-pixkey-random-key-loose'),
   });
   if ('error' in classified) throw invalidField('pixKey', classified.error);
   // "amount | integer | yes | cents, minimum 1"
   const amount = requireInteger(body.amount, 'amount', { min: minimumTransferAmount(faults), max: p.gwMaxAmountCents });
   const currency = optionalString(body.currency, 'currency');
-  if (currency !== undefined && currency !== 'BRL') throw invalidField('currency', 'only BRL is accepted');
+  // fault: the field is read for its type only (a copy of the card route's currency field, where
+  // USD and EUR are the valid values) and the transfer goes out in BRL whatever was asked
+  if (currency !== undefined && currency !== 'BRL' && !(faults.has('gw-pixout-currency-ignored') && /^[A-Z]{3}$/.test(currency))) throw invalidField('currency', 'only BRL is accepted');
   const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults), utf16Units: p.gwCharacterCount === 'utf16-units' });
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
   return { pixKey, kind: classified.kind, amount, description, postbackUrl };
@@ -63,6 +68,29 @@ function conflictAnswer(existing: IdempotencyRecord, faults: ReadonlySet<string>
   if (faults.has('gw-idempotency-conflict-returns-400')) throw failure(400, message);
   if (faults.has('gw-error-conflict-without-code')) throw failure(409, message);
   throw new ApiError(409, { error: 'IDEMPOTENCY_CONFLICT', message });
+}
+
+/**
+ * Where a key's first answer is remembered. Correct: per account and environment (scopeOf), since a
+ * key is "a unique value (UUID) per operation" of one client. Faults: a cache keyed by the key alone
+ * (`gw-idempotency-cache-ignores-account`: one key space for the whole platform, so another account
+ * reusing a key gets the first account's transfer). (A cache shared by sandbox and production is not a
+ * fault here: observing it would take a transfer request with production credentials, which the
+ * suite never sends.)
+ */
+function idempotencyRecordKey(call: GatewayCall, key: string, faults: ReadonlySet<string>): string {
+  if (faults.has('gw-idempotency-cache-ignores-account')) return `*:${key}`;
+  return `${scopeOf(call.principal)}:${key}`;
+}
+
+/**
+ * What "the same body" compares: the canonical JSON of the whole body. Fault
+ * `gw-idempotency-fingerprint-amount-only`: the fingerprint is taken over the amount alone (the
+ * field a double-payment guard cares about), so the same key with another pixKey is a "replay".
+ */
+function idempotencyFingerprint(body: JsonObject, faults: ReadonlySet<string>): string {
+  if (faults.has('gw-idempotency-fingerprint-amount-only')) return canonicalJson({ amount: body.amount });
+  return canonicalJson(body);
 }
 
 function transferView(transfer: PixTransfer, deps: GatewayDeps): Record<string, unknown> {
@@ -88,8 +116,8 @@ async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Ans
   const { faults, store, personality: p } = deps;
   const key = idempotencyKeyOf(call, faults, p);
   const body = await readJsonObject(call.req, faults, p.gwNullOptionalFields === 'absent');
-  const fingerprint = canonicalJson(body);
-  const recordKey = `${scopeOf(call.principal)}:${key}`;
+  const fingerprint = idempotencyFingerprint(body, faults);
+  const recordKey = idempotencyRecordKey(call, key, faults);
 
   const createOnce = async (): Promise<Answer> => {
     const existing = store.idempotency.get(recordKey);
@@ -161,7 +189,11 @@ async function getTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer
 async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const { faults, store, personality: p } = deps;
   await discardBody(call.req, p.gwSimulationBody === 'refuse');
-  if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
+  if (faults.has('gw-simulation-checks-ownership-only')) {
+    // fault: ownership of the resource by the caller's environment is checked, not the caller's environment
+    const any = store.transfers.get(call.params.transferId ?? '');
+    if (any && any.accountId === call.principal.accountId && any.environment !== call.principal.environment) throw failure(403, 'resource not owned by a key of this environment');
+  } else if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
   const transfer = findVisible(store.transfers, call.params.transferId ?? '', call.principal, faults);
@@ -177,7 +209,10 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     if (transfer.status !== 'banking_processing') throw failure(400, `transfer is ${transfer.status}, cannot be completed`);
     const balance = store.balanceOf(scopeOf(transfer));
     // "sandbox balance covers the amount" (fees come out of the amount, so the amount is the debit)
-    if (balance.pix < transfer.amount && !faults.has('gw-pixout-complete-without-balance')) {
+    // fault `gw-pixout-balance-check-in-reais`: units mixed up, the balance in cents is compared with
+    // the amount in reais, so a transfer up to 100 times the balance passes the check
+    const needed = faults.has('gw-pixout-balance-check-in-reais') ? Math.ceil(transfer.amount / 100) : transfer.amount;
+    if (balance.pix < needed && !faults.has('gw-pixout-complete-without-balance')) {
       if (p.gwInsufficientBalanceRefuses) {
         // personality: the transfer is refused for good ("transfer_canceled | transfer canceled or refused")
         transfer.status = 'refused';
@@ -190,7 +225,8 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     }
     await ledgerLatency();
     const now = new Date();
-    balance.pix -= transfer.amount;
+    // fault: the debit is posted to a pending ledger that is never settled, so the balance never moves
+    if (!faults.has('gw-pixout-complete-no-debit')) balance.pix -= transfer.amount;
     transfer.status = 'completed';
     transfer.endToEndId = newEndToEndId(now);
     transfer.updatedAt = now.toISOString();

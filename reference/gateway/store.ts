@@ -49,6 +49,8 @@ export interface PixCharge extends Owned {
   createdAt: string;
   updatedAt: string;
   paidAt?: string;
+  /** lookups so far; counted only under fault `gw-pixin-confirms-itself` */
+  lookups?: number;
 }
 
 export type TransferStatus = 'pending' | 'banking_processing' | 'completed' | 'refused' | 'canceled';

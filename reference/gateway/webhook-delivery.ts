@@ -135,7 +135,11 @@ export class WebhookDispatcher {
   private targetsFor(event: string, owner: { accountId: string; environment: string }, postbackUrl: string | undefined): DeliveryTarget[] {
     const targets: DeliveryTarget[] = [];
     for (const webhook of this.store.webhooks.values()) {
-      if (webhook.accountId !== owner.accountId || webhook.environment !== owner.environment) continue;
+      // faults: webhooks selected by event name only (`gw-webhook-dispatch-by-event-only`: every
+      // account's), or by account without the environment (`gw-webhook-dispatch-ignores-environment`)
+      const byEventOnly = this.faults.has('gw-webhook-dispatch-by-event-only');
+      if (webhook.accountId !== owner.accountId && !byEventOnly) continue;
+      if (webhook.environment !== owner.environment && !byEventOnly && !this.faults.has('gw-webhook-dispatch-ignores-environment')) continue;
       if (webhook.deleted && !this.faults.has('gw-webhook-deleted-still-receives')) continue;
       if (!webhook.isActive && !webhook.deleted) continue;
       if (!webhook.events.includes(event) && !this.faults.has('gw-webhook-unsubscribed-receives')) continue;

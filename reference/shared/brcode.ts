@@ -32,12 +32,20 @@ function plain(text: string, max: number): string {
     .slice(0, max) || 'NA';
 }
 
+const NO_LIMIT = 99;
+
 export interface DynamicBrCodeInput {
   amountCents: number;
   /** payload location without scheme, e.g. `pix.example.test/qr/v2/abc` */
   location: string;
   merchantName: string;
   merchantCity: string;
+  /** field 54 as written; default: the amount in reais with 2 decimals (faults write it otherwise) */
+  amountText?: string;
+  /** field 62.05; default `***` (a dynamic code's txid travels in the payload location) */
+  txid?: string;
+  /** fault switches: the name (field 59, max 25) or city (field 60, max 15) is written uncut */
+  uncut?: { name?: boolean; city?: boolean };
 }
 
 /** A dynamic BR Code whose amount (field 54) is `amountCents` in reais with 2 decimals. */
@@ -49,11 +57,11 @@ export function buildDynamicBrCode(input: DynamicBrCodeInput): string {
     field('26', merchantAccount) +
     field('52', '0000') +
     field('53', '986') +
-    field('54', (input.amountCents / 100).toFixed(2)) +
+    field('54', input.amountText ?? (input.amountCents / 100).toFixed(2)) +
     field('58', 'BR') +
-    field('59', plain(input.merchantName, 25)) +
-    field('60', plain(input.merchantCity, 15)) +
-    field('62', field('05', '***')) +
+    field('59', plain(input.merchantName, input.uncut?.name ? NO_LIMIT : 25)) +
+    field('60', plain(input.merchantCity, input.uncut?.city ? NO_LIMIT : 15)) +
+    field('62', field('05', input.txid ?? '***')) +
     '6304';
   return body + crc16CcittFalse(body);
 }

@@ -110,6 +110,7 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
 
 check('concurrent /pay of one charge: one success, one transaction_paid', {
   id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
+  exclusive: true,
   requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400', 'GW-PIXIN-PAY-PAID'],
 }, async (t) => {
   const n = burstSize(t, 1);
@@ -136,6 +137,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
 
 check('concurrent /complete of one transfer: one success, one transfer_completed', {
   id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
+  exclusive: true,
   requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400', 'GW-PIXOUT-COMPLETE-COMPLETED'],
 }, async (t) => {
   const n = burstSize(t, 2);
@@ -180,6 +182,7 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
 
 check('concurrent transfers with one idempotency key and body create one transfer', {
   id: 'gateway.atomicity.concurrent-same-key', api: 'gateway', area: AREA, severity: 'critical',
+  exclusive: true,
   requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-REPLAY'],
 }, async (t) => {
   const n = burstSize(t, 3);

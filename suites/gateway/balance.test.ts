@@ -6,15 +6,16 @@
  */
 import { check } from '../../harness/run/check.js';
 import { expectStatus } from '../../harness/rules/status.js';
-import { verifyBalanceString } from '../../harness/rules/money.js';
-import { makeFinding, show } from '../../harness/rules/judgement.js';
-import type { Exchange } from '../../harness/http/exchange.js';
-import { balanceAround, createPendingCharge, effectsAgree, dataOf, isRecord, pixChargeBody, readPixBalance } from './support.js';
+import { show } from '../../harness/rules/judgement.js';
+import { verifyBalanceBuckets } from '../../harness/rules/gateway/balance.js';
+import { verifyServedUnderVersionPrefix } from '../../harness/rules/gateway/general.js';
+import { judgePixCreditWindows, type CreditWindow } from '../../harness/rules/gateway/pix-charges.js';
+import { balanceAround, createPendingCharge, dataOf, pixChargeBody, readPixBalance } from './support.js';
 
 const AREA = 'Balance';
 
 check(
-  'GET /api/v1/balance answers pix, pixBlocked and reserve balances as strings in reais with 2 decimals',
+  'GET /api/v1/balance answers pix and pixBlocked (and reserve, if applicable) balances as strings in reais with 2 decimals',
   {
     id: 'gateway.balance.shape',
     api: 'gateway',
@@ -25,14 +26,13 @@ check(
   async (t) => {
     // "200: success, data{pix{balance}, pixBlocked{balance}, reserve{balance}}"
     const r = await t.gateway().getBalance();
-    t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-BAL-200-SHAPE'] }));
-    if (r.status !== 200) return;
-    const data = dataOf(r.json);
-    for (const bucket of ['pix', 'pixBlocked', 'reserve'] as const) {
-      const value = data && isRecord(data[bucket]) ? data[bucket].balance : undefined;
-      // "strings in reais with 2 decimals"
-      t.run.record(verifyBalanceString(value, { requirements: ['GW-BAL-STRINGS-2DP', 'GW-BAL-FIELDS'], exchanges: [r.exchange], pointer: `/data/${bucket}/balance`, subject: `data.${bucket}.balance` }));
-    }
+    // "Routes other than authentication carry the prefix /api/v1"
+    t.run.record(verifyServedUnderVersionPrefix(r.exchange, { requirements: ['GW-VER-PREFIX'] }));
+    if (!t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-BAL-200-SHAPE'] }))) return;
+    // "strings in reais with 2 decimals"; "reserve.balance | held in risk reserve (if applicable)"
+    t.run.record(verifyBalanceBuckets(r.json, { requirements: ['GW-BAL-STRINGS-2DP', 'GW-BAL-FIELDS'], exchanges: [r.exchange] }));
+    const reserve = dataOf(r.json)?.reserve;
+    if (reserve === undefined || reserve === null) t.run.note(`data.reserve is ${reserve === null ? 'null' : 'absent'} (risk reserve not applicable)`);
   },
 );
 
@@ -42,6 +42,7 @@ check(
   "a paid PIX charge's credit (between amount − fees and amount) reaches balance.pix.balance",
   {
     id: 'gateway.balance.pix-credit',
+    exclusive: true,
     api: 'gateway',
     area: AREA,
     requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE', 'GW-BAL-FIELDS', 'GW-PIXIN-PAY-PAID'],
@@ -60,9 +61,11 @@ check(
     // evidence of a wrong credit. The check FAILS only on two pieces of evidence that AGREE (the
     // same ratio to the amount or the same offset from amount − fees: support.effectsAgree), i.e.
     // a systematic deviation; concurrent movements hidden in the gap give unrelated values and
-    // leave the check undecided (a note), never failed.
+    // leave the check undecided (a note), never failed. The judgement is rules/gateway/pix-charges.ts
+    // judgePixCreditWindows (support.effectsAgree moved there).
     const gw = t.gateway();
-    const evidence: { delta: number; amount: number; expected: number; exchange: Exchange; text: string }[] = [];
+    const windows: CreditWindow[] = [];
+    const ctx = { requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE'] as const };
     let noisy = 0;
     let spacingMs = 0;
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -73,8 +76,7 @@ check(
       if (typeof fees !== 'number' || !Number.isSafeInteger(fees) || fees < 0 || fees > amount) {
         return t.notRun('fees', `the charge's fees ${show(fees)} are not an integer between 0 and the amount: the expected credit is unknown (GW-PIXIN-FEES-INT reports the type)`);
       }
-      const low = amount - fees;
-      const inRange = (delta: number) => delta >= low && delta <= amount;
+      const inRange = (delta: number) => delta >= amount - fees && delta <= amount;
       const w = await balanceAround(gw, () => gw.payPixCharge(charge.id), { spacingMs });
       if (!w) return t.notRun('balance', 'GET /api/v1/balance gave no usable data.pix.balance (reported by gateway.balance.shape)');
       spacingMs = w.actionMs;
@@ -84,7 +86,9 @@ check(
         return;
       }
       if (inRange(w.delta) || inRange(w.after[1] - w.before[1])) {
-        t.run.note(`attempt ${attempt + 1}: charge of ${amount} cents (fees ${fees}) credited ${w.delta} cents (${w.delta === amount ? 'gross' : w.delta === low ? 'net of fees' : 'between net and gross'})${noisy ? `; ${noisy} noisy window(s) before` : ''}`);
+        const delta = inRange(w.delta) ? w.delta : w.after[1] - w.before[1];
+        t.run.record(judgePixCreditWindows([{ amount, fees, delta, quiet: w.quiet, exchange: pay.exchange, text: 'in range' }], ctx));
+        t.run.note(`attempt ${attempt + 1}: charge of ${amount} cents (fees ${fees}) credited ${delta} cents (${delta === amount ? 'gross' : delta === amount - fees ? 'net of fees' : 'between net and gross'})${noisy ? `; ${noisy} noisy window(s) before` : ''}`);
         return;
       }
       if (!w.quiet) {
@@ -104,6 +108,7 @@ check(
           const now = await readPixBalance(gw);
           if (now.cents === undefined) break;
           if (inRange(now.cents - base)) {
+            t.run.record(judgePixCreditWindows([{ amount, fees, delta: now.cents - base, quiet: true, exchange: pay.exchange, text: 'asynchronous' }], ctx));
             t.run.note(`attempt ${attempt + 1}: the credit of a charge of ${amount} cents arrived asynchronously`);
             return;
           }
@@ -113,25 +118,13 @@ check(
         else observed = { delta: 0, text: `quiet for 10 s: /pay of ${amount} cents (fees ${fees}) never moved pix.balance (${base} cents)` };
       }
       if (!observed) continue;
-      const item = { delta: observed.delta, amount, expected: low, exchange: pay.exchange, text: observed.text };
-      const agreeing = evidence.find((e) => effectsAgree(e, item));
-      evidence.push(item);
-      if (agreeing) {
-        t.run.record(
-          makeFinding(
-            { requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE'], exchanges: [agreeing.exchange, item.exchange] },
-            {
-              code: 'balance.pix-credit',
-              title: 'the credit of a paid PIX charge does not reach pix.balance as amount (or amount − fees)',
-              severity: 'failure',
-              expected: 'pix.balance to rise by an amount between amount − fees and amount after /pay',
-              actual: `${agreeing.text}; ${item.text}`,
-            },
-          ),
-        );
+      windows.push({ amount, fees, delta: observed.delta, quiet: true, exchange: pay.exchange, text: observed.text });
+      const judgement = judgePixCreditWindows(windows, ctx);
+      if (judgement.requirements.length > 0) {
+        t.run.record(judgement);
         return;
       }
     }
-    t.run.note(`undecided: ${noisy} noisy window(s), ${evidence.length} quiet window(s) with unrelated wrong-looking credits (${evidence.map((e) => e.text).join('; ')})`);
+    t.run.note(`undecided: ${noisy} noisy window(s), ${windows.length} quiet window(s) with unrelated wrong-looking credits (${windows.map((e) => e.text).join('; ')})`);
   },
 );

@@ -4,8 +4,10 @@
  *
  * Stable API (other gateway suites import it): {@link pixChargeBody}, {@link pixChargeRequest},
  * {@link cardChargeBody}, {@link cardChargeRequest}, {@link createPendingCharge},
- * {@link readPixBalance}, {@link reaisToCents}, {@link balanceAround}, {@link effectsAgree},
- * {@link expectInvalidBodyRejected}, {@link dataOf}, {@link isRecord}, {@link uniqueTag}, {@link freshCpf}.
+ * {@link readPixBalance}, {@link reaisToCents}, {@link balanceAround}, {@link dataOf}, {@link isRecord},
+ * {@link uniqueTag}, {@link freshCpf}. The judging helpers moved to the rulebook:
+ * `expectInvalidBodyRejected` → harness/rules/gateway/errors.ts, `effectsAgree` →
+ * harness/rules/gateway/pix-charges.ts.
  *
  * Contract (gateway-api.md): "POST /api/v1/pix/in/qrcode" (amountInCents integer, minimum 100;
  * customer documentType cpf|cnpj with a valid document, digits only), "POST /api/v1/card"
@@ -18,9 +20,6 @@ import type { Arbitrary } from 'fast-check';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, CardChargeRequest, GatewayClient, PixChargeRequest } from '../../harness/http/gateway-client.js';
 import { expectStatus } from '../../harness/rules/status.js';
-import type { CheckContext } from '../../harness/rules/judgement.js';
-import type { Exchange } from '../../harness/http/exchange.js';
-import type { Finding } from '../../harness/rules/finding.js';
 import { dataOf, isRecord } from '../../harness/json.js';
 import { card, cardCustomer, cpfCheckDigits, pixCustomer, trackingParameters } from '../../generators/index.js';
 import type { CardOptions, CardCustomerOptions, PixCustomerOptions } from '../../generators/index.js';
@@ -30,16 +29,6 @@ export { dataOf, isRecord };
 /** A short unique tag for descriptions, ids and callback paths (never collides across workers). */
 export function uniqueTag(prefix = 'conf'): string {
   return `${prefix}-${randomUUID().slice(0, 18)}`;
-}
-
-/**
- * An invalid body must be refused: "400 | invalid body" and "422 | validation failure" (Errors).
- * Which of the two a route answers is not stated, so 400 and 422 both pass; another 4xx is a
- * WARNING (a refusal, but not with a documented meaning); a 2xx (accepted), a 5xx or no answer
- * is a failure (expectStatus; a 429 stays a warning there).
- */
-export function expectInvalidBodyRejected(exchange: Exchange, ctx: CheckContext): Finding | undefined {
-  return expectStatus(exchange, [400, 422], ctx, { otherClientError: 'warning' });
 }
 
 /** A fresh valid CPF (digits only), not from fast-check: for fixed bodies outside properties. */
@@ -163,10 +152,9 @@ export interface CreatedCharge {
  */
 export async function createPendingCharge(gw: GatewayClient, run: CheckRun, body: PixChargeRequest = pixChargeBody()): Promise<CreatedCharge | undefined> {
   const response = await gw.createPixCharge(body);
-  const finding = expectStatus(response.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200'] });
-  run.record(finding);
+  const created = run.record(expectStatus(response.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200'] }));
   const data = dataOf(response.json);
-  if (finding || !data || typeof data.id !== 'string' || data.id === '') return undefined;
+  if (!created || !data || typeof data.id !== 'string' || data.id === '') return undefined;
   return { id: data.id, response, data };
 }
 
@@ -239,18 +227,4 @@ export async function balanceAround<T>(gw: GatewayClient, action: () => Promise<
     quiet: b0.cents === b1.cents && a0.cents === a1.cents,
     actionMs,
   };
-}
-
-/**
- * Two observations of one systematic effect agree: the same ratio to the amount (within 1 % of it,
- * e.g. a fee taken twice, a currency conversion) or the same absolute offset (within 1 cent, e.g.
- * a fixed fee). Concurrent activity of other files gives unrelated values, so requiring agreement
- * keeps a coincidence from reading as a deviation.
- */
-export function effectsAgree(a: { delta: number; amount: number; expected: number }, b: { delta: number; amount: number; expected: number }): boolean {
-  const ra = a.delta / a.amount;
-  const rb = b.delta / b.amount;
-  const sameRatio = Math.abs(ra - rb) <= 0.002 + 0.01 * Math.max(Math.abs(ra), Math.abs(rb));
-  const sameOffset = Math.abs(a.delta - a.expected - (b.delta - b.expected)) <= 1;
-  return sameRatio || sameOffset;
 }

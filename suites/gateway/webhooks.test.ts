@@ -16,6 +16,8 @@ import type { GatewayClient } from '../../harness/http/gateway-client.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { summarizeDeliveries } from '../../harness/webhooks/dedupe.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
+import { notRunReason } from '../../harness/config/target.js';
+import { ensureNoForeignDelivery } from '../../harness/rules/gateway/separation.js';
 import { expectStatus, kindOf, verifyIsoTimestamp } from '../../harness/rules/index.js';
 import {
   ensureOnlySubscribedEventsDelivered,
@@ -278,6 +280,10 @@ check('unsubscribed and deleted webhooks receive nothing', {
   const gw = t.gateway();
   // control: subscribed to transaction_created; unsubscribed: transfer events only; deleted: subscribed, then removed
   const [control, unsubscribed, deleted] = await registerAll(t, gw, [['transaction_created'], ['transfer_created', 'transfer_completed'], ['transaction_created']]);
+  // issue 15: the same event must not reach a webhook registered with the production token or by
+  // another account (webhooks selected by event name only, or without the environment), when those
+  // credentials are configured
+  const foreign = await registerForeignWebhooks(t, ['transaction_created']);
   try {
     if (!control || !unsubscribed || !deleted) return;
     const removed = await gw.deleteWebhook(deleted.id);
@@ -298,11 +304,16 @@ check('unsubscribed and deleted webhooks receive nothing', {
     t.run.record(judgeEventArrival({ ...arrival, destination: 'postback', label: 'charge postbackUrl', delivery: atPostback, seenElsewhere: atControl !== undefined }));
     // without a positive control the absence cannot be judged (the arrival judgements above say why)
     if (!atControl && !atPostback) return;
-    const [atUnsubscribed, atDeleted] = await Promise.all([
+    const [atUnsubscribed, atDeleted, ...atForeign] = await Promise.all([
       rc.waitFor(about, { path: unsubscribed.path, timeoutMs: ABSENCE_GRACE_MS }),
       rc.waitFor(about, { path: deleted.path, timeoutMs: ABSENCE_GRACE_MS }),
+      ...foreign.map((f) => rc.waitFor(about, { path: f.hook.path, timeoutMs: ABSENCE_GRACE_MS })),
     ]);
     const window = `within ${ABSENCE_GRACE_MS} ms after the same event reached the subscribed webhook/postbackUrl`;
+    foreign.forEach((f, i) => {
+      const d = atForeign[i];
+      t.run.record(ensureNoForeignDelivery(d ? [{ bodyText: d.bodyText, hook: f.label }] : [], [charge.id], f.by));
+    });
     // "sent to every active webhook subscribed to the event": a subscription selects events
     t.run.record(ensureOnlySubscribedEventsDelivered(atUnsubscribed, window));
     // "Removes a webhook." The event was created after the DELETE answered 2xx, so it was not under way
@@ -310,5 +321,27 @@ check('unsubscribed and deleted webhooks receive nothing', {
     if (!atUnsubscribed && !atDeleted) t.run.note(`nothing arrived at the unsubscribed or removed webhook ${window}`);
   } finally {
     await removeWebhooks(gw, [control, unsubscribed]);
+    await Promise.all(foreign.map((f) => removeWebhooks(f.gw, [f.hook])));
   }
 });
+
+interface ForeignWebhook {
+  by: 'production' | 'other-account';
+  label: string;
+  gw: GatewayClient;
+  hook: RegisteredWebhook;
+}
+
+/** Webhooks registered with the production pair and with another account's pair, when configured. */
+async function registerForeignWebhooks(t: CheckTools, events: string[]): Promise<ForeignWebhook[]> {
+  const pairs = [
+    { by: 'production' as const, pair: 'live' as const, capability: 'gateway.live' as const, label: 'the webhook registered with the production token' },
+    { by: 'other-account' as const, pair: 'other' as const, capability: 'gateway.other' as const, label: "another account's webhook" },
+  ].filter((p) => notRunReason(t.target, p.capability) === undefined);
+  const registered = await Promise.all(pairs.map(async (p) => {
+    const gw = t.gateway(p.pair);
+    const hook = await registerWebhook(gw, t.run, t.callbackUrl, events);
+    return hook ? { by: p.by, label: p.label, gw, hook } : undefined;
+  }));
+  return registered.filter((f): f is ForeignWebhook => f !== undefined);
+}

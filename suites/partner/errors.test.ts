@@ -6,9 +6,10 @@
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
-import { makeFinding, verifyDetailNamesField } from '../../harness/rules/index.js';
+import type { RequirementId } from '../../harness/rules/finding.js';
+import { ensurePayoutUnavailable, judgeInvalidBody } from '../../harness/rules/partner/index.js';
 import { amountBelowMinimum, asciiTextOverMax, boundaryAmounts, AMOUNT_MINIMUMS, TEXT_LIMITS } from '../../generators/index.js';
-import { chargeBody, ctxOf, errorShape, expectError, is2xx, status, uniqueRef } from './support.js';
+import { chargeBody, status, uniqueRef } from './support.js';
 
 const AREA = 'Errors';
 
@@ -16,7 +17,7 @@ interface InvalidCase {
   field: string;
   label: string;
   body: Record<string, unknown>;
-  requirements: string[];
+  requirements: RequirementId[];
 }
 
 const base = (): Record<string, unknown> => ({ amount_cents: 1500, external_ref: uniqueRef('err'), description: 'conformance invalid body' });
@@ -26,7 +27,7 @@ const withField = (field: string, value: unknown): Record<string, unknown> => ({
 function boundaryCases(): InvalidCase[] {
   const amounts = boundaryAmounts(AMOUNT_MINIMUMS.partnerCharge).filter((a) => a.validity === 'invalid');
   const { amount_cents: _omit, ...withoutAmount } = base();
-  const others: Array<[string, unknown, string]> = [
+  const others: Array<[string, unknown, RequirementId]> = [
     ['description', 12345, 'PT-CHARGE-FIELD-DESC'],
     ['description', 'd'.repeat(301), 'PT-CHARGE-DESC-MAX'],
     ['external_ref', 42, 'PT-CHARGE-FIELD-EXTREF'],
@@ -40,19 +41,19 @@ function boundaryCases(): InvalidCase[] {
   return [
     ...amounts.map((a) => ({
       field: 'amount_cents', label: `amount ${a.label}`, body: withField('amount_cents', a.value),
-      requirements: typeof a.value === 'number' && Number.isInteger(a.value) ? ['PT-CHARGE-AMOUNT-POSITIVE'] : ['PT-CHARGE-AMOUNT-INTEGER'],
+      requirements: (typeof a.value === 'number' && Number.isInteger(a.value) ? ['PT-CHARGE-AMOUNT-POSITIVE'] : ['PT-CHARGE-AMOUNT-INTEGER']) as RequirementId[],
     })),
-    { field: 'amount_cents', label: 'amount missing', body: withoutAmount, requirements: ['PT-CHARGE-AMOUNT-REQUIRED'] },
+    { field: 'amount_cents', label: 'amount missing', body: withoutAmount, requirements: ['PT-CHARGE-AMOUNT-REQUIRED'] as RequirementId[] },
     ...others.map(([field, value, req]) => ({ field, label: `${field} ${JSON.stringify(value).slice(0, 20)}`, body: withField(field, value), requirements: [req] })),
   ];
 }
 
 /** Random invalid values beyond the boundaries: amounts below 1, texts over their limits, lifetimes out of range. */
 const randomInvalid: fc.Arbitrary<InvalidCase> = fc.oneof(
-  amountBelowMinimum({ min: AMOUNT_MINIMUMS.partnerCharge }).map((v) => ({ field: 'amount_cents', label: `amount ${v}`, body: withField('amount_cents', v), requirements: ['PT-CHARGE-AMOUNT-POSITIVE'] })),
-  asciiTextOverMax({ max: TEXT_LIMITS.partnerDescription }).map((v) => ({ field: 'description', label: `description ${v.length} chars`, body: withField('description', v), requirements: ['PT-CHARGE-DESC-MAX'] })),
-  asciiTextOverMax({ max: TEXT_LIMITS.partnerExternalRef }).map((v) => ({ field: 'external_ref', label: `external_ref ${v.length} chars`, body: withField('external_ref', v), requirements: ['PT-CHARGE-EXTREF-MAX'] })),
-  fc.oneof(fc.integer({ min: -100_000, max: 59 }), fc.integer({ min: 86_401, max: 10_000_000 })).map((v) => ({ field: 'expires_in_seconds', label: `expires_in_seconds ${v}`, body: withField('expires_in_seconds', v), requirements: ['PT-CHARGE-EXPIRES-RANGE'] })),
+  amountBelowMinimum({ min: AMOUNT_MINIMUMS.partnerCharge }).map((v) => ({ field: 'amount_cents', label: `amount ${v}`, body: withField('amount_cents', v), requirements: ['PT-CHARGE-AMOUNT-POSITIVE'] as RequirementId[] })),
+  asciiTextOverMax({ max: TEXT_LIMITS.partnerDescription }).map((v) => ({ field: 'description', label: `description ${v.length} chars`, body: withField('description', v), requirements: ['PT-CHARGE-DESC-MAX'] as RequirementId[] })),
+  asciiTextOverMax({ max: TEXT_LIMITS.partnerExternalRef }).map((v) => ({ field: 'external_ref', label: `external_ref ${v.length} chars`, body: withField('external_ref', v), requirements: ['PT-CHARGE-EXTREF-MAX'] as RequirementId[] })),
+  fc.oneof(fc.integer({ min: -100_000, max: 59 }), fc.integer({ min: 86_401, max: 10_000_000 })).map((v) => ({ field: 'expires_in_seconds', label: `expires_in_seconds ${v}`, body: withField('expires_in_seconds', v), requirements: ['PT-CHARGE-EXPIRES-RANGE'] as RequirementId[] })),
 );
 
 check('an invalid body answers 422 {detail} naming the field', {
@@ -63,17 +64,15 @@ check('an invalid body answers 422 {detail} naming the field', {
 }, async (t) => {
   const judge = async (c: InvalidCase, it: RunTools): Promise<void> => {
     const r = await it.partner().createCharge(c.body);
-    if (expectError(it.run, r, 422, [...c.requirements, 'PT-ERR-422-INVALID-BODY'])) {
-      it.run.record(verifyDetailNamesField(r.json, c.field, ctxOf(['PT-ERR-422-FIELD'], [r.exchange])));
-    }
+    it.run.record(judgeInvalidBody(r, { requirements: c.requirements, what: c.label, field: c.field }));
   };
   for (const c of boundaryCases()) await judge(c, t);
   await t.property('random invalid values', randomInvalid, judge, { numRuns: 6 });
 });
 
 // A body that is not JSON at all: whether it is "an invalid request body" is not stated
-// (PT-ERR-422-MALFORMED-JSON ambiguity): another 4xx is a warning; 2xx or 5xx are out of contract.
-// JSON that is not an object (array, string, null) is an invalid request body: 422 exactly.
+// (PT-ERR-422-MALFORMED-JSON ambiguity): judgeInvalidBody warns on another 4xx; 2xx or 5xx are out
+// of contract. JSON that is not an object (array, string, null) is an invalid request body: 422.
 check('malformed or non-object JSON is rejected (422), never 2xx or 5xx', {
   id: 'partner.errors.malformed-json',
   api: 'partner',
@@ -84,21 +83,12 @@ check('malformed or non-object JSON is rejected (422), never 2xx or 5xx', {
   const nonObject = fc.constantFrom('[]', '[{"amount_cents": 1500}]', '"amount_cents"', 'null', '1500', 'true');
   await t.property('bodies', fc.oneof(unparseable.map((raw) => ({ raw, parses: false })), nonObject.map((raw) => ({ raw, parses: true }))), async ({ raw, parses }, it) => {
     const r = await it.partner().createCharge(undefined, { rawBody: raw, contentType: 'application/json' });
-    if (is2xx(r)) {
-      it.run.record(makeFinding(ctxOf(['PT-ERR-422-INVALID-BODY'], [r.exchange]), { code: 'errors.accepted', title: 'a body that is not a JSON object was accepted', severity: 'failure', expected: '422 {detail}', actual: `HTTP ${r.status}` }));
-      return;
-    }
-    if (parses) expectError(it.run, r, 422, ['PT-ERR-422-INVALID-BODY']);
-    else if (status(it.run, r, '4xx', ['PT-ERR-422-MALFORMED-JSON'])) {
-      status(it.run, r, 422, ['PT-ERR-422-MALFORMED-JSON'], 'warning');
-      errorShape(it.run, r);
-    }
+    it.run.record(judgeInvalidBody(r, parses ? { requirements: ['PT-ERR-422-INVALID-BODY'], what: `body ${JSON.stringify(raw)}` } : { requirements: ['PT-ERR-422-MALFORMED-JSON'], what: `body ${JSON.stringify(raw)}`, malformed: true }));
   }, { numRuns: 8 });
 });
 
 // "PIX out (payout, route `/v1/business/payouts`) is not available … has no public route." Its
-// answer is not shown (404 or 403); only a 2xx that appears to create a payout contradicts the
-// text, and even that is a warning (PT-PAYOUT-UNAVAILABLE ambiguity). 5xx is still a failure.
+// answer is not shown (404 or 403): ensurePayoutUnavailable.
 check('the announced payouts route is not available', {
   id: 'partner.errors.payouts-unavailable',
   api: 'partner',
@@ -109,9 +99,7 @@ check('the announced payouts route is not available', {
   const c = t.partner();
   const body = { amount_cents: 100, pix_key: 'conformance@example.com', external_ref: uniqueRef('payout') };
   const r = await c.send({ method: 'POST', path: '/business/payouts', json: body, headers: { 'idempotency-key': uniqueRef('payout-key') } });
-  if (is2xx(r)) {
-    t.run.record(makeFinding(ctxOf(['PT-PAYOUT-UNAVAILABLE'], [r.exchange]), { code: 'payout.available', title: 'POST /v1/business/payouts answered 2xx', severity: 'warning', expected: 'no public route (e.g. 404 or 403)', actual: `HTTP ${r.status}` }));
-  } else status(t.run, r, '4xx', ['PT-PAYOUT-UNAVAILABLE']);
+  t.run.record(ensurePayoutUnavailable(r, { requirements: ['PT-PAYOUT-UNAVAILABLE'] }));
   t.run.note(`POST /business/payouts answered ${r.status}`);
 });
 

@@ -7,31 +7,28 @@
  * non-5xx answer is accepted (and noted), and the charge must stay in its state.
  */
 import { check } from '../../harness/run/check.js';
-import { makeFinding, show } from '../../harness/rules/index.js';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse } from '../../harness/http/partner-client.js';
+import type { RequirementId } from '../../harness/rules/finding.js';
 import {
-  chargeBody,
-  ctxOf,
-  eventMatcher,
+  ensureCancelAccepted,
+  ensureExpiredOnLookup,
+  ensurePayAccepted,
+  ensurePayRefused,
   eventOf,
-  PARTNER_WEBHOOK_PATH,
-  expectError,
-  expectState,
-  is2xx,
-  listCharges,
-  lookupState,
-  msUntil,
-  mustCreate,
-  pollUntil,
-  status,
-} from './support.js';
+  expectChargeState,
+  expectPartnerError,
+  verifyListedExpired,
+  verifyPaidChargeE2e,
+} from '../../harness/rules/partner/index.js';
+import { chargeBody, eventMatcher, PARTNER_WEBHOOK_PATH, listCharges, lookupState, msUntil, mustCreate, pollUntil } from './support.js';
 
 const AREA = 'States and transitions';
 
-/** Pay of a charge that is not pending: the status is not shown; a 2xx is the only wrong answer here. */
-function refusedPay(run: CheckRun, r: ApiResponse, requirements: string[], state: string): void {
-  if (status(run, r, '4xx', requirements)) run.note(`pay of a ${state} charge answered ${r.status} (status not shown by the contract)`);
+/** Pay of a charge that is not pending: judged by ensurePayRefused; the status chosen is noted. */
+function refusedPay(run: CheckRun, r: ApiResponse, requirements: RequirementId[], state: string): void {
+  run.record(ensurePayRefused(r, { requirements, state }));
+  run.note(`pay of a ${state} charge answered ${r.status} (status not shown by the contract)`);
 }
 
 // "pending | payment confirmed (or sandbox simulation route) | before expires_at | paid | terminal";
@@ -46,16 +43,14 @@ check('pay moves a pending charge to paid with an e2e_id; paid is terminal (canc
   const client = t.partner();
   const { id } = await mustCreate(t, chargeBody('pay'));
   const pay = await client.payCharge(id);
-  if (!status(t.run, pay, '2xx', ['PT-CHARGE-PAY-CONFIRMS', 'PT-SANDBOX-SIMULATION'])) return;
+  if (!t.run.record(ensurePayAccepted(pay, { requirements: ['PT-CHARGE-PAY-CONFIRMS', 'PT-SANDBOX-SIMULATION'] }))) return;
+  t.run.note(`pay answered ${pay.status} with ${pay.exchange.response?.body ? 'a body' : 'no body'} (response body not shown by the contract)`);
   const paid = await lookupState(t.run, client, id);
-  if (!expectState(t.run, paid, 'paid', ['PT-CHARGE-PAY-CONFIRMS', 'PT-CHARGE-GET-CURRENT'], 'after a successful pay')) return;
-  const e2e = paid.charge?.e2e_id;
-  if (typeof e2e !== 'string' || e2e === '') {
-    t.run.record(makeFinding(ctxOf(['PT-CHARGE-E2E-WHEN-PAID'], [paid.response.exchange]), { code: 'charge.e2e-missing', title: 'a paid charge shows no e2e_id', severity: 'warning', expected: 'e2e_id: the end-to-end identifier', actual: `e2e_id ${show(e2e)}` }));
-  }
-  expectError(t.run, await client.cancelCharge(id), 409, ['PT-CHARGE-CANCEL-409', 'PT-STATE-PAID-TERMINAL']);
+  if (!t.run.record(expectChargeState(paid, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS', 'PT-CHARGE-GET-CURRENT'], why: 'after a successful pay' }))) return;
+  t.run.record(verifyPaidChargeE2e(paid.charge, { requirements: ['PT-CHARGE-E2E-WHEN-PAID'], exchanges: [paid.response.exchange] }));
+  t.run.record(expectPartnerError(await client.cancelCharge(id), 409, { requirements: ['PT-CHARGE-CANCEL-409', 'PT-STATE-PAID-TERMINAL'] }));
   refusedPay(t.run, await client.payCharge(id), ['PT-STATE-PAID-TERMINAL', 'PT-STATE-ONE-TRANSITION'], 'paid');
-  expectState(t.run, await lookupState(t.run, client, id), 'paid', ['PT-STATE-PAID-TERMINAL'], 'after cancel and a second pay of a paid charge');
+  t.run.record(expectChargeState(await lookupState(t.run, client, id), 'paid', { requirements: ['PT-STATE-PAID-TERMINAL'], why: 'after cancel and a second pay of a paid charge' }));
 });
 
 // "pending | POST .../:id/cancel | charge is pending | canceled"; "Cancel from … canceled answers 409";
@@ -69,11 +64,13 @@ check('cancel moves a pending charge to canceled; a canceled charge cannot be ca
 }, async (t) => {
   const client = t.partner();
   const { id } = await mustCreate(t, chargeBody('cancel'));
-  if (!status(t.run, await client.cancelCharge(id), '2xx', ['PT-CHARGE-CANCEL-PENDING'])) return;
-  if (!expectState(t.run, await lookupState(t.run, client, id), 'canceled', ['PT-CHARGE-CANCEL-PENDING'], 'after a successful cancel')) return;
-  expectError(t.run, await client.cancelCharge(id), 409, ['PT-CHARGE-CANCEL-409']);
+  const cancel = await client.cancelCharge(id);
+  if (!t.run.record(ensureCancelAccepted(cancel, { requirements: ['PT-CHARGE-CANCEL-PENDING'] }))) return;
+  t.run.note(`cancel answered ${cancel.status} with ${cancel.exchange.response?.body ? 'a body' : 'no body'} (response body not shown by the contract)`);
+  if (!t.run.record(expectChargeState(await lookupState(t.run, client, id), 'canceled', { requirements: ['PT-CHARGE-CANCEL-PENDING'], why: 'after a successful cancel' }))) return;
+  t.run.record(expectPartnerError(await client.cancelCharge(id), 409, { requirements: ['PT-CHARGE-CANCEL-409'] }));
   refusedPay(t.run, await client.payCharge(id), ['PT-STATE-ONE-TRANSITION'], 'canceled');
-  expectState(t.run, await lookupState(t.run, client, id), 'canceled', ['PT-STATE-ONE-TRANSITION'], 'after a pay of a canceled charge');
+  t.run.record(expectChargeState(await lookupState(t.run, client, id), 'canceled', { requirements: ['PT-STATE-ONE-TRANSITION'], why: 'after a pay of a canceled charge' }));
 });
 
 // "pending | first lookup or confirmation attempt after expires_at | no payment | expired | detected
@@ -113,36 +110,30 @@ check('after expires_at the first lookup, pay or cancel shows expired; pay is re
     return s.state !== undefined && s.state !== 'pending' ? s : undefined;
   }, deadline, 500);
   if (!seen) {
-    t.run.record(makeFinding(ctxOf(['PT-CHARGE-EXPIRY-LAZY']), { code: 'charge.not-expired', title: 'a pending charge past expires_at is still pending on lookup', severity: 'failure', expected: 'status "expired" on the first lookup after expires_at (60 s of clock skew allowed)', actual: `status ${show(lastState)} at ${new Date().toISOString()}, expires_at ${show(probe.expiresAt)}` }));
+    if (lastState === 'pending') t.run.record(ensureExpiredOnLookup({ lastState, expiresAt: probe.expiresAt, skewMs: 60_000, at: new Date() }, { requirements: ['PT-CHARGE-EXPIRY-LAZY'] }));
     return;
   }
-  expectState(t.run, seen, 'expired', ['PT-CHARGE-EXPIRY-LAZY'], 'on the first lookup after expires_at');
+  t.run.record(expectChargeState(seen, 'expired', { requirements: ['PT-CHARGE-EXPIRY-LAZY'], why: 'on the first lookup after expires_at' }));
   // "Every state change sends a signed POST" vs an event table without an expiry event: both
-  // readings are accepted (PT-EVT-EXPIRY); what arrived for the probe is only recorded.
+  // readings are accepted (PT-EVT-EXPIRY is reclassified: no rule can fail it); what arrived for the
+  // probe is only recorded.
   if (t.target.partner?.webhookSecret && process.env['PAYGATE_RECEIVER_URL']) {
-    t.run.cover('PT-EVT-EXPIRY');
     const events = await t.receiver().deliveries({ path: PARTNER_WEBHOOK_PATH });
     const types = events.filter(eventMatcher(probe.ref)).map((d) => String(eventOf(d)?.type));
     t.run.note(`events for the expired probe so far: ${types.join(', ') || 'none'} (an expiry event is neither required nor forbidden)`);
   }
   for (const { role, id } of others) {
     if (role === 'pay') {
-      const pay = await client.payCharge(id);
-      if (is2xx(pay)) {
-        t.run.record(makeFinding(ctxOf(['PT-CHARGE-PAY-AFTER-EXPIRY'], [pay.exchange]), { code: 'charge.paid-after-expiry', title: 'a charge past expires_at was paid', severity: 'failure', expected: 'pay refused: payment is confirmed only "before expires_at"', actual: `HTTP ${pay.status}` }));
-      } else refusedPay(t.run, pay, ['PT-CHARGE-PAY-AFTER-EXPIRY'], 'expired');
-      expectState(t.run, await lookupState(t.run, client, id), 'expired', ['PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-EXPIRY-LAZY'], 'after a pay attempt past expires_at');
+      refusedPay(t.run, await client.payCharge(id), ['PT-CHARGE-PAY-AFTER-EXPIRY'], 'past expires_at');
+      t.run.record(expectChargeState(await lookupState(t.run, client, id), 'expired', { requirements: ['PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-EXPIRY-LAZY'], why: 'after a pay attempt past expires_at' }));
     } else if (role === 'cancel') {
-      expectError(t.run, await client.cancelCharge(id), 409, ['PT-CHARGE-CANCEL-EXPIRED-409']);
-      expectState(t.run, await lookupState(t.run, client, id), 'expired', ['PT-CHARGE-CANCEL-EXPIRED-409', 'PT-CHARGE-EXPIRY-LAZY'], 'after a cancel attempt past expires_at');
+      t.run.record(expectPartnerError(await client.cancelCharge(id), 409, { requirements: ['PT-CHARGE-CANCEL-EXPIRED-409'] }));
+      t.run.record(expectChargeState(await lookupState(t.run, client, id), 'expired', { requirements: ['PT-CHARGE-CANCEL-EXPIRED-409', 'PT-CHARGE-EXPIRY-LAZY'], why: 'after a cancel attempt past expires_at' }));
     } else {
-      // Whether a listing counts as a lookup is not stated (PT-CHARGE-EXPIRY-LIST): a warning.
-      const { list } = await listCharges(t.run, client);
-      const item = list?.items.find((i) => i.id === id);
-      if (item && item.status !== 'expired') {
-        t.run.record(makeFinding(ctxOf(['PT-CHARGE-EXPIRY-LIST']), { code: 'list.stale-expiry', title: 'a charge past expires_at is listed as pending before any lookup by id', severity: 'warning', expected: 'status "expired" in the list', actual: `status ${show(item.status)}` }));
-      }
-      expectState(t.run, await lookupState(t.run, client, id), 'expired', ['PT-CHARGE-EXPIRY-LAZY'], 'on lookup after expires_at');
+      // Whether a listing counts as a lookup is not stated (PT-CHARGE-EXPIRY-LIST): the rule warns.
+      const { list, response } = await listCharges(t.run, client);
+      if (list) t.run.record(verifyListedExpired(list.items.find((i) => i.id === id), { requirements: ['PT-CHARGE-EXPIRY-LIST'], exchanges: [response.exchange] }));
+      t.run.record(expectChargeState(await lookupState(t.run, client, id), 'expired', { requirements: ['PT-CHARGE-EXPIRY-LAZY'], why: 'on lookup after expires_at' }));
     }
   }
 });

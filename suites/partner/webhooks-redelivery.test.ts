@@ -13,25 +13,18 @@
  * short and lets a sandbox's uncapped backoff show within it.
  */
 import { check } from '../../harness/run/check.js';
-import { makeFinding, show } from '../../harness/rules/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { gapSlackMs, redeliveryTimers } from '../../harness/webhooks/redelivery-timers.js';
-import { chargeBody, ctxOf, eventMatcher, eventOf, mustCreate, PARTNER_WEBHOOK_PATH, refToken, signatureFindings, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
+import { judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, MAX_ATTEMPTS, serviceClockOffsetMs, verifyPartnerDeliverySignature } from '../../harness/rules/partner/index.js';
+import { chargeBody, eventMatcher, mustCreate, PARTNER_WEBHOOK_PATH, refToken, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
-const MAX_ATTEMPTS = 8;
 const TIMERS = redeliveryTimers();
 const CAP_MS = TIMERS.capMs;
 const CALL_TIMEOUT_MS = TIMERS.callTimeoutMs;
 const SLACK_MS = gapSlackMs(TIMERS);
 /** The longest a conforming service can leave between two attempts (a call that hangs until its timeout, then the capped backoff). */
 const LONGEST_GAP_MS = CAP_MS + CALL_TIMEOUT_MS + SLACK_MS;
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 check('a failed delivery is redelivered with the same event id, doubling gaps, at most 8 attempts', {
   id: 'partner.webhooks.redelivery',
@@ -51,12 +44,14 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   await receiver.script(PARTNER_WEBHOOK_PATH, { failFirst: MAX_ATTEMPTS + 4, status: 500, bodyContains: token });
   const seen: Delivery[] = [];
   let concludedMissing = false;
+  let offset: number | undefined;
   try {
-    await mustCreate(t, body);
+    const created = await mustCreate(t, body);
+    offset = serviceClockOffsetMs(created.response.exchange, created.charge.created_at);
     const matcher = eventMatcher(body.external_ref!, 'business.pix.created');
     const first = await receiver.waitFor(matcher, { path: PARTNER_WEBHOOK_PATH, timeoutMs: WEBHOOK_WAIT_MS });
     if (!first) {
-      t.run.record(makeFinding(ctxOf(['PT-WH-STATE-CHANGE', 'PT-EVT-CREATED']), { code: 'webhook.missing', title: 'no business.pix.created event arrived', severity: 'failure', expected: 'a first delivery attempt', actual: `nothing within ${WEBHOOK_WAIT_MS / 1000} s` }));
+      t.run.record(judgeEventArrival(undefined, { requirements: ['PT-WH-STATE-CHANGE', 'PT-EVT-CREATED'], type: 'business.pix.created', ref: body.external_ref!, waitedMs: WEBHOOK_WAIT_MS }));
       return;
     }
     seen.push(first);
@@ -82,43 +77,10 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   const gaps = times.slice(1).map((at, i) => at - times[i]!);
   t.run.note(`${seen.length} attempt(s); gaps ${gaps.map((g) => `${g} ms`).join(', ') || 'none'}; answered ${seen.map((d) => d.answeredStatus).join(', ')}`);
 
-  if (concludedMissing) {
-    // A failed delivery that is never retried breaks "Redelivery" outright: a failure. Stopping
-    // after a few retries is a warning, as "up to 8 attempts" does not promise that all are used.
-    const never = seen.length === 1;
-    t.run.record(makeFinding(ctxOf(['PT-WH-REDELIVERY-RETRIES']), {
-      code: 'webhook.no-redelivery',
-      title: never ? 'a failed delivery was never retried' : `a failing event was attempted only ${seen.length} times`,
-      severity: never ? 'failure' : 'warning',
-      expected: `redelivery while the receiver answers 500, up to ${MAX_ATTEMPTS} attempts, gaps at most the ${CAP_MS / 1000} s cap`,
-      actual: `${seen.length} attempt(s), none for ${LONGEST_GAP_MS / 1000} s after the last`,
-    }));
-  }
-  if (seen.length > MAX_ATTEMPTS) {
-    t.run.record(makeFinding(ctxOf(['PT-WH-REDELIVERY-ATTEMPTS']), { code: 'webhook.too-many-attempts', title: 'a failing event was attempted more than 8 times', severity: 'failure', expected: `at most ${MAX_ATTEMPTS} attempts`, actual: `${seen.length} attempts` }));
-  }
-  const ids = [...new Set(seen.map((d) => eventOf(d)?.id))];
-  if (ids.length > 1) {
-    t.run.record(makeFinding(ctxOf(['PT-WH-EVENT-ID-STABLE']), { code: 'webhook.redelivery-new-id', title: 'redeliveries of one event carry different event ids', severity: 'failure', expected: 'the same event id on every attempt ("The same event id can arrive more than once")', actual: `ids ${show(ids)}` }));
-  }
-  // Backoff: "doubling per attempt", first gap and jitter not shown → judged by the median ratio
-  // of consecutive uncapped gaps, with tolerance.
-  const ratios: number[] = [];
-  for (let i = 1; i < gaps.length; i++) if (gaps[i]! < CAP_MS * 0.9) ratios.push(gaps[i]! / gaps[i - 1]!);
-  if (ratios.length >= 2) {
-    const m = median(ratios);
-    if (m < 1.5 || m > 2.8) {
-      t.run.record(makeFinding(ctxOf(['PT-WH-BACKOFF']), { code: 'webhook.backoff', title: 'redelivery gaps do not double', severity: 'failure', expected: 'each gap about twice the previous one (median ratio 1.5–2.8)', actual: `gaps ${gaps.join(', ')} ms, median ratio ${m.toFixed(2)}` }));
-    }
-  } else t.run.note('too few gaps to judge the backoff');
-  // The receiver answers at once, so a gap is the backoff alone (the call timeout is not spent).
-  const longest = Math.max(0, ...gaps);
-  if (longest > CAP_MS + SLACK_MS) {
-    t.run.record(makeFinding(ctxOf(['PT-WH-BACKOFF-CAP']), { code: 'webhook.backoff-cap', title: `a redelivery gap exceeds the ${TIMERS.compressed ? 'configured' : '5-minute'} cap`, severity: 'failure', expected: `gaps of at most ${CAP_MS} ms${TIMERS.compressed ? ' (PAYGATE_PARTNER_RETRY_CAP_MS; the contract says 5 minutes)' : ''}, ${SLACK_MS} ms tolerance`, actual: `${longest} ms (gaps ${gaps.join(', ')} ms)` }));
-  }
-  // Each attempt must verify; a redelivery signed with its first t may fall outside 300 s (warning).
-  for (const d of seen.slice(1)) t.run.record(signatureFindings(d, secret, { toleranceRequirement: 'PT-WH-REDELIVERY-FRESH-T' }));
-  if (seen[0]) t.run.record(signatureFindings(seen[0], secret));
+  t.run.record(judgeRedeliveries({ attempts: seen, concludedMissing, capMs: CAP_MS, slackMs: SLACK_MS, longestGapMs: LONGEST_GAP_MS, compressed: TIMERS.compressed }));
+  // Each attempt must verify; a redelivery signed with its first t may fall outside 300 s (PT-WH-REDELIVERY-FRESH-T).
+  for (const d of seen.slice(1)) t.run.record(verifyPartnerDeliverySignature(d, secret, { redelivery: true }));
+  if (seen[0]) t.run.record(verifyPartnerDeliverySignature(seen[0], secret, offset === undefined ? {} : { clockOffsetMs: offset }));
 });
 
 // "10 s timeout per call": a receiver that answers 5 s after the timeout has not answered in time, so
@@ -143,11 +105,7 @@ check('a delivery answered after more than 10 s is treated as failed and redeliv
     const matcher = eventMatcher(body.external_ref!, 'business.pix.created');
     const found = await receiver.waitForCount(matcher, 2, { path: PARTNER_WEBHOOK_PATH, timeoutMs: WEBHOOK_WAIT_MS + CALL_TIMEOUT_MS + LONGEST_GAP_MS });
     t.run.note(`${found.length} delivery(ies) of the created event${found.length === 2 ? `, ${found[1]!.receivedAt - found[0]!.receivedAt} ms apart` : ''}`);
-    if (found.length < 2) {
-      t.run.record(makeFinding(ctxOf(['PT-WH-TIMEOUT']), { code: 'webhook.no-timeout', title: `a delivery answered after ${(CALL_TIMEOUT_MS + 5_000) / 1000} s was not retried`, severity: 'warning', expected: `the call aborted after ${CALL_TIMEOUT_MS / 1000} s and the event redelivered`, actual: `${found.length} delivery(ies)` }));
-    } else if (eventOf(found[0]!)?.id !== eventOf(found[1]!)?.id) {
-      t.run.record(makeFinding(ctxOf(['PT-WH-EVENT-ID-STABLE']), { code: 'webhook.redelivery-new-id', title: 'the redelivery carries another event id', severity: 'failure', expected: 'the same event id', actual: show([eventOf(found[0]!)?.id, eventOf(found[1]!)?.id]) }));
-    }
+    t.run.record(judgeTimedOutDelivery(found, { answeredAfterMs: CALL_TIMEOUT_MS + 5_000, timeoutMs: CALL_TIMEOUT_MS }));
   } finally {
     await receiver.clearScript(PARTNER_WEBHOOK_PATH, token);
   }

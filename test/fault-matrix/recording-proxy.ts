@@ -20,6 +20,7 @@ export interface ProxiedRequest {
   /** `basic`, `bearer-issued` (a token the target issued), `bearer-unknown`, `other`, or `none` */
   credential: 'basic' | 'bearer-issued' | 'bearer-unknown' | 'other' | 'none';
   status: number;
+  /** the request body was the empty JSON object `{}` (no field at all: no amount, no destination) */
 }
 
 export interface RecordingProxy {

@@ -12,6 +12,7 @@ import type { CheckRecord, ConformanceReport } from '../../harness/report/verdic
 import type { ConformanceRunResult } from './runner.js';
 import type { FaultRun, FaultSelection } from './select.js';
 import { apiOfFile } from './select.js';
+import type { RequirementProof } from './proof.js';
 
 export interface FaultOutcome {
   fault: string;
@@ -62,6 +63,8 @@ export interface FaultMatrix {
   runs: { id: string; tier: string; faults: string[]; files: string[]; runMs: number; exitCode: number | null; timedOut: boolean }[];
   summary: { faults: number; detected: number; undetected: string[] };
   faults: FaultOutcome[];
+  /** requirement-level proof (proof.ts): which requirements a detected fault proves */
+  proof?: RequirementProof;
 }
 
 /** Distinct texts, at most `max` (a property repeats one finding per shrink step). */
@@ -179,6 +182,10 @@ export function renderMatrixMarkdown(matrix: FaultMatrix): string {
       `(${matrix.runs.length} runs; baseline ${seconds(matrix.baseline.runMs)}, ${matrix.baseline.checks} checks). Generated ${matrix.generatedAt}.`,
     '',
   );
+  if (matrix.proof !== undefined) {
+    const p = matrix.proof;
+    out.push(`Requirements proven (a detected fault breaks it and a failing check names it): **${Object.keys(p.proven).length} / ${p.provable}** checkable and timer requirements.`, '');
+  }
   if (matrix.summary.undetected.length > 0) {
     out.push('## Undetected', '');
     for (const o of matrix.faults.filter((f) => !f.detected)) {
@@ -206,6 +213,11 @@ export function renderMatrixMarkdown(matrix: FaultMatrix): string {
   out.push('## Faults', '', '| fault | api | tier | detected | by checks | failing requirements | run | time |', '|---|---|---|---|---|---|---|---|');
   for (const o of matrix.faults) {
     out.push(`| ${o.fault} | ${o.api} | ${o.tier} | ${o.detected ? (o.strict !== undefined ? 'yes (--strict)' : 'yes') : '**NO**'} | ${o.detectedBy.join(', ') || '—'} | ${o.failingRequirements.join(', ') || '—'} | ${o.run ?? '—'} | ${seconds(o.runMs)} |`);
+  }
+  if (matrix.proof !== undefined) {
+    out.push('', '## Requirements proven', '', '| requirement | proving faults |', '|---|---|');
+    for (const [id, faults] of Object.entries(matrix.proof.proven).sort(([a], [b]) => a.localeCompare(b))) out.push(`| ${id} | ${faults.join(', ')} |`);
+    out.push('', `## Requirements without a proving fault yet (${matrix.proof.unproven.length})`, '', matrix.proof.unproven.join(', ') || '(none)');
   }
   out.push('', '## Runs', '', '| run | tier | faults | files | time | exit |', '|---|---|---|---|---|---|');
   for (const r of matrix.runs) out.push(`| ${r.id} | ${r.tier} | ${r.faults.join(', ')} | ${r.files.length} | ${seconds(r.runMs)} | ${r.timedOut ? 'timeout' : String(r.exitCode)} |`);

@@ -4,7 +4,7 @@
  * failure with the seed that replays it (`npm run conformance -- --seed N`). Exit 0 only if every
  * run passed (no failure, no harness error; warnings allowed).
  *
- *   npm run soak -- [--runs 20] [--concurrency 2] [--seed BASE] [--profile quick|full] [--chaos]
+ *   npm run soak -- [--runs 20] [--concurrency 2] [--seed BASE] [--profile quick|full] [--chaos] [--personality default|alt]
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,6 +18,8 @@ export interface SoakOptions {
   baseSeed: number;
   profile: 'quick' | 'full';
   chaos: boolean;
+  /** the embedded reference's personality (REFERENCE_PERSONALITY) */
+  personality: 'default' | 'alt';
 }
 
 function parse(argv: readonly string[]): SoakOptions {
@@ -34,18 +36,21 @@ function parse(argv: readonly string[]): SoakOptions {
   };
   const profile = value('--profile') ?? 'quick';
   if (profile !== 'quick' && profile !== 'full') throw new Error(`soak: --profile must be quick or full, got "${profile}"`);
+  const personality = value('--personality') ?? 'default';
+  if (personality !== 'default' && personality !== 'alt') throw new Error(`soak: --personality must be default or alt, got "${personality}"`);
   return {
     runs: Math.max(1, int('--runs', 20)),
     concurrency: Math.max(1, int('--concurrency', 2)),
     baseSeed: int('--seed', Math.floor(Math.random() * 1_000_000_000)),
     profile,
     chaos: argv.includes('--chaos'),
+    personality,
   };
 }
 
 export async function soak(options: SoakOptions, log: (line: string) => void = console.log): Promise<CorrectRunSummary[]> {
   const seeds = Array.from({ length: options.runs }, (_, i) => (options.baseSeed + i * 7_919) % 2_147_483_647);
-  log(`soak: ${options.runs} runs (${options.profile}${options.chaos ? ', chaos' : ''}), ${options.concurrency} at a time, seeds ${seeds[0]}…`);
+  log(`soak: ${options.runs} runs (${options.profile}${options.chaos ? ', chaos' : ''}, personality ${options.personality}), ${options.concurrency} at a time, seeds ${seeds[0]}…`);
   const started = performance.now();
   let done = 0;
   const runs = await inParallel(seeds, options.concurrency, async (seed, index) => {
@@ -56,7 +61,7 @@ export async function soak(options: SoakOptions, log: (line: string) => void = c
       label: `soak-${index + 1}`,
       reportsDir: join(ROOT, 'reports', 'self-test', 'soak', `run-${index + 1}`),
       timeoutMs: options.profile === 'full' ? 20 * 60_000 : 5 * 60_000,
-      ...(options.chaos && { env: { REFERENCE_CHAOS: '1' } }),
+      env: { REFERENCE_PERSONALITY: options.personality, ...(options.chaos && { REFERENCE_CHAOS: '1' }) },
     });
     done += 1;
     const ok = run.failures.length === 0 && run.errors.length === 0;
@@ -66,7 +71,7 @@ export async function soak(options: SoakOptions, log: (line: string) => void = c
   const failed = runs.filter((r) => r.failures.length > 0 || r.errors.length > 0);
   log('');
   log(`soak: ${runs.length - failed.length}/${runs.length} runs passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  for (const run of failed) log(`${describeRun(run)}\n  replay: npm run conformance -- --seed ${run.seed}`);
+  for (const run of failed) log(`${describeRun(run)}\n  replay: npm run conformance -- --seed ${run.seed} --personality ${options.personality}`);
   const warnings = new Set(runs.flatMap((r) => r.warnings));
   if (warnings.size > 0) log(`distinct warnings over all runs (allowed): ${warnings.size}\n${[...warnings].map((w) => `  ${w}`).join('\n')}`);
   return runs;

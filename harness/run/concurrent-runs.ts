@@ -1,0 +1,58 @@
+/**
+ * Property runs in flight at once (`--concurrency`, issue 16).
+ *
+ * `fc.check` over an async property awaits one run before it draws the next, so a property of 8 runs
+ * against a target 100 ms away waits 8 round trips per request of a run. The runs of a property
+ * share no state (each has its own CheckRun, and the suites create what they act on), so they can be
+ * in flight together. The values must be the ones `fc.check` would draw for the same seed, or the
+ * concurrent run would test something else than the sequential one: `fc.sample` with the same seed
+ * and numRuns draws exactly those (fast-check generates run i from the same seeded stream in both;
+ * test/harness-concurrent-runs.test.ts keeps this true across upgrades).
+ *
+ * A concurrent phase only ever decides a PASS. When any run fails (or throws), its outcome is thrown
+ * away and the caller runs the property the old way, one run at a time through `fc.check` with the
+ * same seed: that run is the verdict, and it shrinks and prints the replay path as before. So
+ * concurrency can never create a failure the sequential run would not report (a run disturbed by a
+ * concurrent one is re-judged alone), and a failure keeps its shrunk counterexample and replay.
+ */
+import fc from 'fast-check';
+
+/** What one run of a property left: whether it passed, and what it recorded. */
+export interface RunOutcome<X> {
+  passed: boolean;
+  /** the run's own record (exchanges, warnings), merged by the caller in run order */
+  result: X;
+}
+
+/**
+ * Draws `numRuns` values as `fc.check(…, { seed, numRuns })` would, runs `runOne` on them with at
+ * most `limit` in flight, and returns every outcome in run order, or `undefined` as soon as one run
+ * failed or threw (the remaining runs are not started; those in flight are awaited so nothing
+ * outlives the call).
+ */
+export async function runConcurrently<T, X>(
+  arbitrary: fc.Arbitrary<T>,
+  parameters: { seed: number; numRuns: number },
+  limit: number,
+  runOne: (value: T, index: number) => Promise<RunOutcome<X>>,
+): Promise<X[] | undefined> {
+  const values = fc.sample(arbitrary, { seed: parameters.seed, numRuns: parameters.numRuns });
+  const results: X[] = new Array<X>(values.length);
+  let next = 0;
+  let failed = false;
+  const lane = async (): Promise<void> => {
+    while (!failed && next < values.length) {
+      const index = next++;
+      try {
+        const outcome = await runOne(values[index] as T, index);
+        if (!outcome.passed) failed = true;
+        results[index] = outcome.result;
+      } catch {
+        // a thrown run (harness or suite error, a precondition) is judged by the sequential run
+        failed = true;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, values.length)) }, lane));
+  return failed ? undefined : results;
+}

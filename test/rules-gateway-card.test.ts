@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeTokenWithoutPrefix, verifyCardEcho, type CardSaleWindow } from '../harness/rules/gateway/card.js';
+import { answered, codes, severities } from './rules-gateway-fixtures.js';
+
+const envelope = (data: Record<string, unknown>) => ({ success: true, data });
+const card = (status: number, data: Record<string, unknown>) => answered(status, envelope(data), { path: '/api/v1/card' });
+
+describe('expectCardChargeCreated ("the sample success status code is 201")', () => {
+  const c = { requirements: ['GW-CARD-SUCCESS-STATUS'] as const };
+  it('accepts any 2xx (201 is a sample)', () => {
+    for (const status of [200, 201, 202]) expect(expectCardChargeCreated(card(status, { status: 'refused' }), c).findings).toEqual([]);
+  });
+  it('fails a 4xx or 5xx', () => {
+    expect(severities(expectCardChargeCreated(answered(402), c))).toEqual(['failure']);
+    expect(codes(expectCardChargeCreated(answered(503), c))).toEqual(['target.5xx']);
+  });
+});
+
+describe('ensureCardOutcome (sandbox: paid, or refused with "decline"; "Usually synchronous")', () => {
+  const c = { requirements: ['GW-CARD-SANDBOX-APPROVE'] as const };
+  it('accepts the expected outcome', () => {
+    expect(ensureCardOutcome(envelope({ status: 'paid' }), 'paid', c).findings).toEqual([]);
+    expect(ensureCardOutcome(envelope({ status: 'refused' }), 'refused', c).findings).toEqual([]);
+  });
+  it('warns on pending (GW-CARD-SYNC), fails another status', () => {
+    const pending = ensureCardOutcome(envelope({ status: 'pending' }), 'paid', c);
+    expect(severities(pending)).toEqual(['warning']);
+    expect(pending.findings[0]?.requirements).toEqual(['GW-CARD-SYNC']);
+    expect(severities(ensureCardOutcome(envelope({ status: 'paid' }), 'refused', c))).toEqual(['failure']);
+    expect(severities(ensureCardOutcome(envelope({}), 'paid', c))).toEqual(['failure']);
+  });
+});
+
+describe('verifyCardEcho ("echoed exactly as sent, never validated or extracted")', () => {
+  const c = { requirements: ['GW-CARD-ECHO-BRAND-LAST4'] as const };
+  it('accepts placeholders echoed exactly', () => {
+    expect(verifyCardEcho(envelope({ card: { brand: 'Placeholder Brand', last4: 'xxxx' } }), { brand: 'Placeholder Brand', last4: 'xxxx' }, c).findings).toEqual([]);
+  });
+  it('fails a normalised or missing echo', () => {
+    expect(codes(verifyCardEcho(envelope({ card: { brand: 'VISA', last4: '4242' } }), { brand: 'visa', last4: '4242' }, c))).toEqual(['card.echo']);
+    expect(codes(verifyCardEcho(envelope({}), { brand: 'visa', last4: '4242' }, c))).toEqual(['card.echo']);
+  });
+});
+
+describe('judgeTokenWithoutPrefix ("format ctoken_..." vs "any token is approved")', () => {
+  const c = { requirements: ['GW-CARD-TOKEN-FORMAT'] as const };
+  it('accepts an approved charge', () => {
+    expect(judgeTokenWithoutPrefix(card(201, { status: 'paid' }), c).findings).toEqual([]);
+  });
+  it('only warns on a refusal (4xx or refused charge); fails a 5xx', () => {
+    expect(severities(judgeTokenWithoutPrefix(answered(400), c))).toEqual(['warning']);
+    expect(severities(judgeTokenWithoutPrefix(card(201, { status: 'refused' }), c))).toEqual(['warning']);
+    expect(severities(judgeTokenWithoutPrefix(answered(500), c))).toEqual(['failure']);
+  });
+});
+
+describe('judgeCardSaleWindows ("Approved card payments do not become withdrawable balance immediately")', () => {
+  const c = { requirements: ['GW-CARD-NO-PIX-BALANCE'] as const };
+  const w = (amount: number, delta: number): CardSaleWindow => ({ amount, delta, exchange: answered(201), text: `${delta}` });
+  it('passes a quiet window without a rise of half the sale', () => {
+    expect(judgeCardSaleWindows([w(300_000, 0)], c)).toEqual({ requirements: ['GW-CARD-NO-PIX-BALANCE'], findings: [] });
+  });
+  it('decides nothing on one rise or on unrelated rises', () => {
+    expect(judgeCardSaleWindows([w(300_000, 300_000)], c).requirements).toEqual([]);
+    expect(judgeCardSaleWindows([w(300_000, 300_000), w(500_000, 912_345)], c).requirements).toEqual([]);
+  });
+  it('fails two agreeing rises (the sale credited at once)', () => {
+    expect(codes(judgeCardSaleWindows([w(300_000, 291_000), w(500_000, 485_000)], c))).toEqual(['card.credited-pix-balance']);
+  });
+});
