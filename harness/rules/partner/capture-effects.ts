@@ -51,6 +51,8 @@ export interface CreditObservation {
  * split the amount (some account is credited part of it, and no account the whole of it: a fee
  * line), yet available_cents rose by the whole amount, more than the ledger credited anyone. Only
  * judged in a quiet window (a concurrent posting could explain the move) with a known balance move.
+ * The catalogue marks the whole sentence ambiguous (PT-FIN-AVAILABLE-RELIABLE, latitude: warning),
+ * so the finding is reported as a warning wherever that requirement alone is named.
  */
 export function ensureCreditFollowsLedger(o: CreditObservation, ctx: RuleContext): Judgement {
   if (!o.quiet || o.delta === undefined || o.postings.length === 0) return NOTHING;
