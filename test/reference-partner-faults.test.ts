@@ -59,6 +59,17 @@ function emvAmount(qrCode: string): string | undefined {
   return undefined;
 }
 
+/** The top-level fields of a BR Code, by id. */
+function emvFields(qrCode: string): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 4 <= qrCode.length; ) {
+    const length = Number(qrCode.slice(i + 2, i + 4));
+    fields.set(qrCode.slice(i, i + 2), qrCode.slice(i + 4, i + 4 + length));
+    i += 4 + length;
+  }
+  return fields;
+}
+
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
@@ -392,6 +403,117 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     deviates: async (h) => {
       await h.create();
       return h.within(200, () => h.deliveries.length > 8);
+    },
+  },
+  'pt-qr-merchant-fields-off-by-one': {
+    deviates: async (h) => {
+      const fields = emvFields(String((await h.create()).qr_code));
+      return (fields.get('59')?.length ?? 0) > 25 || (fields.get('60')?.length ?? 0) > 15;
+    },
+  },
+  'pt-qr-amount-over-13': { deviates: async (h) => (await createStatus(h, { amount_cents: 1_000_000_000_000 })) === 200 },
+  'pt-qr-code-crc-unformatted': {
+    deviates: async (h) => {
+      const codes = await Promise.all(Array.from({ length: 8 }, async () => String((await h.create()).qr_code)));
+      return codes.some((c) => !/6304[0-9A-F]{4}$/.test(c));
+    },
+  },
+  'pt-qr-code-static': { deviates: async (h) => !String((await h.create()).qr_code).includes('br.gov.bcb.pix25') },
+  'pt-ledger-fee-rounding': {
+    deviates: async (h) => {
+      await pay(h, (await h.create({ amount_cents: 10_001 })).id);
+      const [posting] = (await finance(h)).transactions as Array<{ entries: Array<{ direction: string; amount_cents: number }> }>;
+      const total = (direction: string) => (posting?.entries ?? []).filter((e) => e.direction === direction).reduce((s, e) => s + e.amount_cents, 0);
+      return total('debit') !== total('credit');
+    },
+  },
+  'pt-available-credited-gross': {
+    deviates: async (h) => {
+      await pay(h, (await h.create({ amount_cents: 10_000 })).id);
+      return (await finance(h)).available_cents === 10_000;
+    },
+  },
+  'pt-pay-race-double-effects': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 10_000 });
+      await Promise.all(Array.from({ length: 10 }, () => pay(h, charge.id)));
+      const statement = await finance(h);
+      return Number(statement.available_cents) > 10_000 && (statement.transactions as Json[]).length === 1;
+    },
+  },
+  'pt-idempotency-key-global': {
+    deviates: async (h) => {
+      const headers = { 'idempotency-key': 'shared-key' };
+      const ours = await h.create({ amount_cents: 5 }, { headers });
+      return (await h.create({ amount_cents: 5 }, { headers, key: h.keys.otherApiKey })).id === ours.id;
+    },
+  },
+  'pt-idempotency-fingerprint-amount-only': {
+    deviates: async (h) => {
+      const headers = { 'idempotency-key': 'k3' };
+      await h.create({ amount_cents: 5, description: 'first' }, { headers });
+      return (await h.call('POST', '/business/pix-charges', { amount_cents: 5, description: 'second' }, { headers })).status !== 409;
+    },
+  },
+  'pt-paid-e2e-missing': {
+    deviates: async (h) => {
+      const charge = await h.create();
+      await pay(h, charge.id);
+      return typeof (await h.call('GET', `/business/pix-charges/${String(charge.id)}`)).body.e2e_id !== 'string';
+    },
+  },
+  'pt-webhook-timestamp-local-time': {
+    deviates: async (h) => {
+      await h.create();
+      await h.within(2000, () => h.deliveries.length > 0);
+      const t = Number(/t=(\d+)/.exec((h.deliveries[0] as Delivery).signature)?.[1]);
+      return Math.abs(Date.now() / 1000 - t) > 300;
+    },
+  },
+  'pt-webhook-dispatch-all-accounts': {
+    deviates: async (h) => {
+      await h.create({ amount_cents: 1, external_ref: 'theirs' }, { key: h.keys.otherApiKey });
+      return h.within(300, () => h.deliveries.some((d) => d.event.data.external_ref === 'theirs'));
+    },
+  },
+  'pt-ledger-keyed-by-account': {
+    deviates: async (h) => {
+      await pay(h, (await h.create()).id);
+      return ((await h.call('GET', '/business/finance', undefined, { key: h.keys.liveApiKey })).body.transactions as Json[]).length > 0;
+    },
+  },
+  'pt-ledger-keyed-by-environment': {
+    deviates: async (h) => {
+      await pay(h, (await h.create()).id);
+      return ((await h.call('GET', '/business/finance', undefined, { key: h.keys.otherApiKey })).body.transactions as Json[]).length > 0;
+    },
+  },
+  'pt-list-ordered-by-id': {
+    deviates: async (h) => {
+      const ids: unknown[] = [];
+      for (let i = 0; i < 6; i++) ids.push((await h.create()).id);
+      return (await list(h)).map((c) => c.id).join() !== ids.reverse().join();
+    },
+  },
+  'pt-list-oldest-200': {
+    deviates: async (h) => {
+      for (let batch = 0; batch < 201; batch += 67) await Promise.all(Array.from({ length: 67 }, () => h.create({ amount_cents: 1 })));
+      const newest = await h.create({ amount_cents: 2 });
+      return !(await list(h)).some((c) => c.id === newest.id);
+    },
+  },
+  'pt-list-limit-uncapped': {
+    deviates: async (h) => {
+      for (let batch = 0; batch < 201; batch += 67) await Promise.all(Array.from({ length: 67 }, () => h.create({ amount_cents: 1 })));
+      return (await list(h, '?limit=500')).length > 200;
+    },
+  },
+  'pt-finance-first-50': {
+    deviates: async (h) => {
+      const charges = await Promise.all(Array.from({ length: 51 }, () => h.create({ amount_cents: 100 })));
+      for (const c of charges) await pay(h, c.id);
+      const last = String(charges[50]?.id);
+      return !((await finance(h)).transactions as Array<{ description: string }>).some((t) => t.description.includes(last));
     },
   },
 };

@@ -106,7 +106,7 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
       const idempotencyKey = singleHeader(req.headers['idempotency-key'])?.trim() || undefined;
       return charges.create(principal, rawBody, idempotencyKey);
     }),
-    route('GET', '/v1/business/pix-charges', ({ url, principal }) => charges.list(principal, url.searchParams.get('status'))),
+    route('GET', '/v1/business/pix-charges', ({ url, principal }) => charges.list(principal, url.searchParams.get('status'), url.searchParams.get('limit'))),
     route('GET', '/v1/business/pix-charges/:id', ({ principal }, { params }) => charges.get(principal, params.id ?? '')),
     route('POST', '/v1/business/pix-charges/:id/cancel', ({ principal }, { params }) => charges.cancel(principal, params.id ?? '')),
     route('POST', '/v1/business/pix-charges/:id/pay', ({ principal }, { params }) => charges.pay(principal, params.id ?? '')),

@@ -50,11 +50,11 @@ function optionalString(body: Record<string, unknown>, field: string, maxChars: 
 }
 
 /** The amount's problem, worded for what is wrong with it, or undefined when it is valid. */
-function amountProblem(amount: unknown, minimum: number): string | undefined {
+function amountProblem(amount: unknown, minimum: number, capped: boolean): string | undefined {
   if (amount === undefined || amount === null) return 'is required';
   if (typeof amount !== 'number' || !Number.isInteger(amount)) return 'must be an integer (cents)';
   if (amount < minimum) return 'must be greater than zero';
-  if (amount > EMV_MAX_AMOUNT_CENTS) return `must be at most ${EMV_MAX_AMOUNT_CENTS} (R$ 9999999999.99, the largest amount a BR Code carries)`;
+  if (capped && amount > EMV_MAX_AMOUNT_CENTS) return `must be at most ${EMV_MAX_AMOUNT_CENTS} (R$ 9999999999.99, the largest amount a BR Code carries)`;
   return undefined;
 }
 
@@ -71,7 +71,7 @@ export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch, p:
 
   const amount = fields.amount_cents;
   const amountMinimum = faults.has('pt-amount-zero-accepted') ? 0 : 1;
-  const problem = amountProblem(amount, amountMinimum);
+  const problem = amountProblem(amount, amountMinimum, !faults.has('pt-qr-amount-over-13'));
   if (problem !== undefined || typeof amount !== 'number') {
     return invalid('amount_cents', problem ?? 'must be an integer (cents)');
   }

@@ -5,6 +5,7 @@
  * a pending charge becomes expired on the first lookup or confirmation attempt after expires_at.
  */
 import { buildDynamicBrCode, crc16CcittFalse } from '../shared/brcode.js';
+import { merchantFieldsOffByOne, staticBrCode, unformattedCrc } from './brcode-faults.js';
 import { KeyedMutex } from '../shared/mutex.js';
 import { parseChargeRequest } from './charge-request.js';
 import { canonicalJson } from '../shared/json.js';
@@ -25,6 +26,8 @@ import type { PartnerEventType, WebhookDispatcher } from './webhooks.js';
 export const LIST_MAX_RECORDS = 200;
 /** The default personality's provider label (ptProvider). */
 export const PROVIDER_LABEL = 'reference-sandbox';
+/** The merchant's random Pix key (EVP) a static BR Code would carry (fault pt-qr-code-static). */
+const STATIC_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
 /** Fictitious ISPB of the reference's PSP, used in e2e ids. */
 const REFERENCE_ISPB = '99999999';
 
@@ -56,7 +59,13 @@ function newE2eId(now: Date): string {
 
 /** The ledger a charge posts to and a principal reads: one per account and environment. */
 export function ledgerScope(accountId: string, environment: Environment, faults: PartnerFaultSwitch): string {
-  return faults.has('pt-test-live-data-shared') ? accountId : `${accountId}:${environment}`;
+  if (faults.has('pt-test-live-data-shared') || faults.has('pt-ledger-keyed-by-account')) return accountId;
+  if (faults.has('pt-ledger-keyed-by-environment')) return environment;
+  return `${accountId}:${environment}`;
+}
+
+function isRecordValue(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export class ChargeService {
@@ -102,9 +111,11 @@ export class ChargeService {
     }
 
     // One lock per account, environment and key: concurrent requests with one key create one charge.
-    const scopedKey = `${principal.accountId}:${principal.environment}:${idempotencyKey}`;
+    const scopedKey = this.faults.has('pt-idempotency-key-global') ? idempotencyKey : `${principal.accountId}:${principal.environment}:${idempotencyKey}`;
     // "same body": the same JSON value, or the same bytes (personality)
-    const sameBodyKey = this.p.ptIdempotencySameBody === 'raw-bytes' ? `raw:${rawBody.toString('utf8')}` : canonicalJson(body);
+    const sameBodyKey = this.faults.has('pt-idempotency-fingerprint-amount-only')
+      ? `amount:${String(isRecordValue(body) ? body.amount_cents : undefined)}`
+      : this.p.ptIdempotencySameBody === 'raw-bytes' ? `raw:${rawBody.toString('utf8')}` : canonicalJson(body);
     const work = () => this.createIdempotently(principal, body, sameBodyKey, scopedKey);
     return this.faults.has('pt-idempotency-race') ? work() : this.idempotencyLocks.run(scopedKey, work);
   }
@@ -173,6 +184,9 @@ export class ChargeService {
       merchantName: merchant.name,
       merchantCity: merchant.city,
     });
+    if (this.faults.has('pt-qr-merchant-fields-off-by-one')) return merchantFieldsOffByOne(qrCode, `${merchant.name} PAGAMENTOS DIGITAIS LTDA`, 'SAO JOSE DOS CAMPOS');
+    if (this.faults.has('pt-qr-code-crc-unformatted')) return unformattedCrc(qrCode);
+    if (this.faults.has('pt-qr-code-static')) return staticBrCode(qrCode, STATIC_PIX_KEY);
     if (!this.faults.has('pt-qr-code-bad-crc')) return qrCode;
     const payload = qrCode.slice(0, -4);
     const wrongCrc = (parseInt(crc16CcittFalse(payload), 16) ^ 0x0001).toString(16).toUpperCase().padStart(4, '0');
@@ -210,7 +224,7 @@ export class ChargeService {
   }
 
   /** "Lists the account charges, newest first, up to 200 records. Optional query status filters". */
-  async list(principal: Principal, statusQuery: string | null): Promise<ApiResult> {
+  async list(principal: Principal, statusQuery: string | null, limitQuery: string | null = null): Promise<ApiResult> {
     const wanted = statusQuery === null || statusQuery === '' ? undefined : statusQuery;
     if (wanted !== undefined && !(CHARGE_STATUSES as readonly string[]).includes(wanted)) {
       // "filters by one of the charge states": another value is refused (listed in the spec), or
@@ -226,8 +240,15 @@ export class ChargeService {
     if (wanted !== undefined && !this.faults.has('pt-list-status-filter-ignored')) {
       charges = charges.filter((c) => c.view.status === wanted);
     }
+    // fault: the first 200 ever created are cut before the newest-first sort
+    if (this.faults.has('pt-list-oldest-200')) charges = charges.slice(0, LIST_MAX_RECORDS);
     if (!this.faults.has('pt-list-oldest-first')) charges.reverse();
-    if (!this.faults.has('pt-list-unbounded')) charges = charges.slice(0, LIST_MAX_RECORDS);
+    // fault: "ORDER BY id DESC" with random ids
+    if (this.faults.has('pt-list-ordered-by-id')) charges.sort((a, b) => (a.view.id < b.view.id ? 1 : a.view.id > b.view.id ? -1 : 0));
+    const limit = limitQuery !== null && /^\d+$/.test(limitQuery) ? Number(limitQuery) : undefined;
+    // fault: an undocumented ?limit= is honoured without the cap
+    if (this.faults.has('pt-list-limit-uncapped') && limit !== undefined) charges = charges.slice(0, limit);
+    else if (!this.faults.has('pt-list-unbounded')) charges = charges.slice(0, LIST_MAX_RECORDS);
     return ok(this.listBody(charges.map((c) => this.present(c))));
   }
 
@@ -274,7 +295,7 @@ export class ChargeService {
     const charge = this.findVisible(principal, id);
     if (!charge) return fail(404, `charge ${id} not found`);
     const confirm = () => this.confirmPayment(charge);
-    if (this.faults.has('pt-pay-not-atomic')) return confirm();
+    if (this.faults.has('pt-pay-not-atomic') || this.faults.has('pt-pay-race-double-effects')) return confirm();
     return this.chargeLocks.run(this.faults.has('pt-pay-cancel-not-atomic') ? `pay:${id}` : id, confirm);
   }
 
@@ -289,10 +310,12 @@ export class ChargeService {
     await processorRoundTrip();
     const now = new Date();
     charge.view.status = 'paid';
-    charge.view.e2e_id = newE2eId(now);
+    const e2eId = newE2eId(now);
+    // fault pt-paid-e2e-missing: the e2e id goes into the event only, never onto the charge
+    if (!this.faults.has('pt-paid-e2e-missing')) charge.view.e2e_id = e2eId;
     const ledger = this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults));
-    postCapture(ledger, charge.view, this.faults, this.p);
-    if (!this.faults.has('pt-webhook-paid-event-missing')) this.emit(charge, 'business.pix.paid');
+    postCapture(ledger, { ...charge.view, e2e_id: e2eId }, this.faults, this.p);
+    if (!this.faults.has('pt-webhook-paid-event-missing')) this.emit(charge, 'business.pix.paid', e2eId);
     return this.paidAnswer(charge);
   }
 
@@ -307,11 +330,13 @@ export class ChargeService {
    * "Every state change sends a signed POST to that URL." Only the primary account's sandbox has
    * a registered URL in this reference (DECISIONS.md); expiry has no event name, so sends nothing.
    */
-  private emit(charge: StoredCharge, type: PartnerEventType): void {
-    if (charge.accountId !== this.options.store.primaryAccountId || charge.environment !== 'test') return;
+  private emit(charge: StoredCharge, type: PartnerEventType, e2eId: string | null = charge.view.e2e_id): void {
+    // fault pt-webhook-dispatch-all-accounts: dispatched by event name, whoever the charge belongs to
+    const registered = charge.accountId === this.options.store.primaryAccountId && charge.environment === 'test';
+    if (!registered && !this.faults.has('pt-webhook-dispatch-all-accounts')) return;
     const data: { amount_cents: number; e2e_id?: string | null; external_ref?: string | null } = {
       amount_cents: charge.view.amount_cents,
-      e2e_id: charge.view.e2e_id,
+      e2e_id: e2eId,
       external_ref: charge.view.external_ref,
     };
     if (this.faults.has('pt-webhook-external-ref-missing')) delete data.external_ref;

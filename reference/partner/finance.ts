@@ -18,6 +18,11 @@ export function captureFeeCents(amountCents: number, rule: Personality['ptCaptur
   return Math.floor((amountCents * 99) / 10_000);
 }
 
+/** The fee rate in basis points of a fee rule (0.99 % = 99). */
+function feeRateBasisPoints(rule: Personality['ptCaptureFee']): number {
+  return rule === 'percent-1.5-round' ? 150 : 99;
+}
+
 export const ACCOUNT_CODES = {
   pspClearing: 'psp_clearing',
   merchantAvailable: 'merchant_available',
@@ -30,13 +35,21 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
   const fee = captureFeeCents(charge.amount_cents, p.ptCaptureFee);
   const net = charge.amount_cents - fee;
   const codes = p.ptLedgerAccountCodes;
+  // fault pt-pay-race-double-effects: the posting is unique per charge (a duplicate insert is
+  // silently skipped), but the balance update beside it is not guarded
+  if (faults.has('pt-pay-race-double-effects') && ledger.transactions.some((t) => t.description.includes(charge.id))) {
+    ledger.availableCents += net;
+    return;
+  }
+  // fault pt-ledger-fee-rounding: the fee line rounded up, the net computed from the fee rounded down
+  const feeLine = faults.has('pt-ledger-fee-rounding') ? Math.ceil((charge.amount_cents * feeRateBasisPoints(p.ptCaptureFee)) / 10_000) : fee;
   const entries: LedgerEntry[] = [
     { account_code: codes.clearing, direction: 'debit', amount_cents: charge.amount_cents },
     { account_code: codes.merchant, direction: 'credit', amount_cents: net },
   ];
   // A zero-value entry says nothing; tiny amounts have no fee line.
-  if (fee > 0 && !faults.has('pt-ledger-unbalanced')) {
-    entries.push({ account_code: codes.fee, direction: 'credit', amount_cents: fee });
+  if (feeLine > 0 && !faults.has('pt-ledger-unbalanced')) {
+    entries.push({ account_code: codes.fee, direction: 'credit', amount_cents: feeLine });
   }
   const transaction: LedgerTransaction = {
     id: `txn_${randomHex(12)}`,
@@ -47,7 +60,9 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
   };
   ledger.transactions.push(transaction);
   if (faults.has('pt-available-balance-stale')) return;
-  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * net : net;
+  // fault pt-available-credited-gross: the posting splits the fee off, the balance ignores it
+  const credited = faults.has('pt-available-credited-gross') ? charge.amount_cents : net;
+  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * net : credited;
 }
 
 export interface FinanceStatement {
@@ -56,6 +71,11 @@ export interface FinanceStatement {
   available_cents: number | string;
   reserve_cents: number | string;
   transactions: Array<Omit<LedgerTransaction, 'entries'> & { entries: Array<Omit<LedgerEntry, 'amount_cents'> & { amount_cents: number | string }> }>;
+}
+
+/** The postings a statement shows, oldest first: the last `shown` (fault: the first). */
+function lastPostings(ledger: Ledger, shown: number, faults: PartnerFaultSwitch): LedgerTransaction[] {
+  return faults.has('pt-finance-first-50') ? ledger.transactions.slice(0, shown) : ledger.transactions.slice(-shown);
 }
 
 export function buildStatement(store: PartnerStore, merchantId: string, ledgerScope: string, faults: PartnerFaultSwitch, p: Personality = DEFAULT_PERSONALITY): FinanceStatement {
@@ -68,7 +88,8 @@ export function buildStatement(store: PartnerStore, merchantId: string, ledgerSc
     available_cents: money(ledger.availableCents),
     reserve_cents: money(ledger.reserveCents),
     // "last 50 ledger postings": newest first, or oldest first (personality; the order is not stated)
-    transactions: (p.ptLedgerOrder === 'newest-first' ? ledger.transactions.slice(-shown).reverse() : ledger.transactions.slice(-shown))
+    // fault pt-finance-first-50: the first postings of the ledger instead of the last
+    transactions: (p.ptLedgerOrder === 'newest-first' ? lastPostings(ledger, shown, faults).reverse() : lastPostings(ledger, shown, faults))
       .map((t) => ({ ...t, entries: t.entries.map((e) => ({ ...e, amount_cents: money(e.amount_cents) })) })),
   };
   if (faults.has('pt-finance-currency-missing')) delete statement.currency;

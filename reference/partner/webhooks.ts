@@ -14,6 +14,9 @@ import { deliveryDelayMs } from '../shared/chaos.js';
 import { casedHeaders } from '../shared/http.js';
 import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 
+/** Brasília is UTC−3 (no daylight saving since 2019). */
+const BRASILIA_OFFSET_MS = 3 * 3_600_000;
+
 /** "up to 8 attempts per event" (Events). */
 export const MAX_DELIVERY_ATTEMPTS = 8;
 
@@ -153,7 +156,9 @@ export class WebhookDispatcher {
   /** Signed fresh on every attempt so a late redelivery still falls inside the receiver's 300 s tolerance. */
   private signatureHeader(rawBody: string): string {
     const { faults } = this.options;
-    const timestamp = faults.has('pt-webhook-timestamp-ms') ? Date.now() : Math.floor(Date.now() / 1000);
+    // fault pt-webhook-timestamp-local-time: Brasília wall-clock time (UTC−3) read as if it were UTC
+    const now = faults.has('pt-webhook-timestamp-local-time') ? Date.now() - BRASILIA_OFFSET_MS : Date.now();
+    const timestamp = faults.has('pt-webhook-timestamp-ms') ? now : Math.floor(now / 1000);
     const secret = faults.has('pt-webhook-wrong-secret') ? `${this.options.secret}-rotated` : this.options.secret;
     // The contract: "The raw body, not a re-serialized JSON, must be used."
     const signedText = faults.has('pt-webhook-signature-reserialised')

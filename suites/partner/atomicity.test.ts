@@ -11,7 +11,8 @@ import type { CheckTools } from '../../harness/run/check.js';
 import { show } from '../../harness/rules/index.js';
 import { expectChargeState, judgeCaptureWindow, judgeConcurrentPays, judgePayCancelRace, statementOf } from '../../harness/rules/partner/index.js';
 import type { Statement } from '../../harness/rules/partner/index.js';
-import { chargeBody, distinctiveAmount, getStatement, is2xx, lookupState, mustCreate } from './support.js';
+import { ensureOnePaidEvent } from '../../harness/rules/partner/capture-effects.js';
+import { chargeBody, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, lookupState, mustCreate, PARTNER_WEBHOOK_PATH, waitForEvent } from './support.js';
 
 const AREA = 'Atomicity';
 
@@ -31,7 +32,8 @@ check('concurrent pays of one charge capture it once', {
 }, async (t) => {
   const client = t.partner();
   const amount = distinctiveAmount();
-  const { id } = await mustCreate(t, chargeBody('atomic-pay', { amount_cents: amount }));
+  const body = chargeBody('atomic-pay', { amount_cents: amount });
+  const { id } = await mustCreate(t, body);
   const before = await statement(t);
   const { values } = await t.burst('partner', 8, () => client.payCharge(id));
   t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
@@ -43,7 +45,23 @@ check('concurrent pays of one charge capture it once', {
   const verdict = judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: values.map((v) => v.exchange), concurrent: true });
   t.run.record(verdict.judgement);
   t.run.note(`ledger: ${verdict.outcome}${verdict.foreignVolume === undefined ? ' (more than 50 postings meanwhile: window not fully visible)' : ''}`);
+  await judgePaidEvents(t, body.external_ref!);
 });
+
+/**
+ * The business.pix.paid events of the raced charge ("the one that credits the player wallet"): its
+ * distinct event ids count its confirmations (ensureOnePaidEvent). Only with a webhook receiver; the
+ * wait is for the first paid event, the others of the race are emitted with it.
+ */
+async function judgePaidEvents(t: CheckTools, ref: string): Promise<void> {
+  if (!t.target.partner?.webhookSecret || !process.env['PAYGATE_RECEIVER_URL']) return;
+  const receiver = t.receiver();
+  if (!(await waitForEvent(receiver, ref, 'business.pix.paid'))) return;
+  const paid = (await receiver.deliveries({ path: PARTNER_WEBHOOK_PATH })).filter(eventMatcher(ref, 'business.pix.paid'));
+  const events = paid.map((d) => (isRecord(d.json) ? { id: d.json.id, e2eId: isRecord(d.json.data) ? d.json.data.e2e_id : undefined } : { id: undefined, e2eId: undefined }));
+  t.run.note(`${paid.length} business.pix.paid delivery(ies) for the raced charge`);
+  t.run.record(ensureOnePaidEvent(events, { requirements: ['PT-ATOMIC-CAPTURE'] }));
+}
 
 check('concurrent pay and cancel: exactly one wins and the final state agrees with it', {
   id: 'partner.atomicity.pay-vs-cancel',

@@ -18,6 +18,7 @@ import {
   verifyLookedUpCharge,
 } from '../../harness/rules/partner/index.js';
 import { show } from '../../harness/rules/index.js';
+import { UNREPRESENTABLE_AMOUNT_CENTS, verifyLargeAmountBrCode } from '../../harness/rules/partner/brcode-limits.js';
 import { asciiTextOfLength, boundaryText, TEXT_LIMITS } from '../../generators/index.js';
 import { chargeBody, createCharge, lookupState, status, uniqueRef, validChargeBody } from './support.js';
 
@@ -56,6 +57,12 @@ check('a valid charge is created pending, with a BR Code for its amount, and loo
       verifyLookedUpCharge({ charge: seen.charge, sent: body, exchange: seen.response.exchange }),
     );
   }, { numRuns: 6 });
+  // an amount beyond what BR Code field 54 holds (13 characters): no maximum is stated, so a refusal
+  // is noted; an accepted one must still come with a well-formed BR Code (verifyLargeAmountBrCode)
+  const large = await t.partner().createCharge(chargeBody('large-amount', { amount_cents: UNREPRESENTABLE_AMOUNT_CENTS }));
+  const largeCharge = large.status === 200 ? chargeOf(large.json) : undefined;
+  if (largeCharge) t.run.record(verifyLargeAmountBrCode(largeCharge.qr_code, { exchanges: [large.exchange] }));
+  t.run.note(`amount_cents ${UNREPRESENTABLE_AMOUNT_CENTS} (R$ 10 billion, beyond BR Code field 54) answered ${large.status}`);
 });
 
 // "description | string | no | max 300 the service" (ASCII at the limit is checkable; how

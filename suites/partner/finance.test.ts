@@ -21,6 +21,8 @@ import {
   verifyStatementShape,
 } from '../../harness/rules/partner/index.js';
 import type { CaptureVerdict, Statement } from '../../harness/rules/partner/index.js';
+import { ensureCreditFollowsLedger } from '../../harness/rules/partner/capture-effects.js';
+import { ensureLatestPostingsShown } from '../../harness/rules/partner/recency.js';
 import { chargeBody, distinctiveAmount, getStatement, is2xx, isRecord, lookupState, mustCreate, status } from './support.js';
 
 const AREA = 'Finance';
@@ -82,7 +84,15 @@ check('each posting balances: debits equal credits, entry amounts positive (warn
 });
 
 /** Pays one charge of a distinctive amount between two statement reads and judges the window. */
-async function measureCapture(t: CheckTools): Promise<CaptureVerdict | undefined> {
+/** A capture window's verdict, with the statements and amount it was judged on. */
+type Measured = CaptureVerdict & { before: Statement; after: Statement; amount: number };
+
+/** The posting ids and balance of a statement, for the "last 50" rule. */
+function shown(s: Statement): { postingIds: unknown[]; available: number | undefined } {
+  return { postingIds: s.postings.map((p) => p.id), available: s.available };
+}
+
+async function measureCapture(t: CheckTools): Promise<Measured | undefined> {
   const client = t.partner();
   const amount = distinctiveAmount();
   const { id } = await mustCreate(t, chargeBody('fin-capture', { amount_cents: amount }));
@@ -93,7 +103,7 @@ async function measureCapture(t: CheckTools): Promise<CaptureVerdict | undefined
   const paid = await lookupState(t.run, client, id);
   const after = await statement(t);
   if (!after || after.available === undefined) return undefined;
-  return judgeCaptureWindow({ before, after, charge: { id, e2eId: paid.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange] });
+  return { ...judgeCaptureWindow({ before, after, charge: { id, e2eId: paid.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange] }), before, after, amount };
 }
 
 // "Confirms the charge as if the PIX were paid, with the same effect (capture plus webhook)";
@@ -105,14 +115,20 @@ check('a paid charge appears as a capture posting and raises available_cents by 
   exclusive: true,
   api: 'partner',
   area: AREA,
-  requirements: ['PT-CHARGE-PAY-CAPTURE', 'PT-FIN-AVAILABLE-RELIABLE'],
+  requirements: ['PT-CHARGE-PAY-CAPTURE', 'PT-FIN-AVAILABLE-RELIABLE', 'PT-FIN-LAST-50'],
 }, async (t) => {
-  let m: CaptureVerdict | undefined;
+  let m: Measured | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
     m = await measureCapture(t);
     if (!m || m.foreignVolume === 0) break;
   }
   if (!m) return;
+  const exchanges = [m.before.exchange, m.after.exchange];
+  // "last 50 ledger postings": a full statement that did not change while the balance moved
+  t.run.record(ensureLatestPostingsShown(shown(m.before), shown(m.after), { requirements: ['PT-FIN-LAST-50'], exchanges }));
+  // "reliable available balance" against the capture's own posting (no fee is stated: gross passes
+  // unless the posting itself splits a fee off)
+  t.run.record(ensureCreditFollowsLedger({ amount: m.amount, delta: m.delta, postings: m.mine, quiet: m.foreignVolume === 0 }, { requirements: ['PT-FIN-AVAILABLE-RELIABLE'], exchanges }));
   if (m.foreignVolume === undefined) {
     t.run.note('more than 50 postings were made while measuring: capture not judged');
     return;

@@ -8,7 +8,11 @@
  * hints as possibly having pushed ours out (harness/rules/partner/list.ts).
  */
 import { check } from '../../harness/run/check.js';
-import { LIST_MAX, verifyListCap, verifyNewestFirst, verifyStatusFilter } from '../../harness/rules/partner/index.js';
+import type { CheckTools } from '../../harness/run/check.js';
+import type { ApiResponse } from '../../harness/http/partner-client.js';
+import type { LocatedList } from '../../harness/rules/partner/index.js';
+import { chargeOf, LIST_MAX, verifyChargeList, verifyListCap, verifyNewestFirst, verifyStatusFilter } from '../../harness/rules/partner/index.js';
+import { ensureNewestKept } from '../../harness/rules/partner/recency.js';
 import { chargeBody, is2xx, listCharges, mustCreate, STATES, status } from './support.js';
 
 const AREA = 'Charge list';
@@ -54,20 +58,45 @@ check('the list holds at most 200 records, the newest (with and without a status
   if (!first.list) return;
   // below the cap the count is the account's total: create what is missing to exceed it
   const missing = first.list.items.length < LIST_MAX ? LIST_MAX + 1 - first.list.items.length : 0;
+  // charges known to exist before the newest ones are created (listed, or created and awaited)
+  const older: unknown[] = first.list.items.map((i) => i.id);
   for (let done = 0; done < missing; done += 10) {
     const batch = Array.from({ length: Math.min(10, missing - done) }, () => client.createCharge(chargeBody('fill')));
-    for (const r of await Promise.all(batch)) if (!is2xx(r)) status(t.run, r, 200, ['PT-CHARGE-CREATE-200']);
+    for (const r of await Promise.all(batch)) {
+      if (!is2xx(r)) status(t.run, r, 200, ['PT-CHARGE-CREATE-200']);
+      else older.push(chargeOf(r.json)?.id);
+    }
   }
   if (missing) t.run.note(`created ${missing} charge(s) so the account holds more than ${LIST_MAX}`);
   // the two newest charges of the account (unless another worker creates in between: then still newer than the rest)
-  const newest = [(await mustCreate(t, chargeBody('newest'))).id, (await mustCreate(t, chargeBody('newest'))).id];
-  for (const filter of [{}, { status: 'pending' }]) {
-    const { list, response } = await listCharges(t.run, client, filter);
+  const made = [await mustCreate(t, chargeBody('newest')), await mustCreate(t, chargeBody('newest'))];
+  const newest = made.map((m) => m.id);
+  const lists = await Promise.all([listCharges(t.run, client), listCharges(t.run, client, { status: 'pending' }), overLimit(t)]);
+  for (const [i, { list, response }] of lists.slice(0, 2).entries()) {
     if (!list) continue;
-    t.run.record(verifyListCap(list, { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange], accountHoldsMoreThanCap: filter.status === undefined }));
+    t.run.record(verifyListCap(list, { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange], accountHoldsMoreThanCap: i === 0 }));
     t.run.record(verifyNewestFirst(list, newest, { exchanges: [response.exchange] }));
+    // "newest first, up to 200": the 200 kept are the newest, judged on the service's created_at
+    t.run.record(ensureNewestKept(list.items, made.map((m) => ({ id: m.id, createdAt: m.charge.created_at })), { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange] }, older));
   }
+  const capped = lists[2];
+  if (capped.list) t.run.record(verifyListCap(capped.list, { requirements: ['PT-LIST-MAX-200'], exchanges: [capped.response.exchange] }));
 });
+
+/**
+ * "up to 200 records" whatever the caller asks: a `limit` query (not documented; a service may
+ * ignore or refuse it) over 200 must not lift the cap. A refusal is noted, not judged.
+ */
+async function overLimit(t: CheckTools): Promise<{ response: ApiResponse; list?: LocatedList }> {
+  const response = await t.partner().send({ method: 'GET', path: '/business/pix-charges', operation: 'GET /business/pix-charges', query: { limit: 500 } });
+  if (!is2xx(response)) {
+    t.run.note(`GET /business/pix-charges?limit=500 (undocumented query) answered ${response.status}`);
+    return { response };
+  }
+  const { list } = verifyChargeList(response.json, { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange] });
+  t.run.note(`?limit=500 listed ${list?.items.length ?? '?'} charge(s)`);
+  return list ? { response, list } : { response };
+}
 
 // "Optional query `status` filters by one of the charge states."
 check('the status filter returns only charges in that state, ours included', {
