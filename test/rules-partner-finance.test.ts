@@ -40,9 +40,11 @@ describe('ledger totals and balance (one computation)', () => {
   it('ledgerTotals sums debits, credits and the volume', () => {
     expect(ledgerTotals(posting('a', 5))).toEqual({ debits: 5, credits: 5, negative: false, volume: 10 });
   });
-  it('verifyPostingBalanced accepts a balanced posting, warns otherwise (ambiguous requirement)', () => {
+  it('verifyPostingBalanced accepts a balanced posting, fails an unbalanced one, only warns on a negative amount', () => {
     expect(conforms(verifyPostingBalanced(posting('a', 5), { requirements: ['PT-FIN-BALANCED'] }))).toBe(true);
-    expect(severities(verifyPostingBalanced({ ...posting('a', 5), entries: [{ account_code: 'x', direction: 'credit', amount_cents: 5 }] }, { requirements: ['PT-FIN-BALANCED'] }))).toEqual(['finance.unbalanced:warning']);
+    expect(severities(verifyPostingBalanced({ ...posting('a', 5), entries: [{ account_code: 'x', direction: 'credit', amount_cents: 5 }] }, { requirements: ['PT-FIN-BALANCED'] }))).toEqual(['finance.unbalanced:failure']);
+    const negative = { ...posting('a', 5), entries: [{ account_code: 'cash', direction: 'debit', amount_cents: -5 }, { account_code: 'merchant', direction: 'credit', amount_cents: -5 }] };
+    expect(severities(verifyPostingBalanced(negative, { requirements: ['PT-FIN-BALANCED'] }))).toEqual(['finance.unbalanced:warning']);
   });
 });
 

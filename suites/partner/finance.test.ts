@@ -66,7 +66,7 @@ check('the finance statement is well-formed: BRL, integer cents, the last 50 pos
   t.run.record(verifyLastFifty(after.response.json, { requirements: ['PT-FIN-LAST-50'], exchanges: [after.response.exchange], ledgerHoldsMore }));
 });
 
-// Ambiguous (PT-FIN-BALANCED): never says debits equal credits, nor that entry amounts are positive.
+// PT-FIN-BALANCED: double-entry postings balance (an unbalanced one fails); a negative entry amount only warns.
 check('each posting balances: debits equal credits, entry amounts positive (warning)', {
   id: 'partner.finance.balanced',
   api: 'partner',

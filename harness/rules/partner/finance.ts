@@ -170,17 +170,18 @@ export function verifyLastFifty(statement: unknown, ctx: RuleContext & { ledgerH
 }
 
 /**
- * A posting balances: debits equal credits, entry amounts not negative. The text calls them "ledger
- * postings" with debit and credit entries but never says a posting balances (PT-FIN-BALANCED is
- * ambiguous in the catalogue: a warning).
+ * A posting balances: "ledger postings" whose entries each carry a `direction` (`debit` or
+ * `credit`) are double-entry postings, and a double-entry posting whose debits differ from its
+ * credits is no ledger posting: FAILURE. The text never says entry amounts are positive, so a
+ * negative amount in a balanced posting is only a WARNING.
  */
 export function verifyPostingBalanced(posting: Json, ctx: RuleContext): Judgement {
   const t = ledgerTotals(posting);
   if (t.debits === t.credits && !t.negative) return judge(ctx);
   return judge(ctx, makeFinding(ctx, {
     code: 'finance.unbalanced',
-    title: 'a ledger posting does not balance',
-    severity: 'failure',
+    title: t.debits === t.credits ? 'a ledger posting carries a negative entry amount' : 'a ledger posting does not balance',
+    severity: t.debits === t.credits ? 'warning' : 'failure',
     expected: 'debits equal credits, entry amounts not negative (an inference from "ledger postings")',
     actual: `posting ${show(posting.id)} (${show(posting.event_type)}): debits ${t.debits}, credits ${t.credits}${t.negative ? ', a negative entry amount' : ''}`,
   }));
