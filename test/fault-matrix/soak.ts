@@ -4,7 +4,7 @@
  * failure with the seed that replays it (`npm run conformance -- --seed N`). Exit 0 only if every
  * run passed (no failure, no harness error; warnings allowed).
  *
- *   npm run soak -- [--runs 20] [--concurrency 2] [--seed BASE] [--profile quick|full] [--chaos] [--personality default|alt]
+ *   npm run soak -- [--runs 20] [--concurrency 2] [--seed BASE] [--profile quick|full] [--chaos] [--personality default|alt] [--workers 1]
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,6 +20,8 @@ export interface SoakOptions {
   chaos: boolean;
   /** the embedded reference's personality (REFERENCE_PERSONALITY) */
   personality: 'default' | 'alt';
+  /** worker processes per run (a chaos run mostly waits: more workers than cores keep it short) */
+  workers: number;
 }
 
 function parse(argv: readonly string[]): SoakOptions {
@@ -45,6 +47,7 @@ function parse(argv: readonly string[]): SoakOptions {
     profile,
     chaos: argv.includes('--chaos'),
     personality,
+    workers: Math.max(1, int('--workers', 1)),
   };
 }
 
@@ -57,7 +60,7 @@ export async function soak(options: SoakOptions, log: (line: string) => void = c
     const run = await runCorrect({
       seed,
       profile: options.profile,
-      workers: 1,
+      workers: options.workers,
       label: `soak-${index + 1}`,
       reportsDir: join(ROOT, 'reports', 'self-test', 'soak', `run-${index + 1}`),
       timeoutMs: options.profile === 'full' ? 20 * 60_000 : 5 * 60_000,
