@@ -7,6 +7,7 @@
 import type { Exchange } from '../../http/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, type RuleContext } from '../judgement.js';
+import { effectsAgree } from './pix-charges.js';
 
 const NOTHING_DECIDED: Judgement = { requirements: [], findings: [] };
 
@@ -32,13 +33,9 @@ function debitInRange(w: { delta: number; amount: number; fees: number }): boole
   return debit >= w.amount - w.fees && debit <= w.amount + w.fees;
 }
 
-/** Two wrong debits that look like one systematic effect: the same ratio to the amount, or the same offset. */
+/** Two wrong debits that look like one systematic effect ({@link effectsAgree}; a debit is expected to move the balance by −amount). */
 function sameEffect(a: DebitWindow, b: DebitWindow): boolean {
-  const ra = a.delta / a.amount;
-  const rb = b.delta / b.amount;
-  const sameRatio = Math.abs(ra - rb) <= 0.002 + 0.01 * Math.max(Math.abs(ra), Math.abs(rb));
-  const sameOffset = Math.abs(a.delta + a.amount - (b.delta + b.amount)) <= 1;
-  return sameRatio || sameOffset;
+  return effectsAgree({ delta: a.delta, amount: a.amount, expected: -a.amount }, { delta: b.delta, amount: b.amount, expected: -b.amount });
 }
 
 /**
