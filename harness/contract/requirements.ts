@@ -42,6 +42,12 @@ export interface Requirement {
   readonly severity?: RequirementSeverity;
   /** absent: a duty of the API (service); `receiver`: a duty of the integrator's webhook endpoint */
   readonly target?: RequirementTarget;
+  /**
+   * Why no reference fault can prove this requirement (issue 15: every checkable and timer
+   * requirement is broken by a detected fault, or the catalogue says why not). Only on a checkable
+   * or timer requirement; the fault matrix lists it as an exception with this reason.
+   */
+  readonly exempt?: string;
 }
 
 export const REQUIREMENT_ID_PATTERN = /^(GW|PT)-[A-Z0-9]+(-[A-Z0-9]+)*$/;
@@ -54,7 +60,7 @@ const KINDS: readonly RequirementKind[] = ['checkable', 'timer', 'unobservable']
 const SEVERITIES: readonly RequirementSeverity[] = ['critical', 'normal', 'minor'];
 const TARGETS: readonly RequirementTarget[] = ['receiver'];
 /** The entry keys docs/ARCHITECTURE.md defines (plus `severity`); other keys are ignored by the loader. */
-export const REQUIREMENT_KEYS: readonly string[] = ['id', 'api', 'section', 'quote', 'kind', 'reason', 'ambiguity', 'latitude', 'severity', 'target'];
+export const REQUIREMENT_KEYS: readonly string[] = ['id', 'api', 'section', 'quote', 'kind', 'reason', 'ambiguity', 'latitude', 'severity', 'target', 'exempt'];
 const PREFIX_OF: Record<RequirementApi, string> = { gateway: 'GW-', partner: 'PT-' };
 
 /** One catalogue file's text and where it came from (for error messages). */
@@ -109,6 +115,8 @@ function toRequirement(raw: unknown, where: string): Requirement {
       : oneOf(raw['severity'], SEVERITIES, 'severity', at);
   const target = raw['target'] === undefined || raw['target'] === null ? undefined : oneOf(raw['target'], TARGETS, 'target', at);
   if (kind === 'unobservable' && reason === undefined) invalid(`${at}: an unobservable requirement needs a "reason"`);
+  const exempt = optionalString(raw, 'exempt', at);
+  if (exempt !== undefined && kind === 'unobservable') invalid(`${at}: "exempt" (no fault can prove it) is for checkable and timer requirements; an unobservable one needs no proof`);
   return {
     id,
     api,
@@ -120,6 +128,7 @@ function toRequirement(raw: unknown, where: string): Requirement {
     ...(latitude !== undefined && { latitude }),
     ...(severity !== undefined && { severity }),
     ...(target !== undefined && { target }),
+    ...(exempt !== undefined && { exempt }),
   };
 }
 

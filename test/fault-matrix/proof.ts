@@ -20,8 +20,10 @@ export interface RequirementProof {
   provable: number;
   /** requirement → the detected faults that prove it */
   proven: Record<string, string[]>;
-  /** provable requirements no detected fault proves (yet) */
+  /** provable requirements no detected fault proves (yet), and that the catalogue does not exempt */
   unproven: string[];
+  /** requirement → the catalogue's reason why no fault can prove it (`exempt:`), for those no fault proves */
+  exempt: Record<string, string>;
 }
 
 /** Which requirements the matrix's detected faults prove. */
@@ -34,7 +36,14 @@ export function requirementProof(outcomes: readonly FaultOutcome[], catalogue: r
   }
   const ids = new Set(provable.map((r) => r.id));
   for (const id of Object.keys(proven)) if (!ids.has(id)) delete proven[id];
-  return { provable: provable.length, proven, unproven: provable.filter((r) => proven[r.id] === undefined).map((r) => r.id) };
+  const exempt: Record<string, string> = {};
+  for (const r of provable) if (proven[r.id] === undefined && r.exempt !== undefined) exempt[r.id] = r.exempt;
+  return {
+    provable: provable.length,
+    proven,
+    unproven: provable.filter((r) => proven[r.id] === undefined && r.exempt === undefined).map((r) => r.id),
+    exempt,
+  };
 }
 
 /** Requirements of the baseline that the matrix no longer proves. */

@@ -184,7 +184,11 @@ export function renderMatrixMarkdown(matrix: FaultMatrix): string {
   );
   if (matrix.proof !== undefined) {
     const p = matrix.proof;
-    out.push(`Requirements proven (a detected fault breaks it and a failing check names it): **${Object.keys(p.proven).length} / ${p.provable}** checkable and timer requirements.`, '');
+    out.push(
+      `Requirements proven (a detected fault breaks it and a failing check names it): **${Object.keys(p.proven).length} / ${p.provable}** checkable and timer requirements; ` +
+        `${Object.keys(p.exempt ?? {}).length} exempt with the catalogue's reason; ${p.unproven.length} without proof.`,
+      '',
+    );
   }
   if (matrix.summary.undetected.length > 0) {
     out.push('## Undetected', '');
@@ -217,7 +221,10 @@ export function renderMatrixMarkdown(matrix: FaultMatrix): string {
   if (matrix.proof !== undefined) {
     out.push('', '## Requirements proven', '', '| requirement | proving faults |', '|---|---|');
     for (const [id, faults] of Object.entries(matrix.proof.proven).sort(([a], [b]) => a.localeCompare(b))) out.push(`| ${id} | ${faults.join(', ')} |`);
-    out.push('', `## Requirements without a proving fault yet (${matrix.proof.unproven.length})`, '', matrix.proof.unproven.join(', ') || '(none)');
+    const exempt = Object.entries(matrix.proof.exempt ?? {}).sort(([a], [b]) => a.localeCompare(b));
+    out.push('', `## Exceptions: no fault can prove them (${exempt.length})`, '', '| requirement | why (specs/requirements.yaml `exempt`) |', '|---|---|');
+    for (const [id, why] of exempt) out.push(`| ${id} | ${why.replace(/\|/g, '\\|')} |`);
+    out.push('', `## Requirements without a proving fault or a reason (${matrix.proof.unproven.length})`, '', matrix.proof.unproven.join(', ') || '(none)');
   }
   out.push('', '## Runs', '', '| run | tier | faults | files | time | exit |', '|---|---|---|---|---|---|');
   for (const r of matrix.runs) out.push(`| ${r.id} | ${r.tier} | ${r.faults.join(', ')} | ${r.files.length} | ${seconds(r.runMs)} | ${r.timedOut ? 'timeout' : String(r.exitCode)} |`);
