@@ -508,6 +508,56 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return (await list(h, '?limit=500')).length > 200;
     },
   },
+  // ── issue 15, second half ──
+  'pt-charge-entity-serialized': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 1234 });
+      return typeof charge.id !== 'string' || charge.status !== 'pending' || charge.amount_cents !== 1234;
+    },
+  },
+  'pt-charge-optional-as-bean': { deviates: async (h) => typeof (await h.create({ amount_cents: 100, description: 'd', external_ref: 'r' })).description !== 'string' },
+  'pt-create-answers-201': { deviates: async (h) => (await createStatus(h, { amount_cents: 100 })) !== 200 },
+  'pt-amount-nan-accepted': {
+    deviates: async (h) => (await createStatus(h, { description: 'no amount' })) === 200 || (await createStatus(h, { amount_cents: 10.5 })) === 200,
+  },
+  'pt-customer-email-required': { deviates: async (h) => (await createStatus(h, { amount_cents: 100 })) !== 200 },
+  'pt-text-columns-utf8mb3': {
+    deviates: async (h) => (await createStatus(h, { amount_cents: 100, description: 'café \u{1F389}' })) !== 200 || (await createStatus(h, { amount_cents: 100, external_ref: 'ref \u{1F389}' })) !== 200,
+  },
+  'pt-lookup-stale-cache': {
+    deviates: async (h) => {
+      const charge = await h.create();
+      await pay(h, charge.id);
+      return (await h.call('GET', `/business/pix-charges/${String(charge.id)}`)).body.status !== 'paid';
+    },
+  },
+  'pt-transition-not-persisted': {
+    deviates: async (h) => {
+      const [a, b] = [await h.create(), await h.create()];
+      await pay(h, a.id);
+      await cancel(h, b.id);
+      const states = await Promise.all([a, b].map(async (c) => (await h.call('GET', `/business/pix-charges/${String(c.id)}`)).body.status));
+      return states[0] !== 'paid' || states[1] !== 'canceled';
+    },
+  },
+  'pt-charge-qr-image': { deviates: async (h) => Object.values(await h.create()).some((v) => typeof v === 'string' && v.startsWith('iVBORw0KGgo')) },
+  'pt-expires-in-ignored': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 100, expires_in_seconds: 600 });
+      return Date.parse(String(charge.expires_at)) - Date.parse(String(charge.created_at)) !== 600_000;
+    },
+  },
+  'pt-lookup-status-only': {
+    deviates: async (h) => !('external_ref' in (await h.call('GET', `/business/pix-charges/${String((await h.create({ amount_cents: 1, external_ref: 'r' })).id)}`)).body),
+  },
+  'pt-payouts-route-live': { deviates: async (h) => (await h.call('POST', '/business/payouts', { amount_cents: 100, pix_key: 'a@example.com' })).status === 200 },
+  'pt-list-no-lazy-expiry': {
+    options: EXPIRING,
+    deviates: async (h) => {
+      const charge = await expiredCharge(h);
+      return (await list(h)).find((c) => c.id === charge.id)?.status === 'pending';
+    },
+  },
   'pt-finance-first-50': {
     deviates: async (h) => {
       const charges = await Promise.all(Array.from({ length: 51 }, () => h.create({ amount_cents: 100 })));

@@ -15,6 +15,7 @@ import type { ApiResult } from './results.js';
 import { PartnerStore } from './store.js';
 import type { Principal } from './store.js';
 import { WebhookDispatcher } from './webhooks.js';
+import { randomUUID } from 'node:crypto';
 
 export interface PartnerOptions {
   faults: ReadonlySet<string>;
@@ -104,7 +105,9 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
       const rawBody = await readRawBody(req);
       // An empty header carries no key (DECISIONS.md).
       const idempotencyKey = singleHeader(req.headers['idempotency-key'])?.trim() || undefined;
-      return charges.create(principal, rawBody, idempotencyKey);
+      const result = await charges.create(principal, rawBody, idempotencyKey);
+      // fault pt-create-answers-201: the framework's default status for a POST
+      return faults.has('pt-create-answers-201') && result.kind === 'ok' && result.status === 200 ? { ...result, status: 201 } : result;
     }),
     route('GET', '/v1/business/pix-charges', ({ url, principal }) => charges.list(principal, url.searchParams.get('status'), url.searchParams.get('limit'))),
     route('GET', '/v1/business/pix-charges/:id', ({ principal }, { params }) => charges.get(principal, params.id ?? '')),
@@ -113,6 +116,13 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
     route('GET', '/v1/business/finance', async ({ principal }) =>
       ok(buildStatement(store, principal.accountId, ledgerScope(principal.accountId, principal.environment, faults), faults, p)),
     ),
+    // fault pt-payouts-route-live: the in-development PIX out route left mounted ("has no public route")
+    ...(faults.has('pt-payouts-route-live')
+      ? [route('POST', '/v1/business/payouts', async ({ req }) => {
+          await readRawBody(req);
+          return ok({ id: `po_${randomUUID().replace(/-/g, '')}`, status: 'processing' });
+        })]
+      : []),
   ];
 
   /** Errors are `{detail}` ("Errors"); two faults deform the 422 answer. */

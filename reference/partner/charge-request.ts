@@ -69,9 +69,11 @@ export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch, p:
     if (expiry !== undefined) return invalid('expires_in_seconds', expiry);
   }
 
-  const amount = fields.amount_cents;
+  // fault pt-amount-nan-accepted: `Number(x)` then `if (amount <= 0)`: NaN (missing, "abc") is never <= 0
+  const lenient = faults.has('pt-amount-nan-accepted') ? Number(fields.amount_cents) : undefined;
+  const amount = lenient !== undefined && !(lenient <= 0) ? lenient : fields.amount_cents;
   const amountMinimum = faults.has('pt-amount-zero-accepted') ? 0 : 1;
-  const problem = amountProblem(amount, amountMinimum, !faults.has('pt-qr-amount-over-13'));
+  const problem = lenient !== undefined && !(lenient <= 0) ? undefined : amountProblem(amount, amountMinimum, !faults.has('pt-qr-amount-over-13'));
   if (problem !== undefined || typeof amount !== 'number') {
     return invalid('amount_cents', problem ?? 'must be an integer (cents)');
   }
@@ -91,11 +93,14 @@ export function parseChargeRequest(body: unknown, faults: PartnerFaultSwitch, p:
   // customer_email: the contract types it "string" with no rule, so no format check (DECISIONS.md).
   const customerEmail = optionalString(fields, 'customer_email', Number.MAX_SAFE_INTEGER, p);
   if (customerEmail instanceof Error) return invalid('customer_email', customerEmail.message);
+  // fault pt-customer-email-required: the request model marks the optional field required
+  if (customerEmail === null && faults.has('pt-customer-email-required')) return invalid('customer_email', 'is required');
 
   const expiry = expiresProblem(fields.expires_in_seconds, faults, p);
   if (expiry !== undefined) return invalid('expires_in_seconds', expiry);
   const expires = fields.expires_in_seconds;
-  const expiresInSeconds = typeof expires === 'number' ? expires : faults.has('pt-default-expiry-wrong') ? 1_800 : EXPIRES_DEFAULT_SECONDS;
+  // fault pt-expires-in-ignored: validated, then never read
+  const expiresInSeconds = typeof expires === 'number' && !faults.has('pt-expires-in-ignored') ? expires : faults.has('pt-default-expiry-wrong') ? 1_800 : EXPIRES_DEFAULT_SECONDS;
 
   return { ok: true, request: { amountCents: amount, description, externalRef, customerEmail, expiresInSeconds } };
 }

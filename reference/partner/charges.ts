@@ -30,6 +30,8 @@ export const PROVIDER_LABEL = 'reference-sandbox';
 const STATIC_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
 /** Fictitious ISPB of the reference's PSP, used in e2e ids. */
 const REFERENCE_ISPB = '99999999';
+/** A 1×1 PNG, base64: the image a processor's QR renderer hands back (fault pt-charge-qr-image). */
+const QR_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 export interface ChargeServiceOptions {
   store: PartnerStore;
@@ -71,6 +73,10 @@ function isRecordValue(value: unknown): value is Record<string, unknown> {
 export class ChargeService {
   private readonly chargeLocks = new KeyedMutex();
   private readonly idempotencyLocks = new KeyedMutex();
+  /** fault pt-charge-entity-serialized: the auto-increment key */
+  private entityKey = 0;
+  /** fault pt-lookup-stale-cache: lookups served from what was cached at creation */
+  private readonly lookupCache = new Map<string, Record<string, unknown>>();
 
   constructor(private readonly options: ChargeServiceOptions) {}
 
@@ -89,6 +95,25 @@ export class ChargeService {
       for (const [key, value] of Object.entries(view)) if (value === null) delete view[key];
     }
     if (this.p.ptChargeExtraFields) Object.assign(view, { object: 'pix_charge', livemode: charge.environment === 'live' });
+    return this.deformed(view);
+  }
+
+  /** The charge faults that change how a charge is written out (issue 15, second half). */
+  private deformed(view: Record<string, unknown>): Record<string, unknown> {
+    if (this.faults.has('pt-charge-entity-serialized')) {
+      // the entity, not the DTO: numeric key, enum constant name, BigDecimal amount in reais
+      view.id = Number(view.id);
+      view.status = String(view.status).toUpperCase();
+      view.amount_cents = typeof view.amount_cents === 'number' ? view.amount_cents / 100 : view.amount_cents;
+    }
+    if (this.faults.has('pt-charge-optional-as-bean')) {
+      // Optional<String> without Jackson's Jdk8Module: its getters isPresent()/isEmpty() become the JSON
+      for (const key of ['description', 'external_ref', 'customer_email', 'e2e_id', 'provider']) {
+        const value = view[key] ?? null;
+        view[key] = { present: value !== null, empty: value === null };
+      }
+    }
+    if (this.faults.has('pt-charge-qr-image')) view.qr_code_base64 = QR_PNG_BASE64;
     return view;
   }
 
@@ -101,6 +126,13 @@ export class ChargeService {
     } catch (error) {
       if (this.faults.has('pt-malformed-json-500')) throw error;
       return fail(422, 'body: must be a JSON object (malformed JSON)');
+    }
+    // fault pt-text-columns-utf8mb3: a 3-byte UTF-8 column refuses 4-byte characters at INSERT
+    if (this.faults.has('pt-text-columns-utf8mb3') && isRecordValue(body)) {
+      for (const key of ['description', 'external_ref']) {
+        const text = body[key];
+        if (typeof text === 'string' && /[\u{10000}-\u{10FFFF}]/u.test(text)) throw new Error(`Incorrect string value for column '${key}'`);
+      }
     }
 
     if (idempotencyKey === undefined || this.faults.has('pt-idempotency-ignored')) {
@@ -146,7 +178,7 @@ export class ChargeService {
 
   private createCharge(principal: Principal, request: ChargeRequest): StoredCharge {
     const now = Date.now();
-    const id = this.p.ptChargeIdFormat === 'uuid' ? randomUUID() : `pix_${randomHex(12)}`;
+    const id = this.faults.has('pt-charge-entity-serialized') ? String(++this.entityKey) : this.p.ptChargeIdFormat === 'uuid' ? randomUUID() : `pix_${randomHex(12)}`;
     const expiresAtMs = now + Math.round(request.expiresInSeconds * this.options.expiryScale * 1000);
     // "returned unchanged on lookups and in webhooks"
     const externalRef = request.externalRef !== null && this.faults.has('pt-external-ref-trimmed') ? request.externalRef.trim() : request.externalRef;
@@ -164,6 +196,7 @@ export class ChargeService {
       created_at: this.timestamp(now),
     };
     const charge = this.options.store.addCharge({ view, accountId: principal.accountId, environment: principal.environment, expiresAtMs });
+    if (this.faults.has('pt-lookup-stale-cache')) this.lookupCache.set(id, this.present(charge));
     if (!this.faults.has('pt-webhook-created-event-missing')) this.emit(charge, 'business.pix.created');
     return charge;
   }
@@ -220,6 +253,9 @@ export class ChargeService {
     const charge = this.findVisible(principal, id);
     if (!charge) return fail(404, `charge ${id} not found`);
     if (!this.faults.has('pt-lookup-never-expires')) await this.settleExpiry(charge);
+    const cached = this.faults.has('pt-lookup-stale-cache') ? this.lookupCache.get(id) : undefined;
+    if (cached) return ok(structuredClone(cached));
+    if (this.faults.has('pt-lookup-status-only')) return ok({ id: charge.view.id, status: charge.view.status });
     return ok(this.present(charge));
   }
 
@@ -234,7 +270,7 @@ export class ChargeService {
     }
     let charges = this.listable(principal);
     // A list is a lookup too: pending charges past expires_at show as expired.
-    if (!this.faults.has('pt-lookup-never-expires')) {
+    if (!this.faults.has('pt-lookup-never-expires') && !this.faults.has('pt-list-no-lazy-expiry')) {
       await Promise.all(charges.map((c) => this.settleExpiry(c)));
     }
     if (wanted !== undefined && !this.faults.has('pt-list-status-filter-ignored')) {
@@ -279,10 +315,12 @@ export class ChargeService {
       const cancelable = charge.view.status === 'pending' || (charge.view.status === 'paid' && this.faults.has('pt-cancel-paid-succeeds'));
       if (!cancelable) return fail(409, `charge is ${charge.view.status}; only a pending charge can be canceled`);
       await processorRoundTrip();
-      charge.view.status = 'canceled';
+      // fault pt-transition-not-persisted: the change is made on a copy that is never saved
+      const target = this.faults.has('pt-transition-not-persisted') ? structuredClone(charge) : charge;
+      target.view.status = 'canceled';
       if (!this.faults.has('pt-webhook-canceled-event-missing')) this.emit(charge, 'business.pix.canceled');
       // "Response body: not shown"
-      return this.p.ptCancelResponse === '204-empty' ? noContent() : ok(this.present(charge));
+      return this.p.ptCancelResponse === '204-empty' ? noContent() : ok(this.present(target));
     });
   }
 
@@ -309,14 +347,16 @@ export class ChargeService {
     if (!payable) return fail(409, `charge is ${status}; only a pending charge can be paid`);
     await processorRoundTrip();
     const now = new Date();
-    charge.view.status = 'paid';
+    // fault pt-transition-not-persisted: the change is made on a copy that is never saved
+    const target = this.faults.has('pt-transition-not-persisted') ? structuredClone(charge) : charge;
+    target.view.status = 'paid';
     const e2eId = newE2eId(now);
     // fault pt-paid-e2e-missing: the e2e id goes into the event only, never onto the charge
-    if (!this.faults.has('pt-paid-e2e-missing')) charge.view.e2e_id = e2eId;
+    if (!this.faults.has('pt-paid-e2e-missing')) target.view.e2e_id = e2eId;
     const ledger = this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults));
     postCapture(ledger, { ...charge.view, e2e_id: e2eId }, this.faults, this.p);
     if (!this.faults.has('pt-webhook-paid-event-missing')) this.emit(charge, 'business.pix.paid', e2eId);
-    return this.paidAnswer(charge);
+    return this.paidAnswer(target);
   }
 
   /** "Response body: not shown": the charge, or `{id, status}` (personality). */
