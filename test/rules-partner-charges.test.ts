@@ -4,6 +4,8 @@ import {
   chargeOf,
   ensureCreatedPending,
   ensureNoQrImage,
+  ensureOptionalFieldsOmittable,
+  ensureShortMultibyteAccepted,
   verifyChargeBrCode,
   verifyChargeId,
   verifyChargeLifetime,
@@ -90,5 +92,36 @@ describe('verifyChargeLifetime', () => {
   it('fails a wrong default; a wrong applied lifetime only warns (ambiguous requirement)', () => {
     expect(severities(verifyChargeLifetime({ created_at: '2026-11-22T10:00:00Z', expires_at: '2026-11-22T10:30:00Z' }, 3600, { requirements: ['PT-CHARGE-EXPIRES-DEFAULT'] }))).toEqual(['charge.expiry-default:failure']);
     expect(severities(verifyChargeLifetime({ created_at: '2026-11-22T10:00:00Z', expires_at: '2026-11-22T10:30:00Z' }, 60, { requirements: ['PT-CHARGE-EXPIRES-APPLIED'] }))).toEqual(['charge.expiry-applied:warning']);
+  });
+});
+
+describe('ensureOptionalFieldsOmittable ("amount_cents | yes", every other field "no")', () => {
+  const minimal = { amount_cents: 1500, external_ref: 'ref-min' };
+  it('accepts a minimal body answered 200 and decides the omitted fields\' rows', () => {
+    const j = ensureOptionalFieldsOmittable({ answer: answer(200, charge()), sent: minimal }, {});
+    expect(j.findings).toEqual([]);
+    expect(j.requirements).toEqual(expect.arrayContaining(['PT-CHARGE-EMAIL-OPTIONAL', 'PT-CHARGE-DESC-MAX', 'PT-CHARGE-EXPIRES-DEFAULT']));
+    expect(j.requirements).not.toContain('PT-CHARGE-EXTREF-MAX');
+  });
+  it('fails a refusal, filed under the field the detail names', () => {
+    const j = ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'customer_email: is required' }), sent: minimal }, {});
+    expect(severities(j)).toEqual(['charge.optional-field-required:failure']);
+    expect(j.findings[0]?.requirements).toEqual(['PT-CHARGE-EMAIL-OPTIONAL']);
+  });
+  it('files a refusal naming no field under every omitted one; a 429 or a full body decides nothing', () => {
+    const j = ensureOptionalFieldsOmittable({ answer: answer(500, { detail: 'internal error' }), sent: minimal }, {});
+    expect(j.findings[0]?.requirements).toEqual(['PT-CHARGE-DESC-MAX', 'PT-CHARGE-EMAIL-OPTIONAL', 'PT-CHARGE-EXPIRES-DEFAULT']);
+    expect(ensureOptionalFieldsOmittable({ answer: answer(429, {}), sent: minimal }, {}).requirements).toEqual([]);
+    const full = { ...minimal, description: 'd', customer_email: 'a@example.com', expires_in_seconds: 600 };
+    expect(ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'x' }), sent: full }, {}).requirements).toEqual([]);
+  });
+});
+
+describe('ensureShortMultibyteAccepted (short multi-byte text is within every count of the limit)', () => {
+  const ctx = { requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-DESC-MAX'] as const };
+  it('accepts 200, fails a 5xx, only warns on a 4xx', () => {
+    expect(conforms(ensureShortMultibyteAccepted(answer(200, charge()), ctx))).toBe(true);
+    expect(severities(ensureShortMultibyteAccepted(answer(500, { detail: 'Incorrect string value' }), ctx))).toEqual(['target.5xx:failure']);
+    expect(severities(ensureShortMultibyteAccepted(answer(422, { detail: 'description: invalid characters' }), ctx))).toEqual(['status.unexpected:warning']);
   });
 });

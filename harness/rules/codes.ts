@@ -38,6 +38,7 @@ export const FINDING_CODES = [
   'charge.lookup-fields',
   'charge.not-expired',
   'charge.not-pending',
+  'charge.optional-field-required',
   'charge.paid-after-expiry',
   'charge.pay-accepted',
   'charge.state',

@@ -8,6 +8,8 @@ import { check } from '../../harness/run/check.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import {
   chargeOf,
+  ensureOptionalFieldsOmittable,
+  ensureShortMultibyteAccepted,
   expectChargeState,
   isDotSegment,
   judgeInvalidBody,
@@ -44,6 +46,7 @@ check('a valid charge is created pending, with a BR Code for its amount, and loo
 }, async (t) => {
   await t.property('valid bodies', validChargeBody('create'), async (body, it) => {
     const created = await createCharge(it.run, it.partner(), body);
+    it.run.record(ensureOptionalFieldsOmittable({ answer: created.response, sent: body }, {}));
     if (!created.charge || !created.id) return;
     it.run.record(verifyCreatedCharge({ charge: created.charge, sent: body, exchange: created.response.exchange }));
     if (body.customer_email !== undefined && created.charge.customer_email !== body.customer_email) {
@@ -57,6 +60,11 @@ check('a valid charge is created pending, with a BR Code for its amount, and loo
       verifyLookedUpCharge({ charge: seen.charge, sent: body, exchange: seen.response.exchange }),
     );
   }, { numRuns: 6 });
+  // "amount_cents | integer | yes"; every other field "no": a body with only the amount (and our
+  // label, which matches our events) is accepted (ensureOptionalFieldsOmittable)
+  const minimal = { amount_cents: 1500, external_ref: uniqueRef('minimal') };
+  const minimalAnswer = (await createCharge(t.run, t.partner(), minimal)).response;
+  t.run.record(ensureOptionalFieldsOmittable({ answer: minimalAnswer, sent: minimal }, {}));
   // an amount beyond what BR Code field 54 holds (13 characters): no maximum is stated, so a refusal
   // is noted; an accepted one must still come with a well-formed BR Code (verifyLargeAmountBrCode)
   const large = await t.partner().createCharge(chargeBody('large-amount', { amount_cents: UNREPRESENTABLE_AMOUNT_CENTS }));
@@ -91,6 +99,10 @@ type LimitTools = Parameters<Parameters<typeof check>[2]>[0];
 async function limitCheck(t: LimitTools, field: 'description' | 'external_ref', max: number, requirements: RequirementId[], multibyteReq: RequirementId): Promise<void> {
   // A unique prefix keeps the text (and for external_ref, the event label) ours.
   const unique = (text: string): string => (randomUUID().replace(/-/g, '') + text).slice(0, text.length);
+  // Short multi-byte text is within the limit under every way of counting: accepted (a crash fails).
+  const short = chargeBody(`mb-short-${field}`);
+  short[field] = `${field === 'external_ref' ? short.external_ref ?? '' : 'conformance'} café ação \u{1F389}\u{1F680}`;
+  t.run.record(ensureShortMultibyteAccepted(await t.partner().createCharge(short), { requirements: [multibyteReq, ...requirements] }));
   await t.property('ASCII at and over the limit', fc.tuple(asciiTextOfLength(max), asciiTextOfLength(max + 1)), async ([atMax, overMax], it) => {
     const at = chargeBody(`len-${field}`, { [field]: unique(atMax) });
     const ok = await createCharge(it.run, it.partner(), at);

@@ -7,10 +7,11 @@
  */
 import type { Exchange } from '../../http/exchange.js';
 import type { PartnerChargeRequest } from '../../http/partner-client.js';
-import type { Judgement } from '../finding.js';
+import type { Judgement, RequirementId } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyEmvAmount, verifyEmvCrc, verifyEmvDynamic, verifyEmvStructure } from '../emv.js';
 import { verifyUtcTimestamp } from '../time.js';
+import { expectStatus } from '../status.js';
 import { isRecord } from '../../json.js';
 
 export type Json = Record<string, unknown>;
@@ -172,4 +173,50 @@ export function verifyChargeLifetime(charge: Json, requestedSeconds: number, ctx
     expected: `expires_at ≈ created_at + ${requestedSeconds} s (± ${LIFETIME_SKEW_SECONDS} s)`,
     actual: `created_at ${show(charge.created_at)}, expires_at ${show(charge.expires_at)} (${life ?? '?'} s)`,
   }));
+}
+
+/**
+ * The optional fields of `POST /v1/business/pix-charges` ("Required: no") and the catalogue entry of
+ * each one's row: a body without them is still a valid request.
+ */
+export const OPTIONAL_CHARGE_FIELDS = {
+  description: 'PT-CHARGE-DESC-MAX',
+  external_ref: 'PT-CHARGE-EXTREF-MAX',
+  customer_email: 'PT-CHARGE-EMAIL-OPTIONAL',
+  expires_in_seconds: 'PT-CHARGE-EXPIRES-DEFAULT',
+} as const satisfies Record<string, RequirementId>;
+
+/**
+ * "amount_cents | integer | yes"; every other field "| no |": a body that leaves optional fields out
+ * is accepted. A refusal is filed under the omitted fields' rows, narrowed to those the `detail`
+ * names when it names any ("detail points to the field"). A 429 or no answer decides nothing.
+ */
+export function ensureOptionalFieldsOmittable(observation: { answer: Answer; sent: Readonly<Partial<Record<keyof typeof OPTIONAL_CHARGE_FIELDS, unknown>>> }, ctx: Omit<RuleContext, 'requirements'>): Judgement {
+  const { answer, sent } = observation;
+  const omitted = (Object.keys(OPTIONAL_CHARGE_FIELDS) as Array<keyof typeof OPTIONAL_CHARGE_FIELDS>).filter((f) => sent[f] === undefined);
+  if (omitted.length === 0 || inconclusive(answer)) return NOT_EVALUATED;
+  const base: RuleContext = { ...ctx, exchanges: [...(ctx.exchanges ?? []), answer.exchange], requirements: omitted.map((f) => OPTIONAL_CHARGE_FIELDS[f]) };
+  if (answer.status >= 200 && answer.status <= 299) return judge(base);
+  const detail = isRecord(answer.json) && typeof answer.json.detail === 'string' ? answer.json.detail : '';
+  const named = omitted.filter((f) => detail.includes(f));
+  const blamed = named.length > 0 ? named : omitted;
+  return judge(base, makeFinding(base, {
+    code: 'charge.optional-field-required',
+    title: `a charge body without ${omitted.join(', ')} is refused`,
+    severity: 'failure',
+    requirements: blamed.map((f) => OPTIONAL_CHARGE_FIELDS[f]),
+    expected: `200: only amount_cents is required ("${blamed.join('", "')} | … | no")`,
+    actual: `HTTP ${answer.status}${detail ? `, detail ${show(detail)}` : ''}`,
+  }));
+}
+
+/**
+ * "description | string | no | max 300" / "external_ref | string | no | max 120": a short text with
+ * accents and an emoji is within the limit however characters are counted (code points, UTF-16
+ * units or UTF-8 bytes), so it is a valid value. A 5xx (a crash on multi-byte input) fails; a 4xx
+ * only warns: the text names no character set, though it allows no refusal either. Near the limit
+ * the counting is open (PT-CHARGE-DESC-MULTIBYTE, PT-CHARGE-EXTREF-MULTIBYTE): only observed.
+ */
+export function ensureShortMultibyteAccepted(answer: Answer, ctx: RuleContext): Judgement {
+  return expectStatus(answer.exchange, 200, ctx, { otherClientError: 'warning' });
 }
