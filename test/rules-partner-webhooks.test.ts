@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conforms } from '../harness/rules/finding.js';
-import { judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, serviceClockOffsetMs, verifyPartnerDeliverySignature, verifyPartnerEvent } from '../harness/rules/partner/index.js';
+import { isEventTypeVariant, judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, serviceClockOffsetMs, verifyPartnerDeliverySignature, verifyPartnerEvent } from '../harness/rules/partner/index.js';
 import { signPartner } from '../harness/webhooks/signatures.js';
 import { answer, codes, delivery, severities, T } from './rules-partner-fixtures.js';
 
@@ -18,6 +18,22 @@ describe('verifyPartnerEvent', () => {
     expect(codes(verifyPartnerEvent(delivery({ ...paid, type: 'pix.paid' }), expected))).toEqual(['webhook.events']);
     expect(severities(verifyPartnerEvent(delivery({ ...paid, data: { ...paid.data, e2e_id: '' } }), expected))).toEqual(['charge.e2e-missing:failure']);
     expect(codes(verifyPartnerEvent(delivery([1]), expected))).toEqual(['webhook.payload']);
+  });
+});
+
+describe('an event serialised by a generic bus (enum constant type, epoch created_at)', () => {
+  it('is found as a variant of its own name only, and fails PT-WH-EVENT-TYPES and PT-WH-BODY-SHAPE', () => {
+    expect(isEventTypeVariant('BUSINESS_PIX_PAID', 'business.pix.paid')).toBe(true);
+    expect(isEventTypeVariant('pix.paid', 'business.pix.paid')).toBe(true);
+    expect(isEventTypeVariant('business.pix.cancelled', 'business.pix.canceled')).toBe(true);
+    expect(isEventTypeVariant('business.pix.paid', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant('BUSINESS_PIX_CREATED', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant('paid', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant('business.pix.updated', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant(undefined, 'business.pix.paid')).toBe(false);
+    const j = verifyPartnerEvent(delivery({ ...paid, type: 'BUSINESS_PIX_PAID', created_at: 1_795_000_000 }), expected);
+    const failing = j.findings.filter((f) => f.severity === 'failure').flatMap((f) => f.requirements);
+    expect(failing).toEqual(expect.arrayContaining(['PT-WH-EVENT-TYPES', 'PT-WH-BODY-SHAPE']));
   });
 });
 

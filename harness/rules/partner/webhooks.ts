@@ -38,6 +38,24 @@ export interface ExpectedEvent {
   e2eId?: unknown;
 }
 
+/** A name reduced to its words: lower case, any separator a dot, British "cancelled" as "canceled". */
+function eventWords(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '').replace(/\bcancelled\b/g, 'canceled');
+}
+
+/**
+ * A spelling of the documented event name `expected` that is not it: another case or separator
+ * (BUSINESS_PIX_CREATED), the `business.` prefix left out (pix.created), British "cancelled". Such an
+ * event is the expected one mis-named: it is found and judged (PT-WH-EVENT-TYPES), never reported as
+ * missing. Any other name (an extra event the contract does not list) is not a variant.
+ */
+export function isEventTypeVariant(actual: unknown, expected: string): boolean {
+  if (typeof actual !== 'string' || actual === expected) return false;
+  const a = eventWords(actual);
+  const e = eventWords(expected);
+  return a === e || (a !== '' && e.endsWith(`.${a}`) && a.includes('.'));
+}
+
 /**
  * One of our events: `{id, type, created_at, data{amount_cents, e2e_id, external_ref}}` with the
  * expected type, the charge amount, the external_ref unchanged ("returned unchanged … in webhooks"),
