@@ -40,6 +40,8 @@ interface Probe {
   options?: Partial<PartnerOptions>;
   /** receiver answer per delivery of one event id (1-based); default 200 */
   answer?: (attempt: number) => number;
+  /** how long the receiver waits before answering a delivery (1-based attempt); default at once */
+  answerAfterMs?: (attempt: number) => number;
   deviates(h: Harness): Promise<boolean>;
 }
 
@@ -90,7 +92,10 @@ async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {
       const event = JSON.parse(raw.toString('utf8')) as Delivery['event'];
       deliveries.push({ raw, signature: String(req.headers['x-service-signature'] ?? ''), at: performance.now(), event });
       const attempt = deliveries.filter((d) => d.event.id === event.id).length;
-      res.writeHead(probe.answer ? probe.answer(attempt) : 200).end();
+      const reply = () => res.writeHead(probe.answer ? probe.answer(attempt) : 200).end();
+      const wait = probe.answerAfterMs?.(attempt) ?? 0;
+      if (wait > 0) setTimeout(reply, wait);
+      else reply();
     });
   });
   const receiverPort = await listen(receiver);
@@ -572,6 +577,23 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     deviates: async (h) => {
       const charge = await h.create({ amount_cents: 100 }, { key: h.keys.liveApiKey });
       return (await h.call('POST', `/business/pix-charges/${String(charge.id)}/pay`, undefined, { key: h.keys.liveApiKey })).status !== 403;
+    },
+  },
+  'pt-webhook-signed-once': {
+    options: { retryBaseMs: 1100 },
+    answer: (attempt) => (attempt === 1 ? 500 : 200),
+    deviates: async (h) => {
+      await h.create();
+      await h.within(3000, () => h.deliveries.length >= 2);
+      const [first, second] = h.deliveries;
+      return first !== undefined && second !== undefined && first.signature === second.signature;
+    },
+  },
+  'pt-webhook-no-call-timeout': {
+    answerAfterMs: (attempt) => (attempt === 1 ? 900 : 0),
+    deviates: async (h) => {
+      await h.create();
+      return !(await h.within(2000, () => h.deliveries.length >= 2));
     },
   },
   'pt-simulation-route-unmounted': { deviates: async (h) => (await pay(h, (await h.create()).id)).status !== 200 },

@@ -20,6 +20,12 @@ export const PROOF_FAULTS = [
   // ── webhooks ───────────────────────────────────────────────────────────────────────────────
   proofFault({ name: 'pt-webhook-event-bus-format', tier: 'quick', requirements: ['PT-WH-BODY-SHAPE', 'PT-WH-EVENT-TYPES'],
     intent: 'events are serialised by a generic event bus: type is the enum constant (BUSINESS_PIX_CREATED) and created_at the bus\'s epoch seconds (an integer)' }),
+  proofFault({ name: 'pt-webhook-signed-once', tier: 'timer', requirements: ['PT-WH-REDELIVERY-FRESH-T'],
+    intent: 'the signature header is computed once when the event is queued: every redelivery carries the first attempt\'s t, so after a capped gap it is older than the 300 s tolerance',
+    strict: 'whether a redelivery is signed again with a fresh timestamp is not stated (PT-WH-REDELIVERY-FRESH-T latitude): a stale t is reported as a warning' }),
+  proofFault({ name: 'pt-webhook-no-call-timeout', tier: 'timer', requirements: ['PT-WH-TIMEOUT'],
+    intent: 'the webhook HTTP call is made with the client\'s default of no timeout: a receiver answering after 10 s is waited for, and the attempt counts as delivered',
+    strict: 'how a delivery answered only after the 10 s timeout is treated is not spelled out; a missing redelivery is reported as a warning' }),
   proofFault({ name: 'pt-webhook-signature-github-format', tier: 'quick', requirements: ['PT-WH-SIGNATURE-HEADER', 'PT-WH-SIGNATURE'],
     intent: 'signing copied from GitHub: X-Service-Signature is sha256=<hmac of the body alone>, the timestamp in a separate X-Service-Timestamp header' }),
 

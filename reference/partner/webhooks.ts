@@ -61,6 +61,8 @@ export class WebhookDispatcher {
   /** Our own connection pool, so close() also releases the sockets to the receiver. */
   private readonly agent = new Agent({ keepAliveTimeout: 1_000 });
   private closed = false;
+  /** fault pt-webhook-signed-once: the signature headers of each event's first attempt */
+  private readonly firstSignature = new Map<string, Record<string, string>>();
 
   constructor(private readonly options: DeliveryOptions) {}
 
@@ -128,11 +130,12 @@ export class WebhookDispatcher {
 
   private async attempt(event: PartnerEvent, rawBody: string, attempt: number, controller: AbortController): Promise<void> {
     let failure: string | undefined;
-    const timeout = setTimeout(() => controller.abort(), this.options.deliveryTimeoutMs);
+    // fault pt-webhook-no-call-timeout: the HTTP client's default, no timeout on the call
+    const timeout = this.options.faults.has('pt-webhook-no-call-timeout') ? undefined : setTimeout(() => controller.abort(), this.options.deliveryTimeoutMs);
     try {
       const response = await request(this.options.url as string, {
         method: 'POST',
-        headers: casedHeaders({ 'content-type': 'application/json', ...this.signatureHeaders(rawBody) }, this.p.ptWebhookHeaderCase),
+        headers: casedHeaders({ 'content-type': 'application/json', ...this.attemptSignature(event.id, rawBody) }, this.p.ptWebhookHeaderCase),
         body: rawBody,
         signal: controller.signal,
         dispatcher: this.agent,
@@ -157,6 +160,14 @@ export class WebhookDispatcher {
       nextBody = this.serialise(nextEvent);
     }
     this.schedule(nextEvent, nextBody, attempt + 1, this.gapAfterAttempt(attempt));
+  }
+
+  /** Signed for this attempt; fault pt-webhook-signed-once: the first attempt's headers, reused. */
+  private attemptSignature(eventId: string, rawBody: string): Record<string, string> {
+    if (!this.options.faults.has('pt-webhook-signed-once')) return this.signatureHeaders(rawBody);
+    const first = this.firstSignature.get(eventId) ?? this.signatureHeaders(rawBody);
+    this.firstSignature.set(eventId, first);
+    return first;
   }
 
   /** The signature header(s) of one attempt. */
