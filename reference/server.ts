@@ -181,7 +181,8 @@ export async function startReference(overrides: Partial<ReferenceOptions> = {}):
     const host = urlHost(options.host);
     const info: ReferenceInfo = {
       gateway: { baseUrl: `http://${host}:${gatewayPort}`, ...gateway.credentials },
-      partner: { baseUrl: `http://${host}:${partnerPort}/v1`, ...partner.credentials },
+      // fault pt-routes-unversioned: the routes are mounted at the root, the base address has no /v1
+      partner: { baseUrl: `http://${host}:${partnerPort}${options.faults.has('pt-routes-unversioned') ? '' : '/v1'}`, ...partner.credentials },
     };
     return { info, close };
   } catch (error) {

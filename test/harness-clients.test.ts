@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient } from '../harness/http/client.js';
 import { Redactor } from '../harness/http/redact.js';
-import { AuthFailedError, GatewayTokenManager, basicAuthorization, partnerApiKey, partnerKeyEnvironment } from '../harness/http/auth.js';
+import { AuthFailedError, GatewayTokenManager, basicAuthorization, partnerApiKey, partnerKeyEnvironment, cookieHeaderFrom } from '../harness/http/auth.js';
 import { GatewayClient } from '../harness/http/gateway-client.js';
 import { PartnerClient } from '../harness/http/partner-client.js';
 import { Session } from '../harness/run/session.js';
@@ -277,5 +277,13 @@ describe.runIf(existsSync(main))('Session against the embedded reference', () =>
     expect(() => s.gateway(undefined, 'live')).toThrow(NotRunError);
     expect(() => s.partner()).toThrow(NotRunError);
     await s.close();
+  });
+});
+
+describe('cookieHeaderFrom (a session cookie replayed without a key)', () => {
+  it('keeps the name=value pairs of joined Set-Cookie headers, an Expires comma included', () => {
+    expect(cookieHeaderFrom('sid=abc; Path=/; HttpOnly, AWSALB=x1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; Path=/')).toBe('sid=abc; AWSALB=x1');
+    expect(cookieHeaderFrom(undefined)).toBeUndefined();
+    expect(cookieHeaderFrom('')).toBeUndefined();
   });
 });

@@ -28,7 +28,7 @@ interface Delivery {
 }
 
 interface Harness {
-  call(method: string, path: string, body?: unknown, options?: { key?: string | null; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: Json }>;
+  call(method: string, path: string, body?: unknown, options?: { key?: string | null; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: Json; headers: Headers; text: string }>;
   create(body?: Json, options?: { key?: string; headers?: Record<string, string> }): Promise<Json>;
   keys: { apiKey: string; liveApiKey: string; otherApiKey: string };
   deliveries: Delivery[];
@@ -40,6 +40,8 @@ interface Probe {
   options?: Partial<PartnerOptions>;
   /** receiver answer per delivery of one event id (1-based); default 200 */
   answer?: (attempt: number) => number;
+  /** how long the receiver waits before answering a delivery (1-based attempt); default at once */
+  answerAfterMs?: (attempt: number) => number;
   deviates(h: Harness): Promise<boolean>;
 }
 
@@ -90,7 +92,10 @@ async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {
       const event = JSON.parse(raw.toString('utf8')) as Delivery['event'];
       deliveries.push({ raw, signature: String(req.headers['x-service-signature'] ?? ''), at: performance.now(), event });
       const attempt = deliveries.filter((d) => d.event.id === event.id).length;
-      res.writeHead(probe.answer ? probe.answer(attempt) : 200).end();
+      const reply = () => res.writeHead(probe.answer ? probe.answer(attempt) : 200).end();
+      const wait = probe.answerAfterMs?.(attempt) ?? 0;
+      if (wait > 0) setTimeout(reply, wait);
+      else reply();
     });
   });
   const receiverPort = await listen(receiver);
@@ -122,7 +127,7 @@ async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {
       } catch {
         // a fault may answer something that is not JSON
       }
-      return { status: response.status, body: parsed };
+      return { status: response.status, body: parsed, headers: response.headers, text };
     },
     async create(body = { amount_cents: 1000 }, options = {}) {
       const reply = await harness.call('POST', '/business/pix-charges', body, options);
@@ -566,6 +571,82 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return !((await finance(h)).transactions as Array<{ description: string }>).some((t) => t.description.includes(last));
     },
   },
+
+  // ── reference/partner/faults-proof.ts ──
+  'pt-finance-orm-serialised': {
+    deviates: async (h) => {
+      await pay(h, (await h.create()).id);
+      const s = await finance(h);
+      const first = (s.transactions as Json[])[0];
+      return typeof s.merchant_id !== 'string' || typeof s.reserve_cents === 'string' || typeof first?.id !== 'string';
+    },
+  },
+  'pt-finance-enveloped': { deviates: async (h) => (await finance(h)).merchant_id === undefined },
+  'pt-webhook-event-bus-format': {
+    deviates: async (h) => {
+      await h.create();
+      await h.within(2000, () => h.deliveries.length > 0);
+      const event = (h.deliveries[0] as Delivery).event as Json;
+      return event.type !== 'business.pix.created' || typeof event.created_at !== 'string';
+    },
+  },
+  'pt-webhook-signature-github-format': {
+    deviates: async (h) => {
+      await h.create();
+      await h.within(2000, () => h.deliveries.length > 0);
+      return !signatureIsValid(h.deliveries[0] as Delivery);
+    },
+  },
+  'pt-auth-401-plain-text': {
+    deviates: async (h) => {
+      const r = await h.call('GET', '/business/finance', undefined, { key: null });
+      return !(r.headers.get('content-type') ?? '').includes('json') || typeof r.body.detail !== 'string';
+    },
+  },
+  'pt-auth-session-cookie': {
+    deviates: async (h) => {
+      const cookie = (await h.call('GET', '/business/finance')).headers.get('set-cookie')?.split(';')[0];
+      return cookie !== undefined && (await h.call('GET', '/business/finance', undefined, { key: null, headers: { cookie } })).status !== 401;
+    },
+  },
+  'pt-unknown-id-null-200': { deviates: async (h) => (await h.call('GET', '/business/pix-charges/pix_unknown')).status !== 404 },
+  'pt-validation-detail-generic': { deviates: async (h) => !String((await h.call('POST', '/business/pix-charges', { amount_cents: -1 })).body.detail).includes('amount_cents') },
+  'pt-idempotency-key-required': { deviates: async (h) => (await createStatus(h, { amount_cents: 5 })) !== 200 },
+  'pt-idempotency-cache-by-body-hash': {
+    deviates: async (h) => {
+      const headers = { 'idempotency-key': 'k-hash' };
+      const first = await h.create({ amount_cents: 5, description: 'd' }, { headers });
+      const again = await h.call('POST', '/business/pix-charges', undefined, { headers, raw: '{"description":"d","amount_cents":5}' });
+      return again.status === 200 && again.body.id !== first.id;
+    },
+  },
+  // the app is mounted directly here: with the routes at the root, the documented /v1 path is no route
+  'pt-routes-unversioned': { deviates: async (h) => (await h.call('GET', '/business/finance')).status !== 200 },
+  'pt-live-key-other-version': { deviates: async (h) => (await h.call('GET', '/business/finance', undefined, { key: h.keys.liveApiKey })).status !== 200 },
+  'pt-env-from-account-default': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 100 }, { key: h.keys.liveApiKey });
+      return (await h.call('POST', `/business/pix-charges/${String(charge.id)}/pay`, undefined, { key: h.keys.liveApiKey })).status !== 403;
+    },
+  },
+  'pt-webhook-signed-once': {
+    options: { retryBaseMs: 1100 },
+    answer: (attempt) => (attempt === 1 ? 500 : 200),
+    deviates: async (h) => {
+      await h.create();
+      await h.within(3000, () => h.deliveries.length >= 2);
+      const [first, second] = h.deliveries;
+      return first !== undefined && second !== undefined && first.signature === second.signature;
+    },
+  },
+  'pt-webhook-no-call-timeout': {
+    answerAfterMs: (attempt) => (attempt === 1 ? 900 : 0),
+    deviates: async (h) => {
+      await h.create();
+      return !(await h.within(2000, () => h.deliveries.length >= 2));
+    },
+  },
+  'pt-simulation-route-unmounted': { deviates: async (h) => (await pay(h, (await h.create()).id)).status !== 200 },
 };
 
 describe('partner fault catalogue', () => {

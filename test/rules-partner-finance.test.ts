@@ -22,6 +22,20 @@ describe('verifyStatementShape', () => {
     expect(codes(verifyStatementShape(bad, {}))).toEqual(expect.arrayContaining(['finance.currency', 'finance.entry-direction', 'money.integer-cents']));
     expect(codes(verifyStatementShape([], {}))).toEqual(['finance.not-object']);
   });
+  it('fails ORM-rendered rows under their own requirements: integer merchant_id and posting id, a Decimal reserve string', () => {
+    const orm = { ...statement(10, [{ ...posting('a', 5), id: 1 }]), merchant_id: 7, reserve_cents: '0.00' };
+    const j = verifyStatementShape(orm, {});
+    const byRequirement = (id: string) => j.findings.filter((f) => f.severity === 'failure' && f.requirements.includes(id as never)).length;
+    expect(byRequirement('PT-FIN-MERCHANT-ID')).toBe(1);
+    expect(byRequirement('PT-FIN-RESERVE')).toBe(1);
+    expect(byRequirement('PT-FIN-TX-SHAPE')).toBe(1);
+  });
+  it('fails a statement inside an envelope once, under PT-FIN-GET; a statement with only some fields is judged field by field', () => {
+    const j = verifyStatementShape({ data: statement(10, []) }, {});
+    expect(codes(j)).toEqual(['finance.not-statement']);
+    expect(j.findings[0]?.requirements).toEqual(['PT-FIN-GET']);
+    expect(codes(verifyStatementShape({ available_cents: 10, transactions: [] }, {}))).not.toContain('finance.not-statement');
+  });
 });
 
 describe('verifyLastFifty', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { conforms } from '../harness/rules/finding.js';
-import { judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, serviceClockOffsetMs, verifyPartnerDeliverySignature, verifyPartnerEvent } from '../harness/rules/partner/index.js';
+import { isEventTypeVariant, judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, serviceClockOffsetMs, verifyPartnerDeliverySignature, verifyPartnerEvent } from '../harness/rules/partner/index.js';
 import { signPartner } from '../harness/webhooks/signatures.js';
 import { answer, codes, delivery, severities, T } from './rules-partner-fixtures.js';
 
@@ -21,9 +21,30 @@ describe('verifyPartnerEvent', () => {
   });
 });
 
+describe('an event serialised by a generic bus (enum constant type, epoch created_at)', () => {
+  it('is found as a variant of its own name only, and fails PT-WH-EVENT-TYPES and PT-WH-BODY-SHAPE', () => {
+    expect(isEventTypeVariant('BUSINESS_PIX_PAID', 'business.pix.paid')).toBe(true);
+    expect(isEventTypeVariant('pix.paid', 'business.pix.paid')).toBe(true);
+    expect(isEventTypeVariant('business.pix.cancelled', 'business.pix.canceled')).toBe(true);
+    expect(isEventTypeVariant('business.pix.paid', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant('BUSINESS_PIX_CREATED', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant('paid', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant('business.pix.updated', 'business.pix.paid')).toBe(false);
+    expect(isEventTypeVariant(undefined, 'business.pix.paid')).toBe(false);
+    const j = verifyPartnerEvent(delivery({ ...paid, type: 'BUSINESS_PIX_PAID', created_at: 1_795_000_000 }), expected);
+    const failing = j.findings.filter((f) => f.severity === 'failure').flatMap((f) => f.requirements);
+    expect(failing).toEqual(expect.arrayContaining(['PT-WH-EVENT-TYPES', 'PT-WH-BODY-SHAPE']));
+  });
+});
+
 describe('verifyPartnerDeliverySignature (one verification per delivery)', () => {
   it('accepts a raw-body signature within 300 s', () => {
     expect(conforms(verifyPartnerDeliverySignature(delivery(paid), 'whsec'))).toBe(true);
+  });
+  it('fails a GitHub-style header (sha256=<hmac of the body>) under PT-WH-SIGNATURE-HEADER', () => {
+    const j = verifyPartnerDeliverySignature(delivery(paid, { header: 'sha256=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef' }), 'whsec');
+    expect(j.findings.map((f) => f.severity)).toEqual(['failure']);
+    expect(j.findings[0]?.requirements).toContain('PT-WH-SIGNATURE-HEADER');
   });
   it('fails a wrong secret and a re-serialised body', () => {
     expect(severities(verifyPartnerDeliverySignature(delivery(paid, { secret: 'other' }), 'whsec'))).toEqual(['signature.mismatch:failure']);
@@ -40,6 +61,11 @@ describe('verifyPartnerDeliverySignature (one verification per delivery)', () =>
     // our clock is an hour behind the service's: arrival 3600 s "after" t is really on time
     expect(conforms(verifyPartnerDeliverySignature(delivery(paid, { lateS: -3599 }), 'whsec', { clockOffsetMs: 3600_000 }))).toBe(true);
     expect(severities(verifyPartnerDeliverySignature(delivery(paid, { lateS: 3600 }), 'whsec', { redelivery: true }))).toEqual(['signature.timestamp-outside-tolerance:warning']);
+    // compressed redelivery timers compress the tolerance: 4 s old fails a 2.8 s tolerance (a warning: latitude), 1 s passes
+    expect(severities(verifyPartnerDeliverySignature(delivery(paid, { lateS: 4 }), 'whsec', { redelivery: true, redeliveryToleranceMs: 2_800 }))).toEqual(['signature.timestamp-outside-tolerance:warning']);
+    expect(conforms(verifyPartnerDeliverySignature(delivery(paid, { lateS: 1 }), 'whsec', { redelivery: true, redeliveryToleranceMs: 2_800 }))).toBe(true);
+    // a first delivery is never judged on the compressed tolerance
+    expect(conforms(verifyPartnerDeliverySignature(delivery(paid, { lateS: 4 }), 'whsec', { redeliveryToleranceMs: 2_800 }))).toBe(true);
   });
   it('serviceClockOffsetMs reads the service clock from an answer', () => {
     const ex = answer(200).exchange; // started 2026-11-22T10:00:00Z, 20 ms

@@ -150,3 +150,17 @@ export function partnerApiKey(target: PartnerTarget, which: PartnerKeyName = 'te
 export function partnerKeyEnvironment(apiKey: string): CredentialEnvironment {
   return apiKey.startsWith('ak_live_') ? 'production' : 'sandbox';
 }
+
+/**
+ * The `name=value` pairs of a response's Set-Cookie (repeated headers arrive joined with `, `; an
+ * Expires date's comma is not followed by `name=`), as one Cookie request header; undefined when
+ * none. The partner checks replay them WITHOUT a key: "No OAuth, session or SDK".
+ */
+export function cookieHeaderFrom(setCookie: string | undefined): string | undefined {
+  if (setCookie === undefined || setCookie.trim() === '') return undefined;
+  const pairs = setCookie
+    .split(/,\s*(?=[!#$%&'*+\-.^_`|~0-9A-Za-z]+=)/)
+    .map((c) => c.split(';')[0]?.trim() ?? '')
+    .filter((pair) => /^[^=\s]+=/.test(pair));
+  return pairs.length > 0 ? pairs.join('; ') : undefined;
+}

@@ -78,6 +78,7 @@ export const FINDING_CODES = [
   'finance.no-capture',
   'finance.not-last-50',
   'finance.not-object',
+  'finance.not-statement',
   'finance.over-50',
   'finance.posting',
   'finance.transactions',

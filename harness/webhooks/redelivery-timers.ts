@@ -45,6 +45,19 @@ export function gapSlackMs(timers: RedeliveryTimers): number {
 }
 
 /**
+ * The signature age a redelivery may show: the 300 s tolerance ("A timestamp tolerance of 300
+ * seconds is the default in the reference verification"). The contract's cap (5 min) equals it, so
+ * a redelivery after a capped gap verifies only if it was signed again; compressed timers compress
+ * that tolerance by the same ratio, plus 1 s (t is whole seconds) and the gap slack, never beyond
+ * the contract's 300 s.
+ */
+export function redeliveryToleranceMs(timers: RedeliveryTimers, contractToleranceMs = 300_000): number {
+  if (!timers.compressed) return contractToleranceMs;
+  const scaled = (contractToleranceMs * timers.capMs) / CONTRACT_RETRY_CAP_MS;
+  return Math.min(contractToleranceMs, scaled + 1_000 + gapSlackMs(timers));
+}
+
+/**
  * For the embedded reference: the compressed timers it was started with are the ones to judge
  * against, unless the operator set the PAYGATE_ values explicitly.
  */

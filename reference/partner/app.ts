@@ -3,6 +3,7 @@
  * `/v1`. Authentication, routing and rendering live here; the rules live in charges.ts,
  * finance.ts and webhooks.ts. reference/server.ts mounts `handler`.
  */
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyTooLargeError, matchRoute, readRawBody, responseStyle, sendEmpty, sendJson } from '../shared/http.js';
 import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
@@ -10,7 +11,7 @@ import type { Handler, Route, RouteMatch } from '../shared/http.js';
 import { ChargeService, ledgerScope } from './charges.js';
 import type { PartnerFaultSwitch } from './faults.js';
 import { buildStatement } from './finance.js';
-import { detailText, ok } from './results.js';
+import { detailText, fail, ok } from './results.js';
 import type { ApiResult } from './results.js';
 import { PartnerStore } from './store.js';
 import type { Principal } from './store.js';
@@ -83,15 +84,27 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
   });
   const charges = new ChargeService({ store, faults, dispatcher, expiryScale: options.expiryScale, personality: p });
 
+  /** fault pt-auth-session-cookie: session id → the principal that opened it */
+  const sessions = new Map<string, Principal>();
+  const SESSION_COOKIE = 'pt_session';
+
+  function sessionOf(req: IncomingMessage): Principal | undefined {
+    const sid = /(?:^|;\s*)pt_session=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    return sid === undefined ? undefined : sessions.get(sid);
+  }
+
   function authenticate(req: IncomingMessage): Principal | undefined {
     const key = bearerKey(req.headers.authorization);
     if (key === undefined) {
+      if (faults.has('pt-auth-session-cookie')) return sessionOf(req);
       return faults.has('pt-auth-missing-key-accepted') ? { accountId: store.primaryAccountId, environment: 'test' } : undefined;
     }
     const principal = store.principalForKey(key);
     if (!principal && key.startsWith('ak_test_') && faults.has('pt-auth-unknown-key-accepted')) {
       return { accountId: store.primaryAccountId, environment: 'test' };
     }
+    // fault pt-env-from-account-default: the environment comes from the account's default (sandbox), not the key prefix
+    if (principal && faults.has('pt-env-from-account-default')) return { ...principal, environment: 'test' };
     return principal;
   }
 
@@ -112,10 +125,14 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
     route('GET', '/v1/business/pix-charges', ({ url, principal }) => charges.list(principal, url.searchParams.get('status'), url.searchParams.get('limit'))),
     route('GET', '/v1/business/pix-charges/:id', ({ principal }, { params }) => charges.get(principal, params.id ?? '')),
     route('POST', '/v1/business/pix-charges/:id/cancel', ({ principal }, { params }) => charges.cancel(principal, params.id ?? '')),
-    route('POST', '/v1/business/pix-charges/:id/pay', ({ principal }, { params }) => charges.pay(principal, params.id ?? '')),
-    route('GET', '/v1/business/finance', async ({ principal }) =>
-      ok(buildStatement(store, principal.accountId, ledgerScope(principal.accountId, principal.environment, faults), faults, p)),
-    ),
+    route('POST', '/v1/business/pix-charges/:id/pay', ({ principal, url }, { params }) =>
+      // fault pt-simulation-route-unmounted: the simulation route exists only in development builds
+      faults.has('pt-simulation-route-unmounted') ? Promise.resolve(fail(404, `no route ${url.pathname}`)) : charges.pay(principal, params.id ?? '')),
+    route('GET', '/v1/business/finance', async ({ principal }) => {
+      const statement = buildStatement(store, principal.accountId, ledgerScope(principal.accountId, principal.environment, faults), faults, p);
+      // fault pt-finance-enveloped: the framework's response envelope around the statement
+      return ok(faults.has('pt-finance-enveloped') ? { data: statement } : statement);
+    }),
     // fault pt-payouts-route-live: the in-development PIX out route left mounted ("has no public route")
     ...(faults.has('pt-payouts-route-live')
       ? [route('POST', '/v1/business/payouts', async ({ req }) => {
@@ -132,7 +149,14 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
       else sendJson(res, result.status, result.body, result.headers, style);
       return;
     }
-    const detail = detailText(result, p);
+    // fault pt-validation-detail-generic: one message for every invalid body
+    const detail = result.status === 422 && faults.has('pt-validation-detail-generic') ? 'invalid request body' : detailText(result, p);
+    if (result.status === 401 && faults.has('pt-auth-401-plain-text')) {
+      // fault pt-auth-401-plain-text: the middleware's default answer (res.sendStatus(401))
+      res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8', 'www-authenticate': p.ptWwwAuthenticate });
+      res.end('Unauthorized');
+      return;
+    }
     if (result.status === 422) {
       const status = faults.has('pt-validation-status-400') ? 400 : 422;
       sendJson(res, status, faults.has('pt-error-detail-missing') ? { error: detail } : { detail }, {}, style);
@@ -145,6 +169,8 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
   const handler: Handler = async (req, res) => {
     try {
       const url = new URL(req.url ?? '/', 'http://partner.invalid');
+      // fault pt-routes-unversioned: the routes live at the root; the base address handed out has no /v1
+      if (faults.has('pt-routes-unversioned')) url.pathname = `/v1${url.pathname}`;
       const found = matchRoute(routes, req.method ?? 'GET', url.pathname);
       // "All routes need Authorization: Bearer <API_KEY>": authentication comes before routing, or
       // (personality) an undocumented path is no route and answers 404 first
@@ -152,6 +178,17 @@ export function createPartnerApp(options: PartnerOptions): PartnerApp {
       if (!principal && (found.route || !p.ptUnknownRouteBeforeAuth)) {
         send(res, { kind: 'error', status: 401, detail: 'API key missing, invalid or revoked' });
         return;
+      }
+      // fault pt-live-key-other-version: production keys reach a deployment that serves /v2 only
+      if (principal?.environment === 'live' && faults.has('pt-live-key-other-version')) {
+        send(res, { kind: 'error', status: 404, detail: `no route ${url.pathname}` });
+        return;
+      }
+      if (principal && faults.has('pt-auth-session-cookie') && req.headers.authorization !== undefined) {
+        // fault pt-auth-session-cookie: every authenticated answer opens a session
+        const sid = randomBytes(16).toString('hex');
+        sessions.set(sid, principal);
+        res.setHeader('set-cookie', `${SESSION_COOKIE}=${sid}; Path=/; HttpOnly`);
       }
       if (!found.route || !principal) {
         if (!found.route && found.methodMismatch) {

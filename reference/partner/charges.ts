@@ -13,7 +13,7 @@ import type { ChargeRequest } from './charge-request.js';
 import type { PartnerFaultSwitch } from './faults.js';
 import { postCapture } from './finance.js';
 import { detailText, fail, noContent, ok } from './results.js';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { formatTimestamp } from '../shared/time.js';
 import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 import type { ApiResult } from './results.js';
@@ -135,6 +135,8 @@ export class ChargeService {
       }
     }
 
+    // fault pt-idempotency-key-required: the payouts middleware (header mandatory there) on this route too
+    if (idempotencyKey === undefined && this.faults.has('pt-idempotency-key-required')) return fail(422, 'Idempotency-Key: header is required');
     if (idempotencyKey === undefined || this.faults.has('pt-idempotency-ignored')) {
       const validation = parseChargeRequest(body, this.faults, this.p);
       if (!validation.ok) return fail(422, validation.detail, validation.field, validation.rule);
@@ -143,7 +145,9 @@ export class ChargeService {
     }
 
     // One lock per account, environment and key: concurrent requests with one key create one charge.
-    const scopedKey = this.faults.has('pt-idempotency-key-global') ? idempotencyKey : `${principal.accountId}:${principal.environment}:${idempotencyKey}`;
+    let scopedKey = this.faults.has('pt-idempotency-key-global') ? idempotencyKey : `${principal.accountId}:${principal.environment}:${idempotencyKey}`;
+    // fault pt-idempotency-cache-by-body-hash: the record is cached under key + hash of the raw bytes
+    if (this.faults.has('pt-idempotency-cache-by-body-hash')) scopedKey = `${scopedKey}:${createHash('sha256').update(rawBody).digest('hex')}`;
     // "same body": the same JSON value, or the same bytes (personality)
     const sameBodyKey = this.faults.has('pt-idempotency-fingerprint-amount-only')
       ? `amount:${String(isRecordValue(body) ? body.amount_cents : undefined)}`
@@ -251,7 +255,8 @@ export class ChargeService {
 
   async get(principal: Principal, id: string): Promise<ApiResult> {
     const charge = this.findVisible(principal, id);
-    if (!charge) return fail(404, `charge ${id} not found`);
+    // fault pt-unknown-id-null-200: the missing record is serialised as it is
+    if (!charge) return this.faults.has('pt-unknown-id-null-200') ? ok(null) : fail(404, `charge ${id} not found`);
     if (!this.faults.has('pt-lookup-never-expires')) await this.settleExpiry(charge);
     const cached = this.faults.has('pt-lookup-stale-cache') ? this.lookupCache.get(id) : undefined;
     if (cached) return ok(structuredClone(cached));

@@ -5,6 +5,7 @@
  * deviation happens, so the correct path stays readable next to it.
  */
 import type { FaultSpec } from '../faults.js';
+import { PROOF_FAULTS } from './faults-proof.js';
 
 /** Keeps each fault's name as a literal type so a misspelt `faults.has(...)` fails to compile. */
 function partnerFault<N extends `pt-${string}`>(spec: Omit<FaultSpec, 'api'> & { name: N }): FaultSpec & { name: N } {
@@ -128,7 +129,7 @@ const DEFINED_FAULTS = [
     intent: 'no business.pix.created event is sent' }),
   partnerFault({ name: 'pt-webhook-paid-event-missing', tier: 'quick', requirements: ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK'],
     intent: 'no business.pix.paid event is sent' }),
-  partnerFault({ name: 'pt-webhook-canceled-event-missing', tier: 'quick', requirements: ['PT-EVT-CANCELED'],
+  partnerFault({ name: 'pt-webhook-canceled-event-missing', tier: 'quick', requirements: ['PT-EVT-CANCELED', 'PT-WH-STATE-CHANGE'],
     intent: 'no business.pix.canceled event is sent' }),
   partnerFault({ name: 'pt-webhook-external-ref-missing', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-DATA-FIELDS'],
     intent: 'the event data has no external_ref' }),
@@ -215,11 +216,11 @@ const DEFINED_FAULTS = [
     strict: 'whether a listing counts as a lookup is not stated (PT-CHARGE-EXPIRY-LIST carries latitude: warning)' }),
 ] as const;
 
-export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'];
+export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'] | (typeof PROOF_FAULTS)[number]['name'];
 
 /** What the partner modules see of `PartnerOptions.faults`: `has` only accepts a known name. */
 export interface PartnerFaultSwitch {
   has(name: PartnerFaultName): boolean;
 }
 
-export const PARTNER_FAULTS: FaultSpec[] = [...DEFINED_FAULTS];
+export const PARTNER_FAULTS: FaultSpec[] = [...DEFINED_FAULTS, ...PROOF_FAULTS];

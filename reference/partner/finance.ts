@@ -66,11 +66,20 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
 }
 
 export interface FinanceStatement {
-  merchant_id: string;
+  /** a number only under fault pt-finance-orm-serialised */
+  merchant_id: string | number;
   currency?: 'BRL';
   available_cents: number | string;
   reserve_cents: number | string;
-  transactions: Array<Omit<LedgerTransaction, 'entries'> & { entries: Array<Omit<LedgerEntry, 'amount_cents'> & { amount_cents: number | string }> }>;
+  transactions: Array<Omit<LedgerTransaction, 'entries' | 'id'> & { id: string | number; entries: Array<Omit<LedgerEntry, 'amount_cents'> & { amount_cents: number | string }> }>;
+}
+
+/** Fault pt-finance-orm-serialised: the integer primary key an ORM gives each merchant, in order of first statement. */
+const merchantPrimaryKeys = new Map<string, number>();
+function merchantPrimaryKey(merchantId: string): number {
+  let pk = merchantPrimaryKeys.get(merchantId);
+  if (pk === undefined) merchantPrimaryKeys.set(merchantId, (pk = merchantPrimaryKeys.size + 1));
+  return pk;
 }
 
 /** The postings a statement shows, oldest first: the last `shown` (fault: the first). */
@@ -93,5 +102,13 @@ export function buildStatement(store: PartnerStore, merchantId: string, ledgerSc
       .map((t) => ({ ...t, entries: t.entries.map((e) => ({ ...e, amount_cents: money(e.amount_cents) })) })),
   };
   if (faults.has('pt-finance-currency-missing')) delete statement.currency;
+  if (faults.has('pt-finance-orm-serialised')) {
+    // fault pt-finance-orm-serialised: rows rendered as the ORM holds them — integer primary keys
+    // (the posting's row number in the ledger), a Decimal reserve printed with two places
+    const rowNumber = new Map(ledger.transactions.map((t, i) => [t.id, i + 1]));
+    statement.merchant_id = merchantPrimaryKey(merchantId);
+    statement.reserve_cents = (ledger.reserveCents / 100).toFixed(2);
+    statement.transactions = statement.transactions.map((t) => ({ ...t, id: rowNumber.get(String(t.id)) ?? 0 }));
+  }
   return statement;
 }

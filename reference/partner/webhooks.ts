@@ -61,6 +61,8 @@ export class WebhookDispatcher {
   /** Our own connection pool, so close() also releases the sockets to the receiver. */
   private readonly agent = new Agent({ keepAliveTimeout: 1_000 });
   private closed = false;
+  /** fault pt-webhook-signed-once: the signature headers of each event's first attempt */
+  private readonly firstSignature = new Map<string, Record<string, string>>();
 
   constructor(private readonly options: DeliveryOptions) {}
 
@@ -76,6 +78,12 @@ export class WebhookDispatcher {
 
   /** The bytes of an event: key order and indentation are the personality's; they are signed as sent. */
   private serialise(event: PartnerEvent): string {
+    if (this.options.faults.has('pt-webhook-event-bus-format')) {
+      // fault pt-webhook-event-bus-format: the bus's own envelope — the enum constant's name as the
+      // type, its epoch-seconds clock as created_at
+      const busEvent = { id: event.id, type: event.type.toUpperCase().replace(/\./g, '_'), created_at: Math.floor(Date.parse(event.created_at) / 1000), data: event.data };
+      return JSON.stringify(busEvent);
+    }
     const ordered = this.p.ptWebhookKeyOrder === 'data-first' ? { data: event.data, type: event.type, id: event.id, created_at: event.created_at } : event;
     return JSON.stringify(ordered, null, this.p.ptWebhookJsonIndent || undefined);
   }
@@ -122,11 +130,12 @@ export class WebhookDispatcher {
 
   private async attempt(event: PartnerEvent, rawBody: string, attempt: number, controller: AbortController): Promise<void> {
     let failure: string | undefined;
-    const timeout = setTimeout(() => controller.abort(), this.options.deliveryTimeoutMs);
+    // fault pt-webhook-no-call-timeout: the HTTP client's default, no timeout on the call
+    const timeout = this.options.faults.has('pt-webhook-no-call-timeout') ? undefined : setTimeout(() => controller.abort(), this.options.deliveryTimeoutMs);
     try {
       const response = await request(this.options.url as string, {
         method: 'POST',
-        headers: casedHeaders({ 'content-type': 'application/json', 'x-service-signature': this.signatureHeader(rawBody) }, this.p.ptWebhookHeaderCase),
+        headers: casedHeaders({ 'content-type': 'application/json', ...this.attemptSignature(event.id, rawBody) }, this.p.ptWebhookHeaderCase),
         body: rawBody,
         signal: controller.signal,
         dispatcher: this.agent,
@@ -151,6 +160,25 @@ export class WebhookDispatcher {
       nextBody = this.serialise(nextEvent);
     }
     this.schedule(nextEvent, nextBody, attempt + 1, this.gapAfterAttempt(attempt));
+  }
+
+  /** Signed for this attempt; fault pt-webhook-signed-once: the first attempt's headers, reused. */
+  private attemptSignature(eventId: string, rawBody: string): Record<string, string> {
+    if (!this.options.faults.has('pt-webhook-signed-once')) return this.signatureHeaders(rawBody);
+    const first = this.firstSignature.get(eventId) ?? this.signatureHeaders(rawBody);
+    this.firstSignature.set(eventId, first);
+    return first;
+  }
+
+  /** The signature header(s) of one attempt. */
+  private signatureHeaders(rawBody: string): Record<string, string> {
+    if (this.options.faults.has('pt-webhook-signature-github-format')) {
+      // fault pt-webhook-signature-github-format: GitHub's scheme — sha256=<hmac of the body alone>,
+      // the timestamp beside it in a header of its own
+      const hex = createHmac('sha256', this.options.secret).update(rawBody, 'utf8').digest('hex');
+      return { 'x-service-signature': `sha256=${hex}`, 'x-service-timestamp': String(Math.floor(Date.now() / 1000)) };
+    }
+    return { 'x-service-signature': this.signatureHeader(rawBody) };
   }
 
   /** Signed fresh on every attempt so a late redelivery still falls inside the receiver's 300 s tolerance. */

@@ -19,15 +19,16 @@ import {
   verifyBaseAddressVersion,
   verifySameAddress,
 } from '../../harness/rules/partner/index.js';
-import { chargeBody, listCharges, lookupState, mustCreate } from './support.js';
+import { cookieHeaderFrom } from '../../harness/http/auth.js';
+import { chargeBody, createCharge, listCharges, lookupState, mustCreate } from './support.js';
 
 const AREA = 'Keys and environments';
 
 /** One request per documented route, authenticated as `auth`. */
-async function everyRoute(it: RunTools, auth: PartnerAuthMode, chargeId: string): Promise<ApiResponse[]> {
+async function everyRoute(it: RunTools, auth: PartnerAuthMode, chargeId: string, headers: Record<string, string> = {}): Promise<ApiResponse[]> {
   const c = it.partner();
   const send = (method: string, path: string, operation: string, json?: unknown): Promise<ApiResponse> =>
-    c.send({ method, path, operation, auth, ...(json === undefined ? {} : { json }) });
+    c.send({ method, path, operation, auth, headers, ...(json === undefined ? {} : { json }) });
   return [
     await send('POST', '/business/pix-charges', 'POST /business/pix-charges', chargeBody('unauth')),
     await send('GET', '/business/pix-charges', 'GET /business/pix-charges'),
@@ -46,8 +47,15 @@ check('every route answers 401 {detail} without an API key, and the charge is un
   severity: 'critical',
   requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES', 'PT-AUTH-BEARER', 'PT-ERR-DETAIL-SHAPE'],
 }, async (t) => {
-  const { id } = await mustCreate(t, chargeBody('auth-missing'));
+  const { id, response } = await mustCreate(t, chargeBody('auth-missing'));
   for (const r of await everyRoute(t, 'none', id)) t.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES'] }));
+  // "Every request carries Authorization: Bearer <API_KEY>. No OAuth, session or SDK.": a cookie the
+  // service set on an authenticated answer, replayed without the key, authenticates nothing
+  const cookie = cookieHeaderFrom(response.headers['set-cookie']);
+  if (cookie !== undefined) {
+    t.run.note('the service set a cookie; replayed without a key on every route');
+    for (const r of await everyRoute(t, 'none', id, { cookie })) t.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-BEARER', 'PT-AUTH-401'] }));
+  }
   t.run.record(expectChargeState(await lookupState(t.run, t.partner(), id), 'pending', { requirements: ['PT-AUTH-ROUTES'], why: 'after unauthenticated cancel and pay' }));
 });
 
@@ -102,8 +110,11 @@ check('sandbox and production data are independent (same address, key prefix dec
   const test = t.partner('test');
   const live = t.partner('live');
   const sandboxCharge = await mustCreate(t, chargeBody('env-test'), test);
-  const liveCharge = await mustCreate(t, chargeBody('env-live'), live);
-  t.run.record(verifySameAddress(sandboxCharge.response, liveCharge.response, { requirements: ['PT-ENV-SAME-ADDRESS', 'PT-VERSION-SAME', 'PT-AUTH-PREFIX-ENV'] }));
+  // the production creation is judged by the same-address rule before anything depends on it
+  const liveCreated = await createCharge(t.run, live, chargeBody('env-live'));
+  t.run.record(verifySameAddress(sandboxCharge.response, liveCreated.response, { requirements: ['PT-ENV-SAME-ADDRESS', 'PT-VERSION-SAME', 'PT-AUTH-PREFIX-ENV'] }));
+  if (!liveCreated.id) return;
+  const liveCharge = { id: liveCreated.id };
   const crossLookups: Array<[ApiResponse, string]> = [
     [await live.getCharge(sandboxCharge.id), 'a sandbox charge looked up with the production key'],
     [await test.getCharge(liveCharge.id), 'a production charge looked up with the sandbox key'],
@@ -130,7 +141,8 @@ check('the pay simulation answers 403 {detail} with a production key and does no
 }, async (t) => {
   const live = t.partner('live');
   const { id } = await mustCreate(t, chargeBody('env-live-pay'), live);
-  t.run.record(expectPartnerError(await live.payCharge(id), 403, { requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV'] }));
+  // the 403 is the one documented sign that the ak_live_ prefix selected production ("Key prefix … selects")
+  t.run.record(expectPartnerError(await live.payCharge(id), 403, { requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV', 'PT-AUTH-PREFIX-ENV'] }));
   const seen = await lookupState(t.run, live, id);
   if (seen.state !== undefined) t.run.record(ensureLiveChargeUnpaid(seen.state, { requirements: ['PT-CHARGE-PAY-PROD-403'], exchanges: [seen.response.exchange] }));
   if (seen.state === 'pending') t.run.record(ensureCancelAccepted(await live.cancelCharge(id), { requirements: ['PT-CHARGE-CANCEL-PENDING'] }));

@@ -83,7 +83,7 @@ check('pay sends a signed business.pix.paid event with amount, e2e_id and extern
   area: AREA,
   severity: 'critical',
   needs: ['partner.webhooks'],
-  requirements: ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-SIGNATURE', 'PT-WH-RAW-BODY', 'PT-CHARGE-E2E-WHEN-PAID'],
+  requirements: ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-EVENT-TYPES', 'PT-WH-SIGNATURE', 'PT-WH-RAW-BODY', 'PT-CHARGE-E2E-WHEN-PAID'],
 }, async (t) => {
   webhookSecret(t);
   const client = t.partner();
@@ -102,7 +102,7 @@ check('cancel sends a signed business.pix.canceled event', {
   api: 'partner',
   area: AREA,
   needs: ['partner.webhooks'],
-  requirements: ['PT-EVT-CANCELED', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-SIGNATURE'],
+  requirements: ['PT-EVT-CANCELED', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-EVENT-TYPES', 'PT-WH-SIGNATURE'],
 }, async (t) => {
   webhookSecret(t);
   const body = chargeBody('wh-canceled');

@@ -102,6 +102,9 @@ function ctxAt(base: Omit<RuleContext, 'requirements'>, requirements: RuleContex
   return { ...base, requirements, pointer, subject: pointer.slice(1).replace(/\//g, '.') };
 }
 
+/** The fields of "Finance statement (`GET /v1/business/finance` response)". */
+const STATEMENT_FIELDS = ['merchant_id', 'currency', 'available_cents', 'reserve_cents', 'transactions'] as const;
+
 /**
  * The statement's shape: BRL ("always BRL"), merchant_id string, integer available_cents,
  * reserve_cents integer when present ("if applicable": absent, null and 0 all fair), transactions an
@@ -112,6 +115,12 @@ export function verifyStatementShape(statement: unknown, base: Omit<RuleContext,
   if (!isRecord(statement)) {
     const ctx = { ...base, requirements: ['PT-FIN-GET'] as const };
     return judge(ctx, makeFinding(ctx, { code: 'finance.not-object', title: 'the statement is not a JSON object', severity: 'failure', expected: 'the finance statement object', actual: show(statement) }));
+  }
+  // "Returns the finance statement": a body with none of the statement's own fields is something
+  // else (an envelope, an error object), judged once here rather than as every field missing
+  if (!STATEMENT_FIELDS.some((key) => key in statement)) {
+    const ctx = { ...base, requirements: ['PT-FIN-GET'] as const };
+    return judge(ctx, makeFinding(ctx, { code: 'finance.not-statement', title: 'the finance answer is not the statement: none of its fields is at the top level', severity: 'failure', expected: `the statement object itself: ${STATEMENT_FIELDS.join(', ')}`, actual: `an object with keys ${show(Object.keys(statement))}` }));
   }
   const parts: Judgement[] = [];
   const one = (requirements: RuleContext['requirements'], pointer: string, finding?: (ctx: RuleContext) => Finding | undefined): void => {
