@@ -453,6 +453,49 @@ const PROBES: Probe[] = [
     fault: 'gw-error-malformed-json-500',
     observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/pix/in/qrcode', { token: ctx.tokens.sandbox, rawBody: '{"amountInCents"', headers: { 'content-type': 'application/json' } })).status >= 500,
   },
+  // Issue 15: PIX charges (reference/gateway/faults-pix-charges.ts)
+  { fault: 'gw-pixin-status-enum-name', observe: async (ctx) => pick((await createCharge(ctx)).body, 'data.status') === 'PENDING' },
+  {
+    fault: 'gw-pixin-orm-row-serialised',
+    async observe(ctx) {
+      const { body } = await createCharge(ctx);
+      return typeof pick(body, 'data.id') === 'number' && typeof pick(body, 'data.fees') === 'string';
+    },
+  },
+  { fault: 'gw-pixin-qrcode-svg', observe: async (ctx) => Buffer.from(pickString((await createCharge(ctx)).body, 'data.pix.qrCode'), 'base64').toString('utf8').includes('<svg') },
+  {
+    fault: 'gw-pixin-lookup-read-model',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx);
+      await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox });
+      const lookup = (await call(ctx.base, 'GET', `/api/v1/pix/in/qrcode/${id}`, { token: ctx.tokens.sandbox })).body;
+      return pick(lookup, 'data.status') === 'pending' && pick(lookup, 'message') === undefined;
+    },
+  },
+  { fault: 'gw-pixin-pay-unknown-crashes', observe: async (ctx) => (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${randomUUID()}/pay`, { token: ctx.tokens.sandbox })).status >= 500 },
+  { fault: 'gw-txn-lookup-card-only', observe: async (ctx) => (await call(ctx.base, 'GET', `/api/v1/transactions/${(await createCharge(ctx)).id}`, { token: ctx.tokens.sandbox })).status === 404 },
+  {
+    fault: 'gw-simulation-events-not-emitted',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_paid']);
+      await paidCharge(ctx, 1_000);
+      return !(await arrivesWithin(path, 500));
+    },
+  },
+  { fault: 'gw-pixin-optional-fields-required', observe: async (ctx) => (await chargeStatus(ctx, { customer: { documentType: 'cpf', document: '52998224725' } })) === 400 },
+  { fault: 'gw-pixin-nested-fields-refused', observe: async (ctx) => (await chargeStatus(ctx, { trackingParameters: { utm_source: 'newsletter' } })) === 400 },
+  { fault: 'gw-pixin-postback-query-refused', observe: async (ctx) => (await chargeStatus(ctx, { postbackUrl: `${receiver.url}/${randomUUID()}?order=1` })) === 400 },
+  {
+    fault: 'gw-pixin-lenient-request',
+    async observe(ctx) {
+      const statuses = await Promise.all([
+        chargeStatus(ctx, { amountInCents: '1000' }),
+        chargeStatus(ctx, { customer: undefined }),
+        chargeStatus(ctx, { customer: { documentType: 'rg', document: 'CPF52998224725' } }),
+      ]);
+      return statuses.every((s) => s === 200);
+    },
+  },
 ];
 
 async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {

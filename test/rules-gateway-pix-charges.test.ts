@@ -4,11 +4,14 @@ import {
   ensureChargeStatus,
   expectAlphanumericCnpjAccepted,
   expectInvalidCustomerRejected,
+  judgeChargeParts,
   judgePixCreditWindows,
   judgeSplitAnswer,
   verifyChargeQrCode,
   verifyLookupId,
   verifyPaidCharge,
+  type ChargePart,
+  type ChargePartAnswers,
   type CreditWindow,
 } from '../harness/rules/gateway/pix-charges.js';
 import { answered, codes, severities } from './rules-gateway-fixtures.js';
@@ -111,5 +114,49 @@ describe('judgePixCreditWindows ("Paid PIX credit goes into the balance")', () =
     expect(effectsAgree({ delta: 200, amount: 100, expected: 100 }, { delta: 600, amount: 300, expected: 300 })).toBe(true);
     expect(effectsAgree({ delta: 150, amount: 100, expected: 100 }, { delta: 350, amount: 300, expected: 300 })).toBe(true);
     expect(effectsAgree({ delta: 150, amount: 100, expected: 100 }, { delta: 990, amount: 300, expected: 300 })).toBe(false);
+  });
+});
+
+describe('judgeChargeParts (every optional part, sent or left out, is accepted)', () => {
+  const c = { requirements: ['GW-PIXIN-CREATE-200'] as const };
+  const parts: ChargePart[] = ['customer-details', 'billing-address', 'items', 'tracking', 'splits', 'postback'];
+  /** answers where `refuse(variant)` decides which variants get a 400 */
+  const answers = (refuse: (variant: { sent: readonly ChargePart[] }) => boolean): ChargePartAnswers => {
+    const at = (sent: readonly ChargePart[]) => answered(refuse({ sent }) ? 400 : 200, refuse({ sent }) ? { success: false, message: 'invalid' } : { success: true, message: 'ok', data: {} });
+    return {
+      minimal: at([]),
+      full: at(parts),
+      withPart: Object.fromEntries(parts.map((p) => [p, at([p])])),
+      withoutPart: Object.fromEntries(parts.map((p) => [p, at(parts.filter((q) => q !== p))])),
+    };
+  };
+  const failing = (j: ReturnType<typeof judgeChargeParts>) => [...new Set(j.findings.filter((f) => f.severity === 'failure').flatMap((f) => f.requirements))].sort();
+
+  it('passes when every valid variant is created, deciding every part in both directions', () => {
+    const j = judgeChargeParts(answers(() => false), c);
+    expect(j.findings).toEqual([]);
+    expect([...j.requirements].sort()).toEqual(
+      ['GW-ADDR-STRINGS', 'GW-PIXIN-CUSTOMER-OPTIONAL', 'GW-PIXIN-ITEM-FIELDS', 'GW-PIXIN-ITEMS-OPTIONAL', 'GW-PIXIN-POSTBACK-URI', 'GW-PIXIN-SPLIT-EMAIL', 'GW-PIXIN-SPLITS-OPTIONAL', 'GW-PIXIN-TRACKING-OPTIONAL', 'GW-TRACK-ACCEPTED'],
+    );
+  });
+  it('a part required: the omissions name its "Required: no", not the other parts', () => {
+    const j = judgeChargeParts(answers((v) => !v.sent.includes('items')), c);
+    expect(failing(j)).toEqual(['GW-PIXIN-ITEMS-OPTIONAL']);
+  });
+  it('a required-everything DTO: each omission names its own part', () => {
+    const j = judgeChargeParts(answers((v) => v.sent.length < parts.length), c);
+    expect(failing(j)).toEqual(['GW-PIXIN-CUSTOMER-OPTIONAL', 'GW-PIXIN-ITEMS-OPTIONAL', 'GW-PIXIN-POSTBACK-URI', 'GW-PIXIN-SPLITS-OPTIONAL', 'GW-PIXIN-TRACKING-OPTIONAL']);
+  });
+  it('a valid part refused when sent: its field sentence', () => {
+    expect(failing(judgeChargeParts(answers((v) => v.sent.includes('tracking')), c))).toEqual(['GW-TRACK-ACCEPTED']);
+    expect(failing(judgeChargeParts(answers((v) => v.sent.includes('postback')), c))).toEqual(['GW-PIXIN-POSTBACK-URI']);
+    expect(failing(judgeChargeParts(answers((v) => v.sent.includes('items') || v.sent.includes('billing-address')), c))).toEqual(['GW-ADDR-STRINGS', 'GW-PIXIN-ITEM-FIELDS']);
+  });
+  it('only the combination refused: the full body names every part sent', () => {
+    const j = judgeChargeParts(answers((v) => v.sent.length === parts.length), c);
+    expect(failing(j)).toEqual(['GW-ADDR-STRINGS', 'GW-PIXIN-CUSTOMER-OPTIONAL', 'GW-PIXIN-ITEM-FIELDS', 'GW-PIXIN-POSTBACK-URI', 'GW-PIXIN-SPLIT-EMAIL', 'GW-TRACK-ACCEPTED']);
+  });
+  it('everything refused: a valid body is refused, no part is blamed', () => {
+    expect(failing(judgeChargeParts(answers(() => true), c))).toEqual(['GW-PIXIN-CREATE-200']);
   });
 });

@@ -79,6 +79,8 @@ export async function buildChargeCode(chargeId: string, amountCents: number, fee
   }
   // fault: the image encodes the payload URL rather than the copy-and-paste code
   const imageText = faults.has('gw-qr-image-different-text') ? `https://${location}` : emv;
+  // fault: the QR library's SVG output (its toString default) is shipped as the image
+  if (faults.has('gw-pixin-qrcode-svg')) return { emv, qrCode: Buffer.from(await QRCode.toString(imageText, { type: 'svg', ...style.image })).toString('base64') };
   const png = await QRCode.toBuffer(imageText, { type: 'png', ...style.image });
   return { emv, qrCode: png.toString('base64') };
 }

@@ -4,6 +4,7 @@
  * it violates. The code path of each is found by searching its name under reference/gateway/.
  */
 import type { FaultSpec } from '../faults.js';
+import { PIX_CHARGE_FAULTS } from './faults-pix-charges.js';
 
 function fault(name: string, requirements: string[], intent: string, tier: FaultSpec['tier'] = 'quick'): FaultSpec {
   return { name, api: 'gateway', requirements, tier, intent };
@@ -108,4 +109,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-error-not-found-without-code', ['GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE', 'GW-ERR-CODES'], '404 answers {success:false,message} without error: NOT_FOUND'),
   fault('gw-error-conflict-without-code', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], '409 answers {success:false,message} without error: IDEMPOTENCY_CONFLICT'),
   fault('gw-error-malformed-json-500', ['GW-PIXIN-CREATE-400', 'GW-PIXOUT-CREATE-400', 'GW-ERR-400-MEANING'], 'a malformed JSON body crashes the handler with 500'),
+
+  // PIX charges: response fields, lookups, simulation events, optional and nested request parts (faults-pix-charges.ts)
+  ...PIX_CHARGE_FAULTS,
 ];

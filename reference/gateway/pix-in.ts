@@ -55,17 +55,36 @@ function cnpjPassesLenientCheck(document: string, faults: ReadonlySet<string>): 
   return faults.has('gw-pixin-alphanumeric-cnpj-check-digit-ignored') && /^[0-9A-Z]{12}\d{2}$/.test(document) && /[A-Z]/.test(document);
 }
 
+/**
+ * fault `gw-pixin-lenient-request`: documentType is not read but inferred from the document, and a
+ * CPF is reduced to its digits first (a mask stripper that also eats letters).
+ */
+function inferDocument(customer: JsonObject): { documentType: string; document: string } {
+  const sent = requireString(customer.document, 'customer.document');
+  const digits = sent.replace(/\D/g, '');
+  return digits.length === 11 ? { documentType: 'cpf', document: digits } : { documentType: 'cnpj', document: sent };
+}
+
 function validateCustomer(value: unknown, faults: ReadonlySet<string>, p: Personality): JsonObject {
   const customer = requireObject(value, 'customer');
-  const documentType = requireString(customer.documentType, 'customer.documentType');
-  if (documentType !== 'cpf' && documentType !== 'cnpj') throw invalidField('customer.documentType', 'must be cpf or cnpj');
-  const document = requireString(customer.document, 'customer.document');
+  let documentType: string;
+  let document: string;
+  if (faults.has('gw-pixin-lenient-request')) {
+    ({ documentType, document } = inferDocument(customer));
+  } else {
+    documentType = requireString(customer.documentType, 'customer.documentType');
+    if (documentType !== 'cpf' && documentType !== 'cnpj') throw invalidField('customer.documentType', 'must be cpf or cnpj');
+    document = requireString(customer.document, 'customer.document');
+  }
   validateCustomerDocument(documentType, document, faults, p);
+  // fault: the DTO follows the entity's NOT NULL columns, so the payer's name is required
+  if (faults.has('gw-pixin-optional-fields-required')) requireString(customer.name, 'customer.name');
   const name = optionalString(customer.name, 'customer.name');
   const email = optionalString(customer.email, 'customer.email');
   if (email !== undefined && p.gwPixCustomerEmailFormat && !isPlausibleEmail(email)) throw invalidField('customer.email', 'must be an e-mail address');
   const phone = optionalString(customer.phone, 'customer.phone');
   const address = optionalObject(customer.billingAddress, 'customer.billingAddress');
+  refuseUndecoratedFields(address, 'customer.billingAddress', faults);
   if (address) {
     for (const field of ['street', 'number', 'neighborhood', 'city', 'state', 'zipCode']) {
       optionalString(address[field], `customer.billingAddress.${field}`);
@@ -74,12 +93,23 @@ function validateCustomer(value: unknown, faults: ReadonlySet<string>, p: Person
   return { documentType, document, name, email, phone, billingAddress: address };
 }
 
-function validateItems(value: unknown): unknown[] {
+/**
+ * fault `gw-pixin-nested-fields-refused`: a whitelist validator (forbidNonWhitelisted) over nested
+ * DTO classes that lack their property decorators refuses every field inside the nested object.
+ */
+function refuseUndecoratedFields(value: JsonObject | undefined, path: string, faults: ReadonlySet<string>): void {
+  if (!faults.has('gw-pixin-nested-fields-refused') || value === undefined) return;
+  const [first] = Object.keys(value);
+  if (first !== undefined) throw invalidField(`${path}.${first}`, 'property should not exist');
+}
+
+function validateItems(value: unknown, faults: ReadonlySet<string>): unknown[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw invalidField('items', 'must be an array');
   return value.map((entry: unknown, index) => {
     const path = `items[${index}]`;
     const item = requireObject(entry, path);
+    refuseUndecoratedFields(item, path, faults);
     requireString(item.title, `${path}.title`);
     requireBoolean(item.tangible, `${path}.tangible`);
     requireInteger(item.quantity, `${path}.quantity`, { min: 1 });
@@ -99,6 +129,7 @@ function validateSplits(value: unknown, ownAccountId: string, deps: GatewayDeps)
   const splits = value.map((entry: unknown, index) => {
     const path = `splits[${index}]`;
     const split = requireObject(entry, path);
+    refuseUndecoratedFields(split, path, deps.faults);
     const email = requireString(split.email, `${path}.email`);
     const recipient = deps.companies.get(email.toLowerCase());
     if (recipient === undefined) throw invalidField(`${path}.email`, 'is not a company on the platform');
@@ -123,14 +154,15 @@ function validateSplits(value: unknown, ownAccountId: string, deps: GatewayDeps)
 
 /** The charge as creation and lookup show it (the alt personality shows only the documented fields). */
 function chargeView(charge: PixCharge, deps: GatewayDeps): Record<string, unknown> {
+  const { id, status, fees } = rowFields(charge, deps.faults);
   if (!deps.personality.gwChargeExtraFields) {
-    return { id: charge.id, pix: { emv: charge.emv, qrCode: charge.qrCode }, status: charge.status, fees: charge.fees };
+    return { id, pix: { emv: charge.emv, qrCode: charge.qrCode }, status, fees };
   }
   return {
-    id: charge.id,
-    status: charge.status,
+    id,
+    status,
     amountInCents: charge.amountInCents,
-    fees: charge.fees,
+    fees,
     pix: { emv: charge.emv, qrCode: charge.qrCode, ...(charge.endToEndId ? { endToEndId: charge.endToEndId } : {}) },
     ...(charge.description !== undefined ? { description: charge.description } : {}),
     createdAt: deps.time(charge.createdAt),
@@ -138,6 +170,41 @@ function chargeView(charge: PixCharge, deps: GatewayDeps): Record<string, unknow
     ...(charge.paidAt ? { paidAt: deps.time(charge.paidAt) } : {}),
   };
 }
+
+/**
+ * id, status and fees as the answers write them. Faults: `gw-pixin-status-enum-name` (the enum
+ * constant's name, PENDING / PAID), `gw-pixin-orm-row-serialised` (the auto-increment row id as a
+ * JSON number, fees as the driver's NUMERIC string).
+ */
+function rowFields(charge: PixCharge, faults: ReadonlySet<string>): { id: string | number; status: string; fees: number | string } {
+  const row = faults.has('gw-pixin-orm-row-serialised');
+  return {
+    id: row ? Number(charge.id) : charge.id,
+    status: faults.has('gw-pixin-status-enum-name') ? charge.status.toUpperCase() : charge.status,
+    fees: row ? String(charge.fees) : charge.fees,
+  };
+}
+
+/** The pay answer: "data{id, status, endToEndId} with status paid". */
+function paidAnswer(charge: PixCharge, faults: ReadonlySet<string>): Answer {
+  const { id, status } = rowFields(charge, faults);
+  return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id, status, endToEndId: charge.endToEndId } } };
+}
+
+/** fault `gw-pixin-lookup-read-model`: the lookup's read model, written once at creation. */
+const readModels = new WeakMap<PixCharge, Record<string, unknown>>();
+
+/** fault `gw-pixin-postback-query-refused`: scheme, host, optional port and path; no query part. */
+const POSTBACK_WITHOUT_QUERY = /^https?:\/\/[\w.-]+(:\d+)?(\/[\w./-]*)?$/;
+
+/** fault `gw-pixin-lenient-request`: the amount is coerced (a string is parsed, a fraction truncated). */
+function coercedAmount(value: unknown): unknown {
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Math.trunc(Number(value));
+  return typeof value === 'number' && Number.isFinite(value) ? Math.trunc(value) : value;
+}
+
+/** fault `gw-pixin-lenient-request`: a charge without customer is created (the payer's data is asked later). */
+const PAYER_ASKED_LATER: JsonObject = { documentType: 'cpf', document: '' };
 
 async function createCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   try {
@@ -154,15 +221,23 @@ async function createCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answe
 async function createValidCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
   const { faults, personality: p } = deps;
   const body = await readJsonObject(call.req, faults, p.gwNullOptionalFields === 'absent');
-  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumChargeAmount(faults), max: p.gwMaxAmountCents });
-  const customer = validateCustomer(body.customer, faults, p);
+  const lenient = faults.has('gw-pixin-lenient-request');
+  const amountInCents = requireInteger(lenient ? coercedAmount(body.amountInCents) : body.amountInCents, 'amountInCents', { min: minimumChargeAmount(faults), max: p.gwMaxAmountCents });
+  const customer = lenient && body.customer === undefined ? PAYER_ASKED_LATER : validateCustomer(body.customer, faults, p);
   const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults), utf16Units: p.gwCharacterCount === 'utf16-units' });
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
-  const items = validateItems(body.items);
+  if (postbackUrl !== undefined && faults.has('gw-pixin-postback-query-refused') && !POSTBACK_WITHOUT_QUERY.test(postbackUrl)) throw invalidField('postbackUrl', 'must be a valid URL');
+  if (faults.has('gw-pixin-optional-fields-required')) {
+    // fault: NOT NULL entity columns made into required request fields
+    for (const field of ['items', 'trackingParameters', 'splits']) if (body[field] === undefined) throw invalidField(field, 'is required');
+  }
+  const items = validateItems(body.items, faults);
+  refuseUndecoratedFields(optionalObject(body.trackingParameters, 'trackingParameters'), 'trackingParameters', faults);
   const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl, p.gwTrackingLookupOrder);
   const splits = validateSplits(body.splits, call.principal.accountId, deps);
 
-  const id = deps.store.newId(p.gwChargeIdFormat);
+  // fault `gw-pixin-orm-row-serialised`: the id is the auto-increment row number
+  const id = deps.store.newId(faults.has('gw-pixin-orm-row-serialised') ? 'numeric' : p.gwChargeIdFormat);
   const fees = pixChargeFee(amountInCents, p.gwChargeFee);
   const code = await buildChargeCode(id, amountInCents, fees, faults, { merchant: p.gwEmvMerchant, image: p.gwQrImage });
   const now = nowIso();
@@ -186,7 +261,9 @@ async function createValidCharge(deps: GatewayDeps, call: GatewayCall): Promise<
   };
   deps.store.charges.set(id, charge);
   deps.webhooks.emitTransaction('transaction_created', charge);
-  return { status: 200, body: { success: true, message: 'PIX charge created', data: chargeView(charge, deps) } };
+  const data = chargeView(charge, deps);
+  if (faults.has('gw-pixin-lookup-read-model')) readModels.set(charge, { success: true, data: structuredClone(data) });
+  return { status: 200, body: { success: true, message: 'PIX charge created', data } };
 }
 
 async function getCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> {
@@ -198,6 +275,9 @@ async function getCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> 
     charge.lookups = (charge.lookups ?? 0) + 1;
     if (charge.lookups >= 2 && charge.status === 'pending') await deps.locks.run(`charge:${charge.id}`, async () => confirmCharge(deps, charge));
   }
+  // fault: the lookup reads the read model written at creation ({success, data}, no message; the status then)
+  const cached = readModels.get(charge);
+  if (cached) return { status: 200, body: cached };
   return { status: 200, body: { success: true, message: 'PIX charge found', data: chargeView(charge, deps) } };
 }
 
@@ -235,7 +315,8 @@ function confirmCharge(deps: GatewayDeps, charge: PixCharge): void {
   charge.paidAt = now.toISOString();
   charge.updatedAt = charge.paidAt;
   creditPaidCharge(deps, charge);
-  deps.webhooks.emitTransaction('transaction_paid', charge);
+  // fault: the simulation sets the status directly, without the domain event the acquirer callback raises
+  if (!deps.faults.has('gw-simulation-events-not-emitted')) deps.webhooks.emitTransaction('transaction_paid', charge);
   // personality: a charge "updated to another status" also announces it generically
   if (deps.personality.gwUpdatedEvents) deps.webhooks.emitTransaction('transaction_updated', charge);
 }
@@ -255,18 +336,20 @@ async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> 
     throw failure(403, 'simulation routes require sandbox credentials');
   }
   const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
+  // fault: the handler reads the status of the charge it did not find (a TypeError, 500)
+  if (!charge && faults.has('gw-pixin-pay-unknown-crashes')) throw new ApiError(500, { success: false, message: 'Internal server error' });
   if (!charge) throw notFound('transaction', faults);
 
   const transition = async (): Promise<Answer> => {
     if (charge.status !== 'pending') {
       if (charge.status === 'paid' && faults.has('gw-pixin-second-pay-succeeds')) {
-        return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id: charge.id, status: charge.status, endToEndId: charge.endToEndId } } };
+        return paidAnswer(charge, faults);
       }
       throw failure(400, `transaction is ${charge.status}, no longer pending`);
     }
     await ledgerLatency();
     confirmCharge(deps, charge);
-    return { status: 200, body: { success: true, message: 'PIX charge paid', data: { id: charge.id, status: charge.status, endToEndId: charge.endToEndId } } };
+    return paidAnswer(charge, faults);
   };
   // fault: no lock, so concurrent confirmations all see `pending` and all credit
   return faults.has('gw-pixin-pay-race-double-credit') ? transition() : deps.locks.run(`charge:${charge.id}`, transition);

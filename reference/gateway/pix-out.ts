@@ -231,7 +231,8 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     transfer.endToEndId = newEndToEndId(now);
     transfer.updatedAt = now.toISOString();
     transfer.processedAt = transfer.updatedAt;
-    deps.webhooks.emitTransfer('transfer_completed', transfer);
+    // fault: the simulation sets the status directly, without the domain event the settlement callback raises
+    if (!faults.has('gw-simulation-events-not-emitted')) deps.webhooks.emitTransfer('transfer_completed', transfer);
     if (p.gwUpdatedEvents) deps.webhooks.emitTransfer('transfer_updated', transfer);
     return completedAnswer();
   };

@@ -17,8 +17,10 @@ import {
   ensureChargeStatus,
   expectAlphanumericCnpjAccepted,
   expectInvalidCustomerRejected,
+  judgeChargeParts,
   judgeSplitAnswer,
   verifyChargeQrCode,
+  type ChargePart,
   verifyLookupId,
   verifyPaidCharge,
 } from '../../harness/rules/gateway/pix-charges.js';
@@ -39,6 +41,7 @@ import {
 import type { PixChargeRequest } from '../../harness/http/gateway-client.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { createPendingCharge, dataOf, freshCpf, isRecord, pixChargeBody, pixChargeRequest, uniqueTag } from './support.js';
+import { receiverPath } from './webhook-steps.js';
 
 const AREA = 'PIX charges';
 
@@ -107,6 +110,67 @@ check(
       const again = await gw.getPixCharge(id);
       it.run.record(ensureNeverConfirmedBySelf([g, again].map((l) => ({ status: dataOf(l.json)?.status, exchange: l.exchange })), { exchanges: [r.exchange] }));
     }, { numRuns: 6 });
+  },
+);
+
+check(
+  'valid charge bodies with and without each optional part (customer details, billingAddress, items, trackingParameters, splits, postbackUrl) are all created',
+  {
+    id: 'gateway.pixin.optional-parts',
+    api: 'gateway',
+    area: AREA,
+    requirements: [
+      'GW-PIXIN-CREATE-200',
+      'GW-PIXIN-CUSTOMER-OPTIONAL',
+      'GW-PIXIN-ITEMS-OPTIONAL',
+      'GW-PIXIN-TRACKING-OPTIONAL',
+      'GW-PIXIN-SPLITS-OPTIONAL',
+      'GW-ADDR-STRINGS',
+      'GW-PIXIN-ITEM-FIELDS',
+      'GW-TRACK-ACCEPTED',
+      'GW-PIXIN-SPLIT-EMAIL',
+      'GW-PIXIN-POSTBACK-URI',
+    ],
+    severity: 'normal',
+  },
+  async (t) => {
+    const gw = t.gateway();
+    // every part as the tables give it; each one valid ("Required: no" for all of them)
+    const values: Record<ChargePart, (body: PixChargeRequest) => void> = {
+      'customer-details': (b) => Object.assign(b.customer, { name: 'Maria Silva', email: 'maria.silva@example.com', phone: '+5511987654321' }),
+      'billing-address': (b) => Object.assign(b.customer, { billingAddress: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310-100' } }),
+      items: (b) => Object.assign(b, { items: [{ title: 'T-shirt', tangible: true, quantity: 2, amountInCents: 400 }, { title: 'E-book', tangible: false, quantity: 1, amountInCents: 200 }] }),
+      tracking: (b) => Object.assign(b, { trackingParameters: { src: 'site', sck: 'checkout', utm_source: 'newsletter', utm_campaign: 'black-friday', utm_medium: 'email', utm_content: 'banner', utm_term: 'pix' } }),
+      // a callback URI with a query string: TrackingParameters even reads "the query string … of postbackUrl"
+      postback: (b) => Object.assign(b, { postbackUrl: `${t.callbackUrl(receiverPath())}?order=${uniqueTag('o')}&utm_source=newsletter` }),
+      splits: (b) => Object.assign(b, { splits: [{ email: t.target.gateway?.splitEmail ?? '', percentage: 10 }] }),
+    };
+    // splits need "another company on the platform" (GATEWAY_SPLIT_EMAIL)
+    const parts = (Object.keys(values) as ChargePart[]).filter((p) => p !== 'splits' || t.target.gateway?.splitEmail);
+    if (!parts.includes('splits')) t.run.note('GATEWAY_SPLIT_EMAIL not configured: splits are left out of this check');
+    const body = (sent: readonly ChargePart[]): PixChargeRequest => {
+      const b: PixChargeRequest = { amountInCents: 1000, customer: { documentType: 'cpf', document: freshCpf() } };
+      for (const p of sent) values[p](b);
+      return b;
+    };
+    const send = async (sent: readonly ChargePart[]) => (await gw.createPixCharge(body(sent))).exchange;
+    const [minimal, full, ...singles] = await Promise.all([
+      send([]),
+      send(parts),
+      ...parts.map((p) => send([p])),
+      ...parts.map((p) => send(parts.filter((q) => q !== p))),
+    ]);
+    if (!minimal || !full) return;
+    const withPart: Partial<Record<ChargePart, (typeof singles)[number]>> = {};
+    const withoutPart: Partial<Record<ChargePart, (typeof singles)[number]>> = {};
+    parts.forEach((p, i) => {
+      const added = singles[i];
+      const removed = singles[parts.length + i];
+      if (added) withPart[p] = added;
+      if (removed) withoutPart[p] = removed;
+    });
+    t.run.record(judgeChargeParts({ minimal, full, withPart, withoutPart }, { requirements: ['GW-PIXIN-CREATE-200'] }));
+    t.run.note(`minimal body: HTTP ${minimal.response?.status ?? '—'}; full body: HTTP ${full.response?.status ?? '—'}`);
   },
 );
 
@@ -227,7 +291,7 @@ check(
     id: 'gateway.pixin.invalid-customer',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-DOC-DIGITS', 'GW-PIXIN-CREATE-400'],
+    requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-DOC-DIGITS', 'GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400'],
     severity: 'critical',
   },
   async (t) => {
@@ -244,6 +308,25 @@ check(
       const r = answers[i];
       if (!r) return;
       t.run.record(judgeCustomerDocumentAnswer(r.exchange, c.type, c.value, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'], subject: `${c.rule} document ${show(c.value)}` }));
+    });
+
+    // one body per rule of the customer, every run, concurrently (the property below draws more):
+    // "customer | object | yes", "documentType | string | yes", "`cpf` or `cnpj`", and "digits only"
+    // broken by letters (not the ambiguous punctuation of a formatted CPF, observed below)
+    const [validCpf] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed + 2 });
+    const digits = validCpf ?? freshCpf();
+    const { customer: _omitted, ...withoutCustomer } = pixChargeBody();
+    const fixedCustomers: { requirement: RequirementId; what: string; body: unknown }[] = [
+      { requirement: 'GW-PIXIN-CUSTOMER-OBJECT', what: 'no customer', body: withoutCustomer },
+      { requirement: 'GW-PIXIN-CUSTOMER-OBJECT', what: 'customer as a string', body: { ...withoutCustomer, customer: `cpf:${digits}` } },
+      { requirement: 'GW-PIXIN-CUSTOMER-REQUIRED', what: 'customer without documentType', body: { ...withoutCustomer, customer: { document: digits, name: 'Maria Silva' } } },
+      { requirement: 'GW-PIXIN-DOCTYPE-ENUM', what: 'documentType "rg"', body: { ...withoutCustomer, customer: { documentType: 'rg', document: digits } } },
+      { requirement: 'GW-PIXIN-DOC-DIGITS', what: `the CPF ${digits} with letters ("CPF${digits}")`, body: { ...withoutCustomer, customer: { documentType: 'cpf', document: `CPF${digits}` } } },
+    ];
+    const fixedAnswers = await Promise.all(fixedCustomers.map((c) => gw.createPixCharge(c.body)));
+    fixedCustomers.forEach((c, i) => {
+      const r = fixedAnswers[i];
+      if (r) t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [c.requirement, 'GW-PIXIN-CREATE-400'], subject: c.what }));
     });
 
     await t.property('invalid customers', invalidPixCustomer(), async (c, it) => {

@@ -4,7 +4,7 @@
  * states and "What the service does" ("Paid PIX credit goes into the balance.").
  */
 import type { Exchange } from '../../http/exchange.js';
-import type { Judgement } from '../finding.js';
+import type { Judgement, RequirementId } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { verifyQrMatchesEmv } from '../qr.js';
@@ -131,6 +131,93 @@ export function judgeSplitAnswer(exchange: Exchange, observation: SplitObservati
     return { requirements: j.requirements, findings: j.findings.map((f) => ({ ...f, severity: 'warning' as const, title: `percentages summing to ${hundredths / 100} in decimal (over 100 in binary floating point) were refused: ${f.title}` })) };
   }
   return j;
+}
+
+/**
+ * The optional parts of a PIX charge body ("POST /api/v1/pix/in/qrcode" table, "Customer (PIX IN
+ * request)"): the customer's name/email/phone, its billingAddress, items, trackingParameters,
+ * splits and postbackUrl.
+ */
+export type ChargePart = 'customer-details' | 'billing-address' | 'items' | 'tracking' | 'splits' | 'postback';
+
+/** The sentence a refusal breaks when the part is SENT (valid) … */
+const SENT_REQUIREMENT: Record<ChargePart, RequirementId> = {
+  'customer-details': 'GW-PIXIN-CUSTOMER-OPTIONAL', // "name | string | no" (email, phone alike)
+  'billing-address': 'GW-ADDR-STRINGS', // "All strings: street, number, …"
+  items: 'GW-PIXIN-ITEM-FIELDS', // "title | string | yes", tangible, quantity, amountInCents
+  tracking: 'GW-TRACK-ACCEPTED', // "All optional strings: src, sck, utm_…"
+  splits: 'GW-PIXIN-SPLIT-EMAIL', // "email | e-mail of another company on the platform"
+  postback: 'GW-PIXIN-POSTBACK-URI', // "postbackUrl | string (URI) | no"
+};
+
+/** … and when it is LEFT OUT ("Required: no"). */
+const OMITTED_REQUIREMENT: Record<ChargePart, RequirementId> = {
+  'customer-details': 'GW-PIXIN-CUSTOMER-OPTIONAL',
+  'billing-address': 'GW-PIXIN-CUSTOMER-OPTIONAL', // "billingAddress | object | no"
+  items: 'GW-PIXIN-ITEMS-OPTIONAL',
+  tracking: 'GW-PIXIN-TRACKING-OPTIONAL',
+  splits: 'GW-PIXIN-SPLITS-OPTIONAL',
+  postback: 'GW-PIXIN-POSTBACK-URI',
+};
+
+/**
+ * The answers to valid PIX charge bodies that differ in their optional parts: the minimal body (the
+ * required fields only), the full one (every part), the minimal body plus one part, the full body
+ * less one part. Every one of them is valid, so each must be created (200).
+ */
+export interface ChargePartAnswers {
+  minimal: Exchange;
+  full: Exchange;
+  withPart: Partial<Record<ChargePart, Exchange>>;
+  withoutPart: Partial<Record<ChargePart, Exchange>>;
+}
+
+const created = (e: Exchange): boolean => e.response?.status === 200;
+
+function distinctIds(ids: readonly RequirementId[]): RequirementId[] {
+  return [...new Set(ids)];
+}
+
+/**
+ * Valid bodies with and without each optional part are all created ("200: success, message, data").
+ * A refusal is filed under the sentence it breaks, found by isolating the part:
+ * - minimal + one part refused while the minimal body is created: that part's field sentence
+ *   ({@link SENT_REQUIREMENT}); full less one part refused while the full body is created: "Required:
+ *   no" of that part ({@link OMITTED_REQUIREMENT});
+ * - the minimal body refused: the "Required: no" of every part, unless single omissions from the
+ *   full body already show which part is wanted (then it adds nothing); symmetrically for the full
+ *   body and single additions;
+ * - both the minimal and the full body refused: a valid body is refused (GW-PIXIN-CREATE-200), the
+ *   parts are not to blame, and the single variants decide nothing.
+ */
+export function judgeChargeParts(answers: ChargePartAnswers, ctx: RuleContext): Judgement {
+  const parts = distinctParts(answers);
+  const status = (e: Exchange, requirements: readonly RequirementId[], subject: string): Judgement => expectStatus(e, 200, { ...ctx, requirements: distinctIds(requirements), subject });
+  const minimalOk = created(answers.minimal);
+  const fullOk = created(answers.full);
+  if (!minimalOk && !fullOk) {
+    return combine(status(answers.minimal, ['GW-PIXIN-CREATE-200'], 'the minimal valid body'), status(answers.full, ['GW-PIXIN-CREATE-200'], 'the full valid body'));
+  }
+  const judgements: Judgement[] = [];
+  const added = Object.entries(answers.withPart) as [ChargePart, Exchange][];
+  const removed = Object.entries(answers.withoutPart) as [ChargePart, Exchange][];
+  if (minimalOk) {
+    judgements.push(status(answers.minimal, parts.map((p) => OMITTED_REQUIREMENT[p]), 'the minimal valid body'));
+    for (const [part, e] of added) judgements.push(status(e, [SENT_REQUIREMENT[part]], `the minimal body with ${part}`));
+  } else if (!removed.some(([, e]) => !created(e))) {
+    judgements.push(status(answers.minimal, parts.map((p) => OMITTED_REQUIREMENT[p]), 'the minimal valid body (every optional part left out)'));
+  }
+  if (fullOk) {
+    judgements.push(status(answers.full, parts.map((p) => SENT_REQUIREMENT[p]), 'the full valid body'));
+    for (const [part, e] of removed) judgements.push(status(e, [OMITTED_REQUIREMENT[part]], `the full body without ${part}`));
+  } else if (!added.some(([, e]) => !created(e))) {
+    judgements.push(status(answers.full, parts.map((p) => SENT_REQUIREMENT[p]), 'the full valid body (every optional part sent)'));
+  }
+  return combine(...judgements);
+}
+
+function distinctParts(answers: ChargePartAnswers): ChargePart[] {
+  return [...new Set([...Object.keys(answers.withPart), ...Object.keys(answers.withoutPart)] as ChargePart[])];
 }
 
 /** What one attempt of the balance-credit check saw across POST …/pay (support.balanceAround). */
