@@ -9,6 +9,7 @@ import {
   call, cardBody, chargeBody, decodeQrPng, eventually, login, pick, pickString, startGateway, startReceiver, tokensOf, transferBody,
   type ReceivedCallback, type RunningGateway,
 } from './reference-gateway-client.js';
+import { TRANSFER_CARD_PROBES } from './reference-gateway-faults-transfers-card.js';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -452,7 +453,8 @@ const PROBES: Probe[] = [
   {
     fault: 'gw-error-malformed-json-500',
     observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/pix/in/qrcode', { token: ctx.tokens.sandbox, rawBody: '{"amountInCents"', headers: { 'content-type': 'application/json' } })).status >= 500,
-  },
+  },  // PIX transfers and card charges (issue 15 proof)
+  ...TRANSFER_CARD_PROBES,
 ];
 
 async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {

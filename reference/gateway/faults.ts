@@ -4,6 +4,7 @@
  * it violates. The code path of each is found by searching its name under reference/gateway/.
  */
 import type { FaultSpec } from '../faults.js';
+import { TRANSFER_CARD_FAULTS } from './faults-transfers-card.js';
 
 function fault(name: string, requirements: string[], intent: string, tier: FaultSpec['tier'] = 'quick'): FaultSpec {
   return { name, api: 'gateway', requirements, tier, intent };
@@ -71,7 +72,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-balance-credit-fees-twice', ['GW-PIXIN-PAID-CREDITS-BALANCE'], 'a paid charge credits amount minus twice the fees'),
   fault('gw-balance-as-number', ['GW-BAL-STRINGS-2DP', 'GW-BAL-200-SHAPE'], 'balances are JSON numbers, not strings'),
   fault('gw-balance-one-decimal', ['GW-BAL-STRINGS-2DP'], 'balances are strings with one decimal ("10.5")'),
-  fault('gw-card-status-approved', ['GW-CARD-STATES', 'GW-CARD-SANDBOX-APPROVE'], 'an approved card sale reports status "approved", not "paid"'),
+  fault('gw-card-status-approved', ['GW-CARD-STATES', 'GW-CARD-SANDBOX-APPROVE', 'GW-CARD-RESP-STATUS-ENUM'], 'an approved card sale reports status "approved", not "paid"'),
   fault('gw-card-sale-credits-pix-balance', ['GW-CARD-NO-PIX-BALANCE'], 'an approved card sale is credited to the PIX balance at once'),
 
   // Card rules
@@ -108,4 +109,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-error-not-found-without-code', ['GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE', 'GW-ERR-CODES'], '404 answers {success:false,message} without error: NOT_FOUND'),
   fault('gw-error-conflict-without-code', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], '409 answers {success:false,message} without error: IDEMPOTENCY_CONFLICT'),
   fault('gw-error-malformed-json-500', ['GW-PIXIN-CREATE-400', 'GW-PIXOUT-CREATE-400', 'GW-ERR-400-MEANING'], 'a malformed JSON body crashes the handler with 500'),
+
+  // PIX transfers and card charges (issue 15 proof): faults-transfers-card.ts
+  ...TRANSFER_CARD_FAULTS,
 ];
