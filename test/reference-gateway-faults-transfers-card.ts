@@ -35,6 +35,7 @@ async function completedLookup(ctx: ProbeCtx): Promise<Reply> {
 
 export const TRANSFER_CARD_PROBES: TransferCardProbe[] = [
   { fault: 'gw-pixout-status-enum-name', observe: async (ctx) => pick((await transfer(ctx)).body, 'data.status') === 'BANKING_PROCESSING' },
+  { fault: 'gw-pixout-fees-numeric-strings', observe: async (ctx) => typeof pick((await transfer(ctx)).body, 'data.fees') === 'string' },
   { fault: 'gw-pixout-post-201', observe: async (ctx) => (await transfer(ctx)).status === 201 },
   { fault: 'gw-pixout-lookup-unwrapped', observe: async (ctx) => (await lookup(ctx)).body.success === undefined },
   { fault: 'gw-pixout-lookup-no-end-to-end', observe: async (ctx) => pick((await completedLookup(ctx)).body, 'data.endToEndId') === undefined },

@@ -13,6 +13,7 @@ function fault(name: string, requirements: string[], intent: string): FaultSpec 
 export const TRANSFER_CARD_FAULTS: FaultSpec[] = [
   // PIX transfers: responses
   fault('gw-pixout-status-enum-name', ['GW-PIXOUT-STATUS-ENUM', 'GW-PIXOUT-CREATE-BANKING-PROCESSING'], 'transfer statuses are serialised by their enum constant names: "BANKING_PROCESSING", "COMPLETED"'),
+  fault('gw-pixout-fees-numeric-strings', ['GW-PIXOUT-RESP-FIELDS'], 'netAmount and fees come from NUMERIC columns the database driver returns as strings: "1228", not 1228'),
   fault('gw-pixout-post-201', ['GW-PIXOUT-CREATE-200', 'GW-PIXOUT-COMPLETE-200'], 'the transfer POST routes answer the framework default for POST, 201, where the contract says 200'),
   fault('gw-pixout-lookup-unwrapped', ['GW-PIXOUT-GET-200'], 'the transfer lookup returns the entity itself, without the {success, data} envelope'),
   fault('gw-pixout-lookup-no-end-to-end', ['GW-PIXOUT-ENDTOEND-COMPLETED'], 'the endToEndId lives in the settlement record the lookup does not join: a completed transfer is looked up without it'),

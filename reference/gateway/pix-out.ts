@@ -55,6 +55,12 @@ function statusOut(status: PixTransfer['status'], faults: ReadonlySet<string>): 
   return faults.has('gw-pixout-status-enum-name') ? status.toUpperCase() : status;
 }
 
+/** Fault `gw-pixout-fees-numeric-strings`: NUMERIC columns read back as strings by the driver. */
+function moneyOut(transfer: PixTransfer, faults: ReadonlySet<string>): { netAmount: number | string; fees: number | string } {
+  if (faults.has('gw-pixout-fees-numeric-strings')) return { netAmount: String(transfer.netAmount), fees: String(transfer.fees) };
+  return { netAmount: transfer.netAmount, fees: transfer.fees };
+}
+
 /** Fault `gw-pixout-post-201`: the POST routes answer the framework's default status for POST. */
 function postStatus(faults: ReadonlySet<string>): number {
   return faults.has('gw-pixout-post-201') ? 201 : 200;
@@ -127,8 +133,7 @@ function transferView(transfer: PixTransfer, deps: GatewayDeps): Record<string, 
     id: transfer.id,
     status: statusOut(transfer.status, faults),
     amount: transfer.amount,
-    netAmount: transfer.netAmount,
-    fees: transfer.fees,
+    ...moneyOut(transfer, faults),
     pixKey: transfer.pixKey,
     currency: transfer.currency,
     ...(transfer.description !== undefined ? { description: transfer.description } : {}),
@@ -196,7 +201,7 @@ async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Ans
       body: {
         success: true,
         message: 'PIX transfer created',
-        data: { id: transfer.id, status: statusOut(transfer.status, faults), amount: transfer.amount, netAmount: transfer.netAmount, fees: transfer.fees, pixKey: transfer.pixKey },
+        data: { id: transfer.id, status: statusOut(transfer.status, faults), amount: transfer.amount, ...moneyOut(transfer, faults), pixKey: transfer.pixKey },
       },
     };
     store.idempotency.set(recordKey, { fingerprint, status: answer.status, body: answer.body });
