@@ -261,7 +261,7 @@ export type InvalidCardCustomerKind =
   | 'missing-name'
   | 'missing-email';
 
-const INVALID_CARD_KINDS: readonly InvalidCardCustomerKind[] = [
+export const INVALID_CARD_KINDS: readonly InvalidCardCustomerKind[] = [
   'missing-billingAddress',
   'incomplete-billingAddress',
   'missing-documentType',

@@ -9,6 +9,7 @@ import {
   call, cardBody, chargeBody, decodeQrPng, eventually, login, pick, pickString, startGateway, startReceiver, tokensOf, transferBody,
   type ReceivedCallback, type RunningGateway,
 } from './reference-gateway-client.js';
+import { TRANSFER_CARD_PROBES } from './reference-gateway-faults-transfers-card.js';
 
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
@@ -496,6 +497,8 @@ const PROBES: Probe[] = [
       return statuses.every((s) => s === 200);
     },
   },
+  // PIX transfers and card charges (issue 15 proof)
+  ...TRANSFER_CARD_PROBES,
 ];
 
 async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {

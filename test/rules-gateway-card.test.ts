@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeTokenWithoutPrefix, verifyCardEcho, type CardSaleWindow } from '../harness/rules/gateway/card.js';
+import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeCtokenForms, judgeTokenWithoutPrefix, usesCardPlaceholder, verifyCardEcho, type CardSaleWindow } from '../harness/rules/gateway/card.js';
 import { answered, codes, severities } from './rules-gateway-fixtures.js';
 
 const envelope = (data: Record<string, unknown>) => ({ success: true, data });
@@ -66,5 +66,37 @@ describe('judgeCardSaleWindows ("Approved card payments do not become withdrawab
   });
   it('fails two agreeing rises (the sale credited at once)', () => {
     expect(codes(judgeCardSaleWindows([w(300_000, 291_000), w(500_000, 485_000)], c))).toEqual(['card.credited-pix-balance']);
+  });
+});
+
+describe('usesCardPlaceholder ("echoed, not validated; a placeholder is allowed")', () => {
+  it('reads four digits and a card scheme as real card data', () => {
+    expect(usesCardPlaceholder({ last4: '4242', brand: 'visa' })).toBe(false);
+    expect(usesCardPlaceholder({ last4: '0005', brand: 'Mastercard' })).toBe(false);
+  });
+  it('reads anything else as a placeholder', () => {
+    expect(usesCardPlaceholder({ last4: 'xxxx', brand: 'visa' })).toBe(true);
+    expect(usesCardPlaceholder({ last4: '4242', brand: 'Placeholder Brand' })).toBe(true);
+    expect(usesCardPlaceholder({})).toBe(true);
+  });
+});
+
+describe('judgeCtokenForms ("format ctoken_...", "any token is approved")', () => {
+  const c = { requirements: ['GW-CARD-TOKEN-FORMAT'] as const };
+  const paid = (token: string) => ({ token, exchange: card(201, { status: 'paid' }) });
+  const refused = (token: string) => ({ token, exchange: answered(400, { success: false, message: 'card.token: must match' }, { path: '/api/v1/card' }) });
+  it('accepts every ctoken_ form approved', () => {
+    expect(judgeCtokenForms([paid('ctoken_abc123'), paid('ctoken_0123456789abcdef0123456789abcdef')], c).findings).toEqual([]);
+  });
+  it('decides nothing when no form is approved (the body itself is refused)', () => {
+    const j = judgeCtokenForms([refused('ctoken_abc123'), refused('ctoken_0123')], c);
+    expect(j.findings).toEqual([]);
+    expect(j.requirements).toEqual([]);
+  });
+  it('fails when one ctoken_ form is approved and another refused', () => {
+    const j = judgeCtokenForms([paid('ctoken_abc123'), refused('ctoken_0123456789abcdef0123456789abcdef')], c);
+    expect(codes(j)).toEqual(['card.token-form-refused']);
+    expect(severities(j)).toEqual(['failure']);
+    expect(j.findings[0]?.requirements).toEqual(['GW-CARD-TOKEN-FORMAT']);
   });
 });

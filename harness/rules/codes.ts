@@ -27,6 +27,7 @@ export const FINDING_CODES = [
   'card.credited-pix-balance',
   'card.echo',
   'card.status',
+  'card.token-form-refused',
   'charge.amount',
   'charge.confirmed-by-itself',
   'charge.e2e-missing',

@@ -5,8 +5,10 @@
  */
 import type { Personality } from '../personality.js';
 import type { Answer, GatewayCall, GatewayDeps, GatewayRoute } from './context.js';
+import { isValidCnpj, isValidCpf } from './documents.js';
 import { failure, invalidField } from './errors.js';
 import { minimumCardAmount } from './limits.js';
+import { coercedAmount } from './pix-out.js';
 import { isPlausibleEmail } from './pix-keys.js';
 import { readJsonObject } from './request-body.js';
 import { nowIso, scopeOf, type CardSale, type CardStatus } from './store.js';
@@ -65,7 +67,22 @@ interface ValidCard {
   installments: number;
 }
 
+/**
+ * Fault `gw-card-validates-money-only`: customer and card are passed to the (simulated) acquirer
+ * unchecked, and the sandbox acquirer approves whatever it gets (the raw-card-data guard stays).
+ */
+function unvalidatedCard(value: unknown): ValidCard {
+  const card = isJsonObject(value) ? value : {};
+  const text = (v: unknown): string => (typeof v === 'string' ? v : '');
+  return { token: text(card.token), brand: text(card.brand), last4: text(card.last4), holderName: text(card.holderName), installments: 1 };
+}
+
 function validateCard(value: unknown, faults: ReadonlySet<string>, p: Personality): ValidCard {
+  if (faults.has('gw-card-validates-money-only')) {
+    const rawField = findRawCardField(value, 'card');
+    if (rawField) throw invalidField(rawField, 'raw card data is never accepted; send the card.token captured in the browser');
+    return unvalidatedCard(value);
+  }
   const card = requireObject(value, 'card');
   if (!faults.has('gw-card-raw-number-accepted')) {
     const rawField = findRawCardField(card, 'card');
@@ -76,12 +93,18 @@ function validateCard(value: unknown, faults: ReadonlySet<string>, p: Personalit
   const token = requireString(card.token, 'card.token', { nonEmpty: true });
   // the other reading of the contradiction: only the processor's `ctoken_...` ids are tokens
   if (p.gwCardTokenPrefix && !token.startsWith('ctoken_')) throw invalidField('card.token', 'must be a ctoken_... id captured in the browser');
+  // fault: a pattern written from one sample token (ctoken_ and 6 characters) refuses real ids
+  if (faults.has('gw-card-token-pattern-from-sample') && !/^ctoken_[a-z0-9]{6}$/.test(token)) throw invalidField('card.token', 'must match ctoken_xxxxxx');
   // "echoed, not validated; a placeholder is allowed": any string, even empty
   const last4 = requireString(card.last4, 'card.last4');
   const brand = requireString(card.brand, 'card.brand');
   const holderName = requireString(card.holderName, 'card.holderName', { nonEmpty: true });
   // "minimum 1; accepted but without effect; always a single payment"
-  optionalInteger(card.installments, 'card.installments', { min: 1 });
+  const installments = optionalInteger(card.installments, 'card.installments', { min: 1 });
+  // fault: "always a single payment" enforced as a rule
+  if (installments !== undefined && installments > 1 && faults.has('gw-card-installments-single-only')) throw invalidField('card.installments', 'international cards take a single payment');
+  // fault: the BRL card validator, where last4 is the four digits the processor extracted
+  if (faults.has('gw-card-domestic-validator') && !/^\d{4}$/.test(last4)) throw invalidField('card.last4', 'must be the last 4 digits of the card');
   if (faults.has('gw-card-brand-last4-normalised')) {
     return { token, brand: brand.trim().toLowerCase(), last4: last4.replace(/\D/g, '').slice(-4), holderName, installments: 1 };
   }
@@ -92,13 +115,17 @@ function validateCard(value: unknown, faults: ReadonlySet<string>, p: Personalit
  * Customer (card request). Returns whether the billing address is complete: without it "the
  * charge is refused before reaching the issuer" (a refused sale, not a 400: DECISIONS.md).
  */
-function validateCustomer(value: unknown, p: Personality): { billingAddressComplete: boolean } {
+function validateCustomer(value: unknown, faults: ReadonlySet<string>, p: Personality): { billingAddressComplete: boolean } {
+  // fault `gw-card-validates-money-only`: the customer goes to the acquirer unchecked
+  if (faults.has('gw-card-validates-money-only')) return { billingAddressComplete: true };
   const customer = requireObject(value, 'customer');
   requireString(customer.name, 'customer.name', { nonEmpty: true });
   const documentType = requireString(customer.documentType, 'customer.documentType');
   if (documentType !== 'cpf' && documentType !== 'cnpj') throw invalidField('customer.documentType', 'must be cpf or cnpj');
   // "may be empty for international card": international payments do not require a valid document
-  requireString(customer.document, 'customer.document');
+  const document = requireString(customer.document, 'customer.document');
+  // fault: the BRL card validator ("PIX and BRL card payments require a valid CPF or CNPJ") is reused
+  if (faults.has('gw-card-domestic-validator') && !(isValidCpf(document) || isValidCnpj(document))) throw invalidField('customer.document', 'must be a valid CPF or CNPJ');
   const email = requireString(customer.email, 'customer.email');
   if (p.gwCardEmailFormat ? !isPlausibleEmail(email) : email.trim() === '') throw invalidField('customer.email', 'must be an e-mail address');
   optionalString(customer.phone, 'customer.phone');
@@ -132,6 +159,11 @@ function validateCurrency(value: unknown, faults: ReadonlySet<string>): 'USD' | 
   throw failure(400, 'currency: must be USD or EUR (BRL cards exist only in the hosted checkout)');
 }
 
+/** Fault `gw-card-decline-402`: a declined card answers 402 with an error body, not the refused charge. */
+function declinedAs402(status: CardStatus, refusalReason: string | undefined, faults: ReadonlySet<string>): void {
+  if (faults.has('gw-card-decline-402') && status === 'refused' && refusalReason === 'card_declined') throw failure(402, 'card declined');
+}
+
 function decideStatus(card: ValidCard, billingAddressComplete: boolean, faults: ReadonlySet<string>): { status: CardStatus; refusalReason?: string } {
   if (!billingAddressComplete) return { status: 'refused', refusalReason: 'billing_address_required' };
   // sandbox: "a token containing decline is refused"
@@ -160,14 +192,17 @@ async function createCardSale(deps: GatewayDeps, call: GatewayCall): Promise<Ans
   const { faults, personality: p } = deps;
   const body = await readJsonObject(call.req, faults, p.gwNullOptionalFields === 'absent');
   const currency = validateCurrency(body.currency, faults);
-  const amountInCents = requireInteger(body.amountInCents, 'amountInCents', { min: minimumCardAmount(faults), max: p.gwMaxAmountCents });
+  const amountInCents = requireInteger(coercedAmount(body.amountInCents, faults), 'amountInCents', { min: minimumCardAmount(faults), max: p.gwMaxAmountCents });
   const description = optionalString(body.description, 'description');
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
   const card = validateCard(body.card, faults, p);
-  const { billingAddressComplete } = validateCustomer(body.customer, p);
+  const { billingAddressComplete } = validateCustomer(body.customer, faults, p);
+  // fault: trackingParameters.utm_source read without a guard (a TypeError when the object is absent: 500)
+  if (faults.has('gw-card-tracking-unguarded') && !isJsonObject(body.trackingParameters)) throw failure(500, "Cannot read properties of undefined (reading 'utm_source')");
   const trackingParameters = resolveTrackingParameters(body.trackingParameters, call.req, postbackUrl, p.gwTrackingLookupOrder);
 
   const decision = decideStatus(card, billingAddressComplete, faults);
+  declinedAs402(decision.status, decision.refusalReason, faults);
   const now = new Date();
   const sale: CardSale = {
     id: deps.store.newId(p.gwCardIdFormat, 'card_'),
@@ -198,7 +233,12 @@ async function createCardSale(deps: GatewayDeps, call: GatewayCall): Promise<Ans
   // "the sample success status code is 201" (the alt personality answers 200); `success` of a
   // refused sale is not stated (the alt personality says false)
   const success = sale.status === 'paid' || p.gwCardRefusedSuccessFlag;
-  return { status: p.gwCardSuccessStatus, body: { success, message: sale.status === 'paid' ? 'Card charge approved' : 'Card charge refused', data: cardSaleView(sale, faults, deps) } };
+  const data = cardSaleView(sale, faults, deps);
+  // fault: the acquirer is called after the answer, so every charge is answered pending
+  if (faults.has('gw-card-pending-at-creation')) data.status = 'pending';
+  // fault: the handler returns the charge itself, without the envelope
+  if (faults.has('gw-card-response-unwrapped')) return { status: p.gwCardSuccessStatus, body: data };
+  return { status: p.gwCardSuccessStatus, body: { success, message: sale.status === 'paid' ? 'Card charge approved' : 'Card charge refused', data } };
 }
 
 export function cardRoutes(deps: GatewayDeps): GatewayRoute[] {

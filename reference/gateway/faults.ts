@@ -5,6 +5,7 @@
  */
 import type { FaultSpec } from '../faults.js';
 import { PIX_CHARGE_FAULTS } from './faults-pix-charges.js';
+import { TRANSFER_CARD_FAULTS } from './faults-transfers-card.js';
 
 function fault(name: string, requirements: string[], intent: string, tier: FaultSpec['tier'] = 'quick'): FaultSpec {
   return { name, api: 'gateway', requirements, tier, intent };
@@ -72,7 +73,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-balance-credit-fees-twice', ['GW-PIXIN-PAID-CREDITS-BALANCE'], 'a paid charge credits amount minus twice the fees'),
   fault('gw-balance-as-number', ['GW-BAL-STRINGS-2DP', 'GW-BAL-200-SHAPE'], 'balances are JSON numbers, not strings'),
   fault('gw-balance-one-decimal', ['GW-BAL-STRINGS-2DP'], 'balances are strings with one decimal ("10.5")'),
-  fault('gw-card-status-approved', ['GW-CARD-STATES', 'GW-CARD-SANDBOX-APPROVE'], 'an approved card sale reports status "approved", not "paid"'),
+  fault('gw-card-status-approved', ['GW-CARD-STATES', 'GW-CARD-SANDBOX-APPROVE', 'GW-CARD-RESP-STATUS-ENUM'], 'an approved card sale reports status "approved", not "paid"'),
   fault('gw-card-sale-credits-pix-balance', ['GW-CARD-NO-PIX-BALANCE'], 'an approved card sale is credited to the PIX balance at once'),
 
   // Card rules
@@ -112,4 +113,6 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
 
   // PIX charges: response fields, lookups, simulation events, optional and nested request parts (faults-pix-charges.ts)
   ...PIX_CHARGE_FAULTS,
+  // PIX transfers and card charges (issue 15 proof): faults-transfers-card.ts
+  ...TRANSFER_CARD_FAULTS,
 ];

@@ -40,6 +40,32 @@ function simulatedCreditor(pixKey: string, kind: PixKeyKind): PayerInfo {
   return { name: 'FAVORECIDO SANDBOX', document: randomValidCpf() };
 }
 
+/**
+ * Fault `gw-amount-numeric-coerced` (transfers and cards): amounts go through a shared
+ * `Math.round(Number(x))` helper, so a numeric string or a fractional number passes as integer cents.
+ */
+export function coercedAmount(value: unknown, faults: ReadonlySet<string>): unknown {
+  if (!faults.has('gw-amount-numeric-coerced')) return value;
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) return Math.round(Number(value));
+  return typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : value;
+}
+
+/** Fault `gw-pixout-status-enum-name`: the status enum serialised by its constant's name. */
+function statusOut(status: PixTransfer['status'], faults: ReadonlySet<string>): string {
+  return faults.has('gw-pixout-status-enum-name') ? status.toUpperCase() : status;
+}
+
+/** Fault `gw-pixout-fees-numeric-strings`: NUMERIC columns read back as strings by the driver. */
+function moneyOut(transfer: PixTransfer, faults: ReadonlySet<string>): { netAmount: number | string; fees: number | string } {
+  if (faults.has('gw-pixout-fees-numeric-strings')) return { netAmount: String(transfer.netAmount), fees: String(transfer.fees) };
+  return { netAmount: transfer.netAmount, fees: transfer.fees };
+}
+
+/** Fault `gw-pixout-post-201`: the POST routes answer the framework's default status for POST. */
+function postStatus(faults: ReadonlySet<string>): number {
+  return faults.has('gw-pixout-post-201') ? 201 : 200;
+}
+
 function validateTransfer(body: JsonObject, faults: ReadonlySet<string>, p: Personality): { pixKey: string; kind: PixKeyKind; amount: number; description?: string; postbackUrl?: string } {
   const pixKey = requireString(body.pixKey, 'pixKey');
   const classified = classifyPixKey(pixKey, {
@@ -51,12 +77,16 @@ function validateTransfer(body: JsonObject, faults: ReadonlySet<string>, p: Pers
   });
   if ('error' in classified) throw invalidField('pixKey', classified.error);
   // "amount | integer | yes | cents, minimum 1"
-  const amount = requireInteger(body.amount, 'amount', { min: minimumTransferAmount(faults), max: p.gwMaxAmountCents });
+  const amount = requireInteger(coercedAmount(body.amount, faults), 'amount', { min: minimumTransferAmount(faults), max: p.gwMaxAmountCents });
   const currency = optionalString(body.currency, 'currency');
+  // fault: the schema marks currency required, without the documented default
+  if (currency === undefined && faults.has('gw-pixout-currency-required')) throw invalidField('currency', 'is required');
   // fault: the field is read for its type only (a copy of the card route's currency field, where
   // USD and EUR are the valid values) and the transfer goes out in BRL whatever was asked
   if (currency !== undefined && currency !== 'BRL' && !(faults.has('gw-pixout-currency-ignored') && /^[A-Z]{3}$/.test(currency))) throw invalidField('currency', 'only BRL is accepted');
   const description = optionalString(body.description, 'description', { maxChars: maximumDescriptionLength(faults), utf16Units: p.gwCharacterCount === 'utf16-units' });
+  // fault: the URL is parsed outside the validator, so a non-URI string throws past the error mapping (500)
+  if (faults.has('gw-pixout-postback-url-500') && typeof body.postbackUrl === 'string' && !URL.canParse(body.postbackUrl)) throw failure(500, 'TypeError: Invalid URL');
   const postbackUrl = optionalHttpUrl(body.postbackUrl, 'postbackUrl');
   return { pixKey, kind: classified.kind, amount, description, postbackUrl };
 }
@@ -94,21 +124,24 @@ function idempotencyFingerprint(body: JsonObject, faults: ReadonlySet<string>): 
 }
 
 function transferView(transfer: PixTransfer, deps: GatewayDeps): Record<string, unknown> {
-  const p = deps.personality;
+  const { personality: p, faults } = deps;
+  // fault `gw-pixout-timestamps-epoch-ms`: a serialiser writing dates as epoch milliseconds
+  const time = (iso: string): unknown => (faults.has('gw-pixout-timestamps-epoch-ms') ? Date.parse(iso) : deps.time(iso));
+  // fault `gw-pixout-lookup-no-end-to-end`: the settlement record holding the endToEndId is not joined
+  const endToEndId = faults.has('gw-pixout-lookup-no-end-to-end') ? undefined : transfer.endToEndId;
   return {
     id: transfer.id,
-    status: transfer.status,
+    status: statusOut(transfer.status, faults),
     amount: transfer.amount,
-    netAmount: transfer.netAmount,
-    fees: transfer.fees,
+    ...moneyOut(transfer, faults),
     pixKey: transfer.pixKey,
     currency: transfer.currency,
     ...(transfer.description !== undefined ? { description: transfer.description } : {}),
     // "endToEndId … on lookup; present once completed": before that absent, or null (personality)
-    ...(transfer.endToEndId ? { endToEndId: transfer.endToEndId } : p.gwTransferEndToEndBeforeCompletion === 'null' ? { endToEndId: null } : {}),
-    createdAt: deps.time(transfer.createdAt),
-    updatedAt: deps.time(transfer.updatedAt),
-    processedAt: deps.time(transfer.processedAt),
+    ...(endToEndId ? { endToEndId } : p.gwTransferEndToEndBeforeCompletion === 'null' ? { endToEndId: null } : {}),
+    createdAt: time(transfer.createdAt),
+    updatedAt: time(transfer.updatedAt),
+    processedAt: time(transfer.processedAt),
   };
 }
 
@@ -164,11 +197,11 @@ async function createTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Ans
     };
     store.transfers.set(transfer.id, transfer);
     const answer: Answer = {
-      status: 200,
+      status: postStatus(faults),
       body: {
         success: true,
         message: 'PIX transfer created',
-        data: { id: transfer.id, status: transfer.status, amount: transfer.amount, netAmount: transfer.netAmount, fees: transfer.fees, pixKey: transfer.pixKey },
+        data: { id: transfer.id, status: statusOut(transfer.status, faults), amount: transfer.amount, ...moneyOut(transfer, faults), pixKey: transfer.pixKey },
       },
     };
     store.idempotency.set(recordKey, { fingerprint, status: answer.status, body: answer.body });
@@ -183,6 +216,8 @@ async function getTransfer(deps: GatewayDeps, call: GatewayCall): Promise<Answer
   const transfer = findVisible(deps.store.transfers, call.params.transferId ?? '', call.principal, deps.faults);
   if (!transfer) throw notFound('transfer', deps.faults);
   const message = deps.personality.gwTransferLookupMessage ? { message: 'PIX transfer found' } : {};
+  // fault: the handler returns the entity itself, without the envelope
+  if (deps.faults.has('gw-pixout-lookup-unwrapped')) return { status: 200, body: transferView(transfer, deps) };
   return { status: 200, body: { success: true, ...message, data: transferView(transfer, deps) } };
 }
 
@@ -197,11 +232,13 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     throw failure(403, 'simulation routes require sandbox credentials');
   }
   const transfer = findVisible(store.transfers, call.params.transferId ?? '', call.principal, faults);
+  // fault: no not-found guard; the handler dereferences the missing transfer (a TypeError: 500)
+  if (!transfer && faults.has('gw-pixout-complete-unknown-500')) throw failure(500, "Cannot read properties of undefined (reading 'status')");
   if (!transfer) throw notFound('transfer', faults);
 
-  const completedAnswer = (): Answer => ({
-    status: 200,
-    body: { success: true, message: 'PIX transfer completed', data: { id: transfer.id, status: transfer.status, endToEndId: transfer.endToEndId } },
+  const completedAnswer = (shown: PixTransfer = transfer): Answer => ({
+    status: postStatus(faults),
+    body: { success: true, message: 'PIX transfer completed', data: { id: shown.id, status: statusOut(shown.status, faults), endToEndId: shown.endToEndId } },
   });
   const transition = async (): Promise<Answer> => {
     if (transfer.status === 'completed' && faults.has('gw-pixout-second-complete-succeeds')) return completedAnswer();
@@ -227,14 +264,17 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
     const now = new Date();
     // fault: the debit is posted to a pending ledger that is never settled, so the balance never moves
     if (!faults.has('gw-pixout-complete-no-debit')) balance.pix -= transfer.amount;
-    transfer.status = 'completed';
-    transfer.endToEndId = newEndToEndId(now);
-    transfer.updatedAt = now.toISOString();
-    transfer.processedAt = transfer.updatedAt;
+    // fault `gw-pixout-complete-not-saved`: the completed state is built on a copy that is never
+    // saved; the answer, the debit and the event happen, the stored transfer stays banking_processing
+    const target: PixTransfer = faults.has('gw-pixout-complete-not-saved') ? { ...transfer } : transfer;
+    target.status = 'completed';
+    target.endToEndId = newEndToEndId(now);
+    target.updatedAt = now.toISOString();
+    target.processedAt = target.updatedAt;
     // fault: the simulation sets the status directly, without the domain event the settlement callback raises
-    if (!faults.has('gw-simulation-events-not-emitted')) deps.webhooks.emitTransfer('transfer_completed', transfer);
-    if (p.gwUpdatedEvents) deps.webhooks.emitTransfer('transfer_updated', transfer);
-    return completedAnswer();
+    if (!faults.has('gw-simulation-events-not-emitted')) deps.webhooks.emitTransfer('transfer_completed', target);
+    if (p.gwUpdatedEvents) deps.webhooks.emitTransfer('transfer_updated', target);
+    return completedAnswer(target);
   };
   // fault: no lock, so concurrent completions all pass the checks and all debit
   return faults.has('gw-pixout-complete-race-double-debit') ? transition() : deps.locks.run(`transfer:${transfer.id}`, transition);

@@ -30,7 +30,8 @@ async function getTransaction(deps: GatewayDeps, call: GatewayCall): Promise<Ans
       updatedAt: deps.time(charge.updatedAt),
     });
   }
-  const sale = findVisible(deps.store.cardSales, id, call.principal, deps.faults);
+  // fault `gw-txn-lookup-pix-only`: the lookup searches PIX charges only
+  const sale = deps.faults.has('gw-txn-lookup-pix-only') ? undefined : findVisible(deps.store.cardSales, id, call.principal, deps.faults);
   if (sale) {
     return found(deps, {
       id: sale.id,

@@ -15,9 +15,9 @@ import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectCardRequestNotCharged } from '../../harness/rules/gateway/errors.js';
-import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeTokenWithoutPrefix, verifyCardEcho, type CardSaleWindow } from '../../harness/rules/gateway/card.js';
+import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeCtokenForms, judgeTokenWithoutPrefix, usesCardPlaceholder, verifyCardEcho, type CardSaleWindow } from '../../harness/rules/gateway/card.js';
 import { verifyTransactionLookup } from '../../harness/rules/gateway/transactions.js';
-import { boundaryAmounts, declineCardToken, invalidCardCustomer, invalidInstallments, rawCardInjection } from '../../generators/index.js';
+import { boundaryAmounts, cpf, declineCardToken, invalidCardCustomer, INVALID_CARD_KINDS, invalidInstallments, rawCardInjection } from '../../generators/index.js';
 import { balanceAround, cardChargeBody, cardChargeRequest, dataOf, isRecord } from './support.js';
 import { is2xx } from './webhook-steps.js';
 
@@ -63,19 +63,28 @@ check(
   async (t) => {
     const judge = async (it: RunTools, body: ReturnType<typeof cardChargeBody>): Promise<void> => {
       const r = await it.gateway().createCardCharge(body);
-      // an accepted body with an empty document or without trackingParameters shows they are optional
+      // an accepted body with an empty document, without trackingParameters or with a placeholder
+      // last4/brand shows they are optional / allowed; a refused one names what it carried
       const optional: RequirementId[] = [];
       if (body.customer.document === '') optional.push('GW-CARD-DOC-OPTIONAL');
       if (body.trackingParameters === undefined) optional.push('GW-CARD-TRACKING-OPTIONAL');
+      if (usesCardPlaceholder(body.card)) optional.push('GW-CARD-PLACEHOLDER-ALLOWED');
       if (!expectCardCreated(it, r, ['GW-CARD-SANDBOX-APPROVE', 'GW-CARD-RESP-SHAPE', ...optional])) return;
       // "(creation, sandbox) | any card.token without the text decline | paid | synchronous response"
       it.run.record(ensureCardOutcome(r.json, 'paid', { requirements: ['GW-CARD-SANDBOX-APPROVE', 'GW-CARD-SYNC'], exchanges: [r.exchange] }));
       // "card.brand and card.last4 (echoed exactly as sent, never validated or extracted)"
       it.run.record(verifyCardEcho(r.json, body.card, { requirements: ['GW-CARD-ECHO-BRAND-LAST4', 'GW-CARD-PLACEHOLDER-ALLOWED'], exchanges: [r.exchange] }));
     };
-    // a fixed body: USD, empty document ("may be empty for international card"), placeholders
-    await judge(t, cardChargeBody({ card: { token: `ctoken_${randomUUID().replace(/-/g, '')}`, last4: 'xxxx', brand: 'Placeholder Brand', holderName: 'JANE ROE', installments: 1 } }));
-    await judge(t, cardChargeBody({ currency: 'EUR', amountInCents: 100 }));
+    // fixed bodies, concurrently, each carrying one optional point so a refusal names it alone:
+    // USD with an empty document ("may be empty for international card") and no trackingParameters;
+    // placeholders ("a placeholder is allowed") with a valid CPF and trackingParameters; EUR at the minimum
+    const [document] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed });
+    const withPlaceholders = cardChargeBody({ card: { token: `ctoken_${randomUUID().replace(/-/g, '')}`, last4: 'xxxx', brand: 'Placeholder Brand', holderName: 'JANE ROE', installments: 1 }, trackingParameters: { utm_source: 'conformance' } });
+    await Promise.all([
+      judge(t, cardChargeBody()),
+      judge(t, { ...withPlaceholders, customer: { ...withPlaceholders.customer, document: document ?? '52998224725' } }),
+      judge(t, cardChargeBody({ currency: 'EUR', amountInCents: 100, trackingParameters: { utm_source: 'conformance' } })),
+    ]);
     await t.property('generated approvable charges', cardChargeRequest({ card: { outcome: 'approved' } }), (body, it) => judge(it, body), { numRuns: 6 });
   },
 );
@@ -224,6 +233,28 @@ check(
     const fixed = await t.gateway().createCardCharge({ ...cardChargeBody(), customer: noAddress });
     t.run.record(expectCardRequestNotCharged(fixed.exchange, { requirements: ['GW-CARD-BILLING-REQUIRED', 'GW-CARD-CUSTOMER-OBJECT'], subject: 'a customer without billingAddress' }, 'billing-address'));
     t.run.note(`a customer without billingAddress: HTTP ${fixed.status}, status ${show(cardStatus(fixed))}`);
+    // every invalid kind once, whatever the property draws (issue 15), plus no customer at all and a
+    // documentType outside `cpf` or `cnpj`, concurrently
+    const fixedCustomers = INVALID_CARD_KINDS.flatMap((kind) => fc.sample(invalidCardCustomer({ kind }), { numRuns: 1, seed: t.settings.seed }));
+    const { customer: _c, ...noCustomer } = cardChargeBody();
+    const base = cardChargeBody();
+    const [noCustomerAnswer, passportAnswer, ...kindAnswers] = await Promise.all([
+      t.gateway().createCardCharge(noCustomer),
+      t.gateway().createCardCharge({ ...base, customer: { ...base.customer, documentType: 'passport' } }),
+      ...fixedCustomers.map((c) => t.gateway().createCardCharge({ ...cardChargeBody(), customer: c.customer })),
+    ]);
+    if (noCustomerAnswer) t.run.record(expectCardRequestNotCharged(noCustomerAnswer.exchange, { requirements: ['GW-CARD-CUSTOMER-OBJECT'], subject: 'a charge without customer' }, 'billing-address'));
+    if (passportAnswer) t.run.record(expectCardRequestNotCharged(passportAnswer.exchange, { requirements: ['GW-CARD-DOCTYPE-ENUM'], subject: 'documentType "passport"' }, 'invalid-field'));
+    fixedCustomers.forEach((c, i) => {
+      const r = kindAnswers[i];
+      if (!r) return;
+      if (c.kind === 'missing-billingAddress' || c.kind === 'incomplete-billingAddress') {
+        t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: ['GW-CARD-BILLING-REQUIRED'], subject: `${c.kind} (${c.field})` }, 'billing-address'));
+        return;
+      }
+      const requirement = c.kind === 'missing-documentType' ? 'GW-CARD-DOCTYPE-ENUM' : 'GW-CARD-CUSTOMER-REQUIRED';
+      t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: [requirement], subject: c.kind }, 'invalid-field'));
+    });
     await t.property('invalid card customers', invalidCardCustomer(), async (c, it) => {
       const r = await it.gateway().createCardCharge({ ...cardChargeBody(), customer: c.customer });
       if (c.kind === 'missing-billingAddress' || c.kind === 'incomplete-billingAddress') {
@@ -261,6 +292,13 @@ check(
     const r = await t.gateway().createCardCharge({ ...body, card: { ...body.card, token: `tok_${randomUUID().replace(/-/g, '')}` } });
     t.run.record(judgeTokenWithoutPrefix(r.exchange, { requirements: ['GW-CARD-TOKEN-FORMAT'] }));
     t.run.note(`token without ctoken_ prefix: HTTP ${r.status}, status ${show(cardStatus(r))}`);
+    // the same body with ctoken_ tokens of several forms ("format ctoken_..." says nothing of what
+    // follows): all are approved in the sandbox; some approved and others not fails (issue 15: a
+    // pattern written from one sample token)
+    const hex = randomUUID().replace(/-/g, '');
+    const tokens = [`ctoken_${hex}`, `ctoken_${hex.slice(0, 6)}`, `ctoken_${hex.slice(0, 12).toUpperCase()}${hex.slice(12, 24)}`];
+    const answers = await Promise.all(tokens.map((token) => t.gateway().createCardCharge({ ...body, card: { ...body.card, token } })));
+    t.run.record(judgeCtokenForms(answers.map((a, i) => ({ token: tokens[i] ?? '', exchange: a.exchange })), { requirements: ['GW-CARD-TOKEN-FORMAT', 'GW-CARD-SANDBOX-APPROVE'] }));
   },
 );
 

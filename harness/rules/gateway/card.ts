@@ -107,3 +107,45 @@ export function judgeCardSaleWindows(windows: readonly CardSaleWindow[], ctx: Ru
     expected: 'pix.balance not raised by an approved card sale right after approval', actual: `two quiet windows with agreeing rises: ${agreeing.text}; ${latest.text}`,
   }));
 }
+
+/**
+ * Whether a sent card carries a placeholder ("card.last4 / card.brand | echoed, not validated; a
+ * placeholder is allowed"): a last4 that is not four digits, or a brand that names no card scheme.
+ * A refused charge then names GW-CARD-PLACEHOLDER-ALLOWED.
+ */
+export function usesCardPlaceholder(card: { last4?: unknown; brand?: unknown }): boolean {
+  const schemes = ['visa', 'mastercard', 'amex', 'american express', 'elo', 'hipercard', 'discover', 'diners', 'jcb', 'maestro', 'unionpay'];
+  const last4 = typeof card.last4 === 'string' ? card.last4 : '';
+  const brand = typeof card.brand === 'string' ? card.brand.trim().toLowerCase() : '';
+  return !/^\d{4}$/.test(last4) || !schemes.includes(brand);
+}
+
+/** One answer to a card charge whose body differs from the others in `card.token` only. */
+export interface TokenFormAnswer {
+  token: string;
+  exchange: Exchange;
+}
+
+/**
+ * "card.token … (format `ctoken_...`)" and "Sandbox: any token is approved (paid)": both readings
+ * agree that every `ctoken_` token is approved in the sandbox, whatever follows the prefix. Given
+ * answers to the SAME body with several `ctoken_` tokens: when some are approved (2xx, `paid`) and
+ * others are not, the refusal can only be about the token's form, and it FAILS
+ * (`card.token-form-refused`). When none is approved nothing is decided here (the body itself is
+ * refused: the approval checks judge that).
+ */
+export function judgeCtokenForms(answers: readonly TokenFormAnswer[], ctx: RuleContext): Judgement {
+  const approved = (a: TokenFormAnswer): boolean => {
+    const s = a.exchange.response?.status ?? 0;
+    return s >= 200 && s <= 299 && dataOf(a.exchange.response?.json)?.status === 'paid';
+  };
+  const ok = answers.filter(approved);
+  const refused = answers.filter((a) => !approved(a));
+  if (ok.length === 0 || refused.length === 0) return ok.length > 0 ? judge(ctx) : NOTHING_DECIDED;
+  const describe = (a: TokenFormAnswer): string => `${show(a.token)} → HTTP ${a.exchange.response?.status ?? 'none'}, data.status ${show(dataOf(a.exchange.response?.json)?.status)}`;
+  return judge(ctx, makeFinding({ pointer: '/card/token', ...ctx, exchanges: [...refused, ...ok].map((a) => a.exchange) }, {
+    code: 'card.token-form-refused', severity: 'failure', title: 'a ctoken_ token was not approved while the same body with another ctoken_ token was',
+    expected: 'every ctoken_ token approved in the sandbox ("format ctoken_...", "any token is approved")',
+    actual: `refused: ${refused.map(describe).join('; ')}; approved: ${ok.map(describe).join('; ')}`,
+  }));
+}
