@@ -502,9 +502,18 @@ const PROBES: Probe[] = [
     },
   },
   {
-    fault: 'gw-events-from-status-hook',
+    fault: 'gw-events-creation-not-emitted',
     async observe(ctx) {
-      const { path } = await hook(ctx, ['transaction_created', 'transaction_paid', 'transaction_updated']);
+      const { path } = await hook(ctx, ['transaction_created', 'transaction_paid']);
+      await paidCharge(ctx, 1_000);
+      const [first] = await deliveriesAt(path);
+      return (JSON.parse(first?.body ?? '{}') as Record<string, unknown>).event === 'transaction_paid';
+    },
+  },
+  {
+    fault: 'gw-events-settled-as-updated',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_paid', 'transaction_updated']);
       await paidCharge(ctx, 1_000);
       const [first] = await deliveriesAt(path);
       return (JSON.parse(first?.body ?? '{}') as Record<string, unknown>).event === 'transaction_updated';

@@ -107,6 +107,18 @@ function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: Re
   }, faults);
 }
 
+/**
+ * Faults `gw-events-creation-not-emitted` (events from a status-change hook: a creation, an insert,
+ * emits nothing) and `gw-events-settled-as-updated` (one generic "status changed" event type: a
+ * settlement is the `*_updated` event, sent once).
+ */
+function hookedEvent<E extends string>(event: E, faults: ReadonlySet<string>, updated: E): E | undefined {
+  if (faults.has('gw-events-creation-not-emitted') && event.endsWith('_created')) return undefined;
+  if (!faults.has('gw-events-settled-as-updated')) return event;
+  if (event === updated) return undefined;
+  return event.endsWith('_paid') || event.endsWith('_completed') || event.endsWith('_canceled') ? updated : event;
+}
+
 export class WebhookDispatcher {
   /** what fault `gw-webhook-signature-wrong-key` signs with: one key for the whole platform */
   private readonly platformKey = randomBytes(32).toString('hex');
@@ -123,26 +135,15 @@ export class WebhookDispatcher {
   ) {}
 
   emitTransaction(named: TransactionEvent, charge: PixCharge): void {
-    const event = this.fromStatusHook(named);
+    const event = hookedEvent<TransactionEvent>(named, this.faults, 'transaction_updated');
     if (event === undefined) return;
     this.emit(event, charge, charge.postbackUrl, () => transactionPayload(event, charge, this.faults, this.personality));
   }
 
   emitTransfer(named: TransferEvent, transfer: PixTransfer): void {
-    const event = this.fromStatusHook(named);
+    const event = hookedEvent<TransferEvent>(named, this.faults, 'transfer_updated');
     if (event === undefined) return;
     this.emit(event, transfer, transfer.postbackUrl, () => transferPayload(event, transfer, this.faults, this.personality));
-  }
-
-  /**
-   * Fault `gw-events-from-status-hook`: events come from a status-change hook, so a creation (an
-   * insert) emits nothing and every change is the generic *_updated event (sent once).
-   */
-  private fromStatusHook<E extends TransactionEvent | TransferEvent>(event: E): E | undefined {
-    if (!this.faults.has('gw-events-from-status-hook')) return event;
-    if (event === 'transaction_paid') return 'transaction_updated' as E;
-    if (event === 'transfer_completed' || event === 'transfer_canceled') return 'transfer_updated' as E;
-    return undefined;
   }
 
   async close(): Promise<void> {
