@@ -499,7 +499,107 @@ const PROBES: Probe[] = [
   },
   // PIX transfers and card charges (issue 15 proof)
   ...TRANSFER_CARD_PROBES,
+  // Issue 15 (proof): authentication, webhooks, events, errors, general
+  {
+    fault: 'gw-auth-opaque-session-token',
+    async observe(ctx) {
+      const c = ctx.gateway.app.credentials;
+      const reply = await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: basic(c.clientId, c.clientSecret) } });
+      return reply.body.success === undefined && reply.body.tokenType !== 'Bearer' && !String(reply.body.token).includes('.');
+    },
+  },
+  {
+    fault: 'gw-auth-scheme-ignored',
+    observe: async (ctx) => (await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: basic(ctx.gateway.app.credentials.clientId, ctx.gateway.app.credentials.clientSecret).replace(/^Basic/, 'Bearer') } })).status === 200,
+  },
+  { fault: 'gw-auth-missing-token-403', observe: async (ctx) => (await call(ctx.base, 'GET', '/api/v1/balance')).status === 403 },
+  {
+    fault: 'gw-auth-cached-token-reissued',
+    tokenTtlMs: 1,
+    async observe(ctx) {
+      const c = ctx.gateway.app.credentials;
+      const first = await login(ctx.base, c.clientId, c.clientSecret);
+      const issued = Date.now();
+      await eventually(() => Date.now() > issued + 5, 1_000);
+      return (await login(ctx.base, c.clientId, c.clientSecret)) === first;
+    },
+  },
+  {
+    fault: 'gw-webhook-entity-serializer',
+    async observe(ctx) {
+      const reply = await call(ctx.base, 'POST', '/api/v1/webhook', { token: ctx.tokens.sandbox, body: { url: `${receiver.url}/x`, events: ['transaction_paid'] } });
+      const data = pick(reply.body, 'data') as Record<string, unknown>;
+      return typeof data.id === 'string' && typeof data.events === 'string' && typeof data.createdAt === 'number' && data.signatureSecret === undefined;
+    },
+  },
+  {
+    fault: 'gw-webhook-list-not-json',
+    async observe(ctx) {
+      await hook(ctx, ['transaction_paid']);
+      return (await call(ctx.base, 'GET', '/api/v1/webhook', { token: ctx.tokens.sandbox })).text.startsWith('[object Object]');
+    },
+  },
+  { fault: 'gw-webhook-events-default-all', observe: async (ctx) => (await call(ctx.base, 'POST', '/api/v1/webhook', { token: ctx.tokens.sandbox, body: { url: `${receiver.url}/x` } })).status === 200 },
+  {
+    fault: 'gw-webhook-form-encoded',
+    async observe(ctx) {
+      const { delivery } = await paidDelivery(ctx);
+      return String(delivery.headers['content-type']).startsWith('application/x-www-form-urlencoded') && delivery.body.startsWith('payload=');
+    },
+  },
+  {
+    fault: 'gw-events-creation-not-emitted',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_created', 'transaction_paid']);
+      await paidCharge(ctx, 1_000);
+      const [first] = await deliveriesAt(path);
+      return (JSON.parse(first?.body ?? '{}') as Record<string, unknown>).event === 'transaction_paid';
+    },
+  },
+  {
+    fault: 'gw-events-settled-as-updated',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_paid', 'transaction_updated']);
+      await paidCharge(ctx, 1_000);
+      const [first] = await deliveriesAt(path);
+      return (JSON.parse(first?.body ?? '{}') as Record<string, unknown>).event === 'transaction_updated';
+    },
+  },
+  {
+    fault: 'gw-webhook-dispatch-first-match',
+    async observe(ctx) {
+      await hook(ctx, ['transaction_created']);
+      const second = await hook(ctx, ['transaction_created']);
+      await createCharge(ctx);
+      return !(await arrivesWithin(second.path, 300));
+    },
+  },
+  {
+    fault: 'gw-webhook-envelope-outbox-row',
+    async observe(ctx) {
+      const json = JSON.parse((await paidDelivery(ctx)).delivery.body) as Record<string, unknown>;
+      return typeof json.id === 'number' && json.scope === 'USER';
+    },
+  },
+  { fault: 'gw-webhook-event-name-enum-constant', observe: async (ctx) => (JSON.parse((await paidDelivery(ctx)).delivery.body) as Record<string, unknown>).event === 'TRANSACTION_PAID' },
+  {
+    fault: 'gw-production-pair-refused',
+    tokenTtlMs: 60_000,
+    observe: async (ctx) => (await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: basic(ctx.gateway.app.credentials.liveClientId, ctx.gateway.app.credentials.liveClientSecret) } })).status === 401,
+  },
+  {
+    fault: 'gw-validation-errors-array',
+    async observe(ctx) {
+      const reply = await call(ctx.base, 'POST', '/api/v1/pix/in/qrcode', { token: ctx.tokens.sandbox, body: chargeBody({ amountInCents: 99 }) });
+      return reply.status === 422 && reply.body.message === undefined && Array.isArray(reply.body.errors);
+    },
+  },
+  { fault: 'gw-balance-route-unversioned', observe: async (ctx) => (await call(ctx.base, 'GET', '/api/v1/balance', { token: ctx.tokens.sandbox })).status === 404 },
 ];
+
+function basic(clientId: string, clientSecret: string): string {
+  return `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
+}
 
 async function runProbe(probe: Probe, faults: string[]): Promise<boolean> {
   const gateway = await startGateway(faults, { tokenTtlMs: probe.tokenTtlMs });

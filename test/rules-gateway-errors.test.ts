@@ -63,6 +63,13 @@ describe('verifyMessageNamesField ("422 … message points to the field")', () =
     expect(severities(verifyMessageNamesField(answered(422, { success: false, message: 'invalid' }), 'amountInCents', c))).toEqual(['warning']);
     expect(verifyMessageNamesField(answered(400, { success: false, message: 'invalid' }), 'amountInCents', c).requirements).toEqual([]);
   });
+  it('accepts a list of messages naming it; fails a 422 with no message at all', () => {
+    expect(verifyMessageNamesField(answered(422, { error: 'VALIDATION', message: ['amountInCents must be an integer'] }), 'amountInCents', c).findings).toEqual([]);
+    const none = verifyMessageNamesField(answered(422, { errors: [{ msg: 'Invalid value', path: 'amountInCents' }] }), 'amountInCents', c);
+    expect(severities(none)).toEqual(['failure']);
+    expect(codes(none)).toEqual(['error.no-message']);
+    expect(none.findings[0]?.requirements).toEqual(['GW-ERR-422-FIELD']);
+  });
 });
 
 describe('expectUnknownIdRefused ("404 | resource not found")', () => {

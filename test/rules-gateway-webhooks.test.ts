@@ -118,6 +118,27 @@ describe('judgeEventArrival', () => {
     expect(found(j)).toEqual(['failure:webhook.not-delivered']);
     expect(j.findings[0]?.requirements).toEqual(['GW-EVT-DELIVERY-SUBSCRIBED']);
   });
+  it('fails an event never sent while a later moment of the resource was announced', () => {
+    const updated = delivery({ ...txnPaid, event: 'transaction_updated' });
+    // transaction_created: the charge was announced paid (under any name)
+    const created = judgeEventArrival({ ...base, destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [updated] });
+    expect(found(created)).toEqual(['failure:webhook.not-emitted']);
+    expect(created.findings[0]?.requirements).toEqual(['GW-EVT-TRANSACTION-CREATED']);
+    // transaction_paid: the payment was announced as transaction_updated only
+    const paid = judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [updated] });
+    expect(found(paid)).toEqual(['failure:webhook.not-emitted']);
+    expect(paid.findings[0]?.requirements).toEqual(['GW-EVT-TRANSACTION-PAID', 'GW-SANDBOX-SIM-EVENTS']);
+  });
+  it('only warns when nothing about the resource shows the moment passed', () => {
+    const pending = delivery({ ...txnPaid, event: 'transaction_created', transaction: { ...txnPaid.transaction, status: 'pending' } });
+    const otherCharge = delivery({ ...txnPaid, transaction: { ...txnPaid.transaction, id: 'ch_2' } });
+    // a transaction_paid delivery itself is no evidence that transaction_paid was left out
+    const samePaid = delivery(txnPaid);
+    for (const aboutResource of [[pending], [otherCharge]]) {
+      expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource }))).toEqual(['warning:webhook.not-seen']);
+    }
+    expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [samePaid] }))).toEqual(['warning:webhook.not-seen']);
+  });
 });
 
 describe('absence rules', () => {

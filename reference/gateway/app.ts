@@ -103,7 +103,10 @@ export function createGatewayApp(options: GatewayOptions): GatewayApp {
   ];
   // handlers return their answer; mounting writes it
   function write(res: ServerResponse, answer: Answer): void {
-    if (answer.body === undefined) sendEmpty(res, answer.status, answer.headers, style);
+    if (answer.rawText !== undefined) {
+      res.writeHead(answer.status, { 'content-type': answer.rawText.contentType, 'content-length': String(Buffer.byteLength(answer.rawText.text)) });
+      res.end(answer.rawText.text);
+    } else if (answer.body === undefined) sendEmpty(res, answer.status, answer.headers, style);
     else sendJson(res, answer.status, answer.body, answer.headers, style);
   }
 
@@ -116,6 +119,11 @@ export function createGatewayApp(options: GatewayOptions): GatewayApp {
         write(call.res, await gatewayRoute.handle(call));
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
+        // fault: the validator library's default answer for a broken field rule
+        if (error.meta.field !== undefined && faults.has('gw-validation-errors-array')) {
+          write(call.res, { status: 422, body: { errors: [{ type: 'field', msg: 'Invalid value', path: error.meta.field, location: 'body' }] } });
+          return;
+        }
         write(call.res, renderError(error, p, invalidStatusOf(gatewayRoute.method, gatewayRoute.pattern, p)));
       }
     },

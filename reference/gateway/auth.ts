@@ -55,6 +55,10 @@ function isTokenClaims(value: unknown): value is TokenClaims {
 export class Authenticator {
   private readonly clients = new Map<string, RegisteredClient>();
   private readonly signingKey = randomBytes(32);
+  /** fault `gw-auth-opaque-session-token`: opaque session id → its claims */
+  private readonly sessions = new Map<string, TokenClaims>();
+  /** fault `gw-auth-cached-token-reissued`: client id → the first token issued to it */
+  private readonly cachedTokens = new Map<string, string>();
 
   constructor(
     private readonly tokenTtlMs: number,
@@ -80,8 +84,17 @@ export class Authenticator {
     if (body.length > 0 && this.faults.has('gw-auth-body-500')) throw failure(500, 'internal error');
     if (body.length > 0) throw failure(400, 'body: POST /api/auth accepts no body');
     const issuedAt = Date.now();
-    const token = this.sign(principal, issuedAt);
     const expiresIn = this.faults.has('gw-auth-expires-in-seconds') ? Math.round(this.tokenTtlMs / 1000) : this.tokenTtlMs;
+    // fault: a session service, an opaque id, its own tokenType and no {success} wrapper
+    if (this.faults.has('gw-auth-opaque-session-token')) {
+      const session = randomBytes(24).toString('hex');
+      this.sessions.set(session, this.claims(principal, issuedAt));
+      return { token: session, tokenType: 'Session', expiresIn };
+    }
+    // fault: the client's cached token is handed back, expired or not
+    const cached = this.faults.has('gw-auth-cached-token-reissued') ? this.cachedTokens.get(principal.clientId) : undefined;
+    const token = cached ?? this.sign(principal, issuedAt);
+    if (this.faults.has('gw-auth-cached-token-reissued')) this.cachedTokens.set(principal.clientId, token);
     const p = this.personality;
     // personality: an extra, undocumented expiry instant
     const extra = p.gwAuthExpiresAt ? { expiresAt: formatTimestamp(issuedAt + this.tokenTtlMs, { precision: p.gwTimestampPrecision, offset: p.gwTimestampOffset }) } : {};
@@ -91,9 +104,11 @@ export class Authenticator {
   /** Resolves the caller of a `/api/v1` route from `Authorization: Bearer <token>`. */
   authenticate(authorization: string | undefined): Principal {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    // fault: the framework's default entry point answers 403 to an anonymous caller
+    if (!match && this.faults.has('gw-auth-missing-token-403')) throw failure(403, 'Access Denied');
     if (!match) throw unauthorized('Authorization: Bearer token required');
     const token = match[1] as string;
-    const claims = this.verify(token);
+    const claims = this.sessions.get(token) ?? this.verify(token);
     if (!claims) {
       if (this.faults.has('gw-auth-garbage-token-accepted')) return this.defaultSandboxPrincipal();
       throw unauthorized('invalid token');
@@ -105,7 +120,9 @@ export class Authenticator {
   }
 
   private checkBasic(authorization: string | undefined): Principal {
-    const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(authorization ?? '');
+    // fault: `header.split(' ')[1]`, whatever the scheme
+    const scheme = this.faults.has('gw-auth-scheme-ignored') ? /^\S+\s+([A-Za-z0-9+/=_-]+)\s*$/i : /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i;
+    const match = scheme.exec(authorization ?? '');
     if (!match) throw unauthorized('Authorization: Basic credentials required');
     const decoded = Buffer.from(match[1] as string, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
@@ -116,11 +133,19 @@ export class Authenticator {
     if (!client) throw unauthorized('invalid credentials');
     const secretMatches = timingSafeEqual(sha256(secret), client.secretSha256);
     if (!secretMatches && !this.faults.has('gw-auth-wrong-secret-accepted')) throw unauthorized('invalid credentials');
+    // fault: production lives on another host; this one refuses its pairs
+    if (client.environment === 'production' && this.faults.has('gw-production-pair-refused')) throw unauthorized('invalid credentials');
     return { accountId: client.accountId, environment: client.environment, clientId };
   }
 
   private sign(principal: Principal, now: number): string {
-    const claims: TokenClaims = {
+    const claims = this.claims(principal, now);
+    const unsigned = `${base64url(JSON.stringify({ alg: this.personality.gwTokenAlg, typ: 'JWT' }))}.${base64url(JSON.stringify(claims))}`;
+    return `${unsigned}.${this.mac(unsigned)}`;
+  }
+
+  private claims(principal: Principal, now: number): TokenClaims {
+    return {
       sub: principal.accountId,
       env: principal.environment,
       cid: principal.clientId,
@@ -129,8 +154,6 @@ export class Authenticator {
       exp_ms: now + this.tokenTtlMs,
       jti: randomUUID(),
     };
-    const unsigned = `${base64url(JSON.stringify({ alg: this.personality.gwTokenAlg, typ: 'JWT' }))}.${base64url(JSON.stringify(claims))}`;
-    return `${unsigned}.${this.mac(unsigned)}`;
   }
 
   private mac(unsigned: string): string {

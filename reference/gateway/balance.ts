@@ -41,5 +41,7 @@ async function getBalance(deps: GatewayDeps, call: GatewayCall): Promise<Answer>
 }
 
 export function balanceRoutes(deps: GatewayDeps): GatewayRoute[] {
-  return [{ method: 'GET', pattern: '/api/v1/balance', handle: (call) => getBalance(deps, call) }];
+  // fault: the router mounted without the version prefix
+  const pattern = deps.faults.has('gw-balance-route-unversioned') ? '/api/balance' : '/api/v1/balance';
+  return [{ method: 'GET', pattern, handle: (call) => getBalance(deps, call) }];
 }

@@ -35,6 +35,8 @@ export interface Answer {
   /** undefined: no body (204) */
   body: unknown;
   headers?: Record<string, string>;
+  /** a body that is not JSON (faults only), written as is */
+  rawText?: { contentType: string; text: string };
 }
 
 /** A route of the gateway; its shape fits `matchRoute` from reference/shared/http.ts. */

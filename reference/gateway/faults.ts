@@ -102,7 +102,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-production-validation-422', ['GW-ENV-IDENTICAL-BEHAVIOUR'], 'production answers 422 where the sandbox answers 400 for the same invalid PIX charge'),
   fault('gw-isolation-production-sees-sandbox', ['GW-ENV-ISOLATION'], 'a production token reads and lists sandbox resources of the same account'),
   fault('gw-isolation-other-account-sees-resource', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "another account's token reads its resources"),
-  fault('gw-sandbox-simulation-in-production-allowed', ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], '/pay and /complete skip the sandbox-credentials check'),
+  fault('gw-sandbox-simulation-in-production-allowed', ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'], '/pay and /complete skip the sandbox-credentials check'),
   fault('gw-simulation-checks-ownership-only', ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], "/pay and /complete check that the resource belongs to the caller's environment (403 for a sandbox resource), not that the caller is a sandbox one: production credentials confirm a production charge"),
   fault('gw-balance-shared-across-environments', ['GW-ENV-BALANCE-SEPARATE', 'GW-ENV-ISOLATION'], 'the balance query filters by account only: the production balance also sums the sandbox postings'),
 
@@ -115,4 +115,21 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   ...PIX_CHARGE_FAULTS,
   // PIX transfers and card charges (issue 15 proof): faults-transfers-card.ts
   ...TRANSFER_CARD_FAULTS,
+  // Issue 15 (proof): authentication, webhooks, events, errors, general
+  fault('gw-auth-opaque-session-token', ['GW-AUTH-200-SHAPE', 'GW-AUTH-TOKEN-JWT', 'GW-AUTH-TOKEN-TYPE-BEARER'], "POST /api/auth is a session service: an opaque hex session id as token, tokenType \"Session\", and no success flag (the {success} wrapper is mounted on /api/v1 only)"),
+  fault('gw-auth-scheme-ignored', ['GW-AUTH-BASIC'], 'the exchange splits Authorization on the space and base64-decodes the second part whatever the scheme: "Bearer <base64(id:secret)>" gets a token'),
+  fault('gw-auth-missing-token-403', ['GW-AUTH-401-MISSING', 'GW-ANY-401-429'], "a request without a Bearer token is refused with 403 (the security framework's default entry point for anonymous callers), not 401"),
+  fault('gw-auth-cached-token-reissued', ['GW-AUTH-REAUTH'], "POST /api/auth hands back the client's cached token without checking that it has expired: after expiry a new exchange gives a token that is already refused", 'timer'),
+  fault('gw-webhook-entity-serializer', ['GW-WH-ID-INTEGER', 'GW-WH-RESOURCE-FIELDS', 'GW-WH-CREATED-AT-ISO', 'GW-WH-SECRET-ON-CREATE', 'GW-WH-CREATE-200'], "the Webhook entity goes through a generic serializer: the bigint id as a string, the events column as its stored comma-joined text, createdAt as epoch milliseconds, and the secret column ignored on every answer, creation included"),
+  fault('gw-webhook-list-not-json', ['GW-WH-LIST', 'GW-JSON-BODIES'], 'the list handler sends String(rows): 200 text/html "[object Object],…"'),
+  fault('gw-webhook-events-default-all', ['GW-WH-CREATE-REQUIRED'], 'a webhook created without events is subscribed to every event instead of refused'),
+  fault('gw-webhook-form-encoded', ['GW-WH-CONTENT-TYPE', 'GW-EVT-HTTP-POST-JSON'], "callbacks are posted by an HTTP client's form helper: application/x-www-form-urlencoded, body payload=<url-encoded JSON>"),
+  fault('gw-events-creation-not-emitted', ['GW-EVT-TRANSACTION-CREATED', 'GW-EVT-TRANSFER-CREATED'], 'events are published from the status-change hook: a creation (an insert, no status change) emits nothing'),
+  fault('gw-events-settled-as-updated', ['GW-EVT-TRANSACTION-PAID', 'GW-EVT-TRANSFER-COMPLETED'], 'one generic "status changed" event type: payment and completion are announced as transaction_updated/transfer_updated only'),
+  fault('gw-webhook-dispatch-first-match', ['GW-EVT-DELIVERY-SUBSCRIBED'], 'the dispatcher looks up the subscribed webhook with find() instead of filter(): only the oldest matching webhook receives the event'),
+  fault('gw-webhook-envelope-outbox-row', ['GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER'], "the event envelope is filled from the outbox row: id its auto-increment integer, scope the enum constant's name \"USER\""),
+  { ...fault('gw-webhook-event-name-enum-constant', ['GW-EVT-EVENT-NAME'], 'the event field carries the enum constant name (TRANSACTION_PAID) instead of the event name'), strict: 'the value of `event` is not spelled out: a value other than the event name is a warning' },
+  fault('gw-production-pair-refused', ['GW-ENV-SAME-HOST', 'GW-ENV-BY-CREDENTIALS'], 'this host knows the sandbox pairs only: the production pair is refused with 401 (production deployed on another host)'),
+  fault('gw-validation-errors-array', ['GW-ERR-SHAPES', 'GW-ERR-422-FIELD'], "field validation failures answer the validator library's default: 422 {errors: [{type, msg: \"Invalid value\", path, location}]}, no message"),
+  fault('gw-balance-route-unversioned', ['GW-VER-PREFIX'], 'the balance router is mounted at /api/balance, without the /api/v1 prefix'),
 ];

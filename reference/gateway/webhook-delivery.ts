@@ -65,8 +65,14 @@ export interface DeliveryAttempt {
  * The envelope around a resource, as the personality writes it: key order, an extra `createdAt`.
  * `resource` is the key (`transaction`, `transfer`) of `body`.
  */
-function envelope(p: Personality, type: string, event: string, resource: string, body: Record<string, unknown>): Record<string, unknown> {
-  const head = { id: randomUUID(), type, event, scope: 'user' };
+/** fault `gw-webhook-envelope-outbox-row`: the outbox table's auto-increment */
+let outboxSeq = 0;
+
+function envelope(p: Personality, type: string, eventName: string, resource: string, body: Record<string, unknown>, faults: ReadonlySet<string>): Record<string, unknown> {
+  // faults: the enum constant's name instead of the event name; the outbox row's integer id and scope constant
+  const event = faults.has('gw-webhook-event-name-enum-constant') ? eventName.toUpperCase() : eventName;
+  const outbox = faults.has('gw-webhook-envelope-outbox-row');
+  const head = { id: outbox ? ++outboxSeq : randomUUID(), type, event, scope: outbox ? 'USER' : 'user' };
   const extra = p.gwWebhookExtraFields ? { createdAt: formatTimestamp(Date.now(), { precision: p.gwTimestampPrecision, offset: p.gwTimestampOffset }) } : {};
   return p.gwWebhookKeyOrder === 'resource-first' ? { [resource]: body, ...extra, scope: head.scope, event, type, id: head.id } : { ...head, ...extra, [resource]: body };
 }
@@ -83,7 +89,7 @@ function transactionPayload(event: TransactionEvent, charge: PixCharge, faults: 
       ...(charge.endToEndId !== undefined ? { endToEndId: charge.endToEndId } : omit ? {} : { endToEndId: null }),
       ...(payerInfo !== undefined && { payerInfo }),
     },
-  });
+  }, faults);
 }
 
 function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: ReadonlySet<string>, p: Personality): Record<string, unknown> {
@@ -98,7 +104,19 @@ function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: Re
       ...(transfer.endToEndId !== undefined ? { endToEndId: transfer.endToEndId } : omit ? {} : { endToEndId: null }),
       creditorAccount: { name: transfer.creditorAccount.name, document: transfer.creditorAccount.document },
     },
-  });
+  }, faults);
+}
+
+/**
+ * Faults `gw-events-creation-not-emitted` (events from a status-change hook: a creation, an insert,
+ * emits nothing) and `gw-events-settled-as-updated` (one generic "status changed" event type: a
+ * settlement is the `*_updated` event, sent once).
+ */
+function hookedEvent<E extends string>(event: E, faults: ReadonlySet<string>, updated: E): E | undefined {
+  if (faults.has('gw-events-creation-not-emitted') && event.endsWith('_created')) return undefined;
+  if (!faults.has('gw-events-settled-as-updated')) return event;
+  if (event === updated) return undefined;
+  return event.endsWith('_paid') || event.endsWith('_completed') || event.endsWith('_canceled') ? updated : event;
 }
 
 export class WebhookDispatcher {
@@ -116,11 +134,15 @@ export class WebhookDispatcher {
     private readonly personality: Personality = DEFAULT_PERSONALITY,
   ) {}
 
-  emitTransaction(event: TransactionEvent, charge: PixCharge): void {
+  emitTransaction(named: TransactionEvent, charge: PixCharge): void {
+    const event = hookedEvent<TransactionEvent>(named, this.faults, 'transaction_updated');
+    if (event === undefined) return;
     this.emit(event, charge, charge.postbackUrl, () => transactionPayload(event, charge, this.faults, this.personality));
   }
 
-  emitTransfer(event: TransferEvent, transfer: PixTransfer): void {
+  emitTransfer(named: TransferEvent, transfer: PixTransfer): void {
+    const event = hookedEvent<TransferEvent>(named, this.faults, 'transfer_updated');
+    if (event === undefined) return;
     this.emit(event, transfer, transfer.postbackUrl, () => transferPayload(event, transfer, this.faults, this.personality));
   }
 
@@ -143,6 +165,8 @@ export class WebhookDispatcher {
       if (webhook.deleted && !this.faults.has('gw-webhook-deleted-still-receives')) continue;
       if (!webhook.isActive && !webhook.deleted) continue;
       if (!webhook.events.includes(event) && !this.faults.has('gw-webhook-unsubscribed-receives')) continue;
+      // fault: find() instead of filter(): the first matching webhook only
+      if (this.faults.has('gw-webhook-dispatch-first-match') && targets.length > 0) continue;
       targets.push({ url: webhook.url, signatureSecret: webhook.signatureSecret });
     }
     if (postbackUrl !== undefined && !this.faults.has('gw-webhook-postback-ignored')) targets.push({ url: postbackUrl });
@@ -171,20 +195,23 @@ export class WebhookDispatcher {
     this.timers.add(timer);
   }
 
-  private async attempt(event: string, target: DeliveryTarget, payload: Record<string, unknown>, body: string, attemptIndex: number): Promise<void> {
+  private async attempt(event: string, target: DeliveryTarget, payload: Record<string, unknown>, json: string, attemptIndex: number): Promise<void> {
+    // fault: an HTTP client's form helper posts the payload as a form field
+    const form = this.faults.has('gw-webhook-form-encoded');
+    const body = form ? `payload=${encodeURIComponent(json)}` : json;
     const headers: Record<string, string> = {
-      'Content-Type': 'application/json',
+      'Content-Type': form ? 'application/x-www-form-urlencoded' : 'application/json',
       'Content-Length': String(Buffer.byteLength(body)),
     };
     if (!this.faults.has('gw-webhook-missing-user-agent')) headers['User-Agent'] = 'Gateway';
-    if (target.signatureSecret !== undefined) headers['ServiceGateway-Signature'] = this.signatureHeader(target.signatureSecret, payload, body);
+    if (target.signatureSecret !== undefined) headers['ServiceGateway-Signature'] = this.signatureHeader(target.signatureSecret, payload, json);
     const sent = this.personality.gwWebhookHeaderCase === 'lower' ? casedHeaders(headers, 'lower') : headers;
     const status = await this.post(target.url, sent, body);
     this.attempts.push({ url: target.url, event, status });
     const delivered = typeof status === 'number' && status >= 200 && status < 300;
     const nextDelay = this.options.retryDelaysMs[attemptIndex];
     if (!delivered && nextDelay !== undefined) {
-      this.schedule(nextDelay, () => this.attempt(event, target, payload, body, attemptIndex + 1));
+      this.schedule(nextDelay, () => this.attempt(event, target, payload, json, attemptIndex + 1));
     }
   }
 

@@ -15,6 +15,10 @@ import { HIDDEN_EVENTS, PUBLIC_EVENTS } from './webhook-delivery.js';
 const SUBSCRIBABLE_EVENTS: ReadonlySet<string> = new Set<string>([...PUBLIC_EVENTS, ...HIDDEN_EVENTS]);
 
 function webhookView(webhook: Webhook, withSecret: boolean, deps: GatewayDeps): Record<string, unknown> {
+  // fault: a generic entity serializer (bigint as string, the stored events text, epoch millis, secret column ignored)
+  if (deps.faults.has('gw-webhook-entity-serializer')) {
+    return { id: String(webhook.id), url: webhook.url, events: webhook.events.join(','), isActive: webhook.isActive, createdAt: Date.parse(webhook.createdAt) };
+  }
   return {
     id: webhook.id,
     url: webhook.url,
@@ -26,7 +30,9 @@ function webhookView(webhook: Webhook, withSecret: boolean, deps: GatewayDeps): 
   };
 }
 
-function validateEvents(value: unknown, emptyAllowed: boolean): string[] {
+function validateEvents(value: unknown, emptyAllowed: boolean, faults: ReadonlySet<string>): string[] {
+  // fault: a missing events list defaults to every event
+  if (value === undefined && faults.has('gw-webhook-events-default-all')) return [...PUBLIC_EVENTS];
   if (value === undefined || value === null) throw invalidField('events', 'is required');
   if (!Array.isArray(value)) throw invalidField('events', 'must be an array of event names');
   // "events array of event names (required)": whether [] is a valid array of names is a choice
@@ -45,6 +51,8 @@ async function listWebhooks(deps: GatewayDeps, call: GatewayCall): Promise<Answe
   const visible = [...deps.store.webhooks.values()].filter((webhook) => !webhook.deleted && isVisibleTo(webhook, call.principal, deps.faults));
   if (p.gwWebhookListOrder === 'newest-first') visible.reverse();
   const data = visible.map((webhook) => webhookView(webhook, false, deps));
+  // fault: `res.send(String(rows))`
+  if (deps.faults.has('gw-webhook-list-not-json')) return { status: 200, body: undefined, rawText: { contentType: 'text/html; charset=utf-8', text: String(data) } };
   // "Lists webhooks. Response body: not shown."
   return { status: 200, body: p.gwWebhookListEnvelope ? { success: true, data } : data };
 }
@@ -53,7 +61,7 @@ async function createWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answ
   const p = deps.personality;
   const body = await readJsonObject(call.req, deps.faults, p.gwNullOptionalFields === 'absent');
   const url = requireHttpUrl(body.url, 'url');
-  const events = validateEvents(body.events, p.gwWebhookEmptyEvents);
+  const events = validateEvents(body.events, p.gwWebhookEmptyEvents, deps.faults);
   const webhook: Webhook = {
     id: deps.store.allocateWebhookId(),
     accountId: call.principal.accountId,

@@ -143,6 +143,8 @@ export async function removeWebhooks(gw: GatewayClient, hooks: ReadonlyArray<Reg
 
 export type { GatewayEvent, ResourceKind };
 export const RUN_EVENTS: readonly GatewayEvent[] = ['transaction_created', 'transaction_paid', 'transfer_created', 'transfer_completed'];
+/** "updated to another status": subscribed besides the run events, to see a settlement announced under that name. */
+export const UPDATED_EVENTS: readonly string[] = ['transaction_updated', 'transfer_updated'];
 /** The other event names of the "Events" table (and the hidden subscription ones). */
 const OTHER_EVENTS: readonly string[] = [
   'transaction_refunded', 'transaction_updated', 'infraction', 'transfer_updated', 'transfer_canceled',

@@ -20,6 +20,7 @@ import { notRunReason } from '../../harness/config/target.js';
 import { ensureNoForeignDelivery } from '../../harness/rules/gateway/separation.js';
 import { expectStatus, kindOf, verifyIsoTimestamp } from '../../harness/rules/index.js';
 import {
+  announcedOtherwise,
   ensureOnlySubscribedEventsDelivered,
   ensureRemovedWebhookNotListedActive,
   ensureRemovedWebhookReceivesNothing,
@@ -43,6 +44,7 @@ import {
   removeWebhooks,
   RUN_EVENTS,
   transferBody,
+  UPDATED_EVENTS,
 } from './webhook-steps.js';
 import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-steps.js';
 
@@ -201,8 +203,9 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
 }, async (t) => {
   const rc = t.receiver();
   const gw = t.gateway();
-  // two webhooks subscribed to all four events: "sent to every active webhook subscribed to the event"
-  const hooks = await registerAll(t, gw, [[...RUN_EVENTS], [...RUN_EVENTS]]);
+  // two webhooks subscribed to all four events: "sent to every active webhook subscribed to the event";
+  // the *_updated events too, so a payment or completion announced under another name is seen
+  const hooks = await registerAll(t, gw, [[...RUN_EVENTS, ...UPDATED_EVENTS], [...RUN_EVENTS, ...UPDATED_EVENTS]]);
   try {
     const active = hooks.filter((h): h is RegisteredWebhook => h !== undefined);
     if (active.length === 0) return;
@@ -249,14 +252,26 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
     const firsts = await Promise.all(expectations.map((e) => awaitDelivery(rc, e, DELIVERY_WAIT_MS)));
     // an event that reached one destination but not yet another: wait a little longer for the latter
     const seenElsewhere = (e: Expectation): boolean => expectations.some((o, k) => o !== e && o.event === e.event && o.id === e.id && firsts[k] !== undefined);
+    // everything that reached our destinations (other files' events included at the webhooks)
+    const arrived = async (): Promise<Delivery[]> => (await Promise.all(targets.map((target) => rc.deliveries({ path: target.path })))).flat();
+    const aboutResource = (all: readonly Delivery[], e: Expectation): Delivery[] => all.filter(isAbout(e.kind, e.id));
+    const early = await arrived();
     await Promise.all(expectations.map(async (e, k) => {
-      if (firsts[k] === undefined && seenElsewhere(e)) firsts[k] = await awaitDelivery(rc, e, LATE_DELIVERY_GRACE_MS);
+      // …and one never seen while a later moment of the same resource was announced (rule: announcedOtherwise)
+      const late = seenElsewhere(e) || announcedOtherwise(e.event, e.kind, e.id, aboutResource(early, e)) !== undefined;
+      if (firsts[k] === undefined && late) firsts[k] = await awaitDelivery(rc, e, LATE_DELIVERY_GRACE_MS);
     }));
     const waitedMs = Date.now() - started;
+    const all = await arrived();
+    // a delivery that is not a JSON object cannot be told apart by resource: its transport is judged here
+    // ("HTTP POST callbacks with a JSON body"; "Content-Type | application/json"), a few per destination
+    for (const target of targets) {
+      for (const d of all.filter((x) => x.path === target.path && !isRecord(x.json)).slice(0, 2)) checkDeliveryTransport(d, undefined, t.run);
+    }
     const matched = new Map<string, number>();
     const received: Delivery[][] = [];
     for (const [k, e] of expectations.entries()) {
-      t.run.record(judgeEventArrival({ event: e.event, kind: e.kind, id: e.id, destination: e.destination, label: e.label, delivery: firsts[k], waitedMs, seenElsewhere: seenElsewhere(e) }));
+      t.run.record(judgeEventArrival({ event: e.event, kind: e.kind, id: e.id, destination: e.destination, label: e.label, delivery: firsts[k], waitedMs, seenElsewhere: seenElsewhere(e), aboutResource: aboutResource(all, e) }));
       received.push(firsts[k] ? await checkDeliveries(rc, t.run, e, matched) : []);
     }
     // "JSON of the payload": which signing input verified (raw body, or only a compact re-serialisation)

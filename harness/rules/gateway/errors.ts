@@ -12,7 +12,7 @@ import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus, type StatusExpectation } from '../status.js';
 import { ensureErrorShapeNotFound, verifyDetailNamesField, verifyGatewayErrorShape } from '../errors.js';
-import { dataOf } from '../../json.js';
+import { dataOf, isRecord } from '../../json.js';
 
 /** A judgement that decided nothing (the observation is outside the rule's sentence). */
 export const NOTHING_DECIDED: Judgement = { requirements: [], findings: [] };
@@ -59,11 +59,22 @@ export function verifyErrorBody(exchange: Exchange, ctx: RuleContext): Judgement
 
 /**
  * "422 | validation failure; message points to the field": on a 422 only, the message should name
- * the field (a WARNING when it does not: how it points is not stated). Other statuses decide nothing.
+ * the field (a WARNING when it does not: how it points is not stated). A 422 with no `message` at all
+ * (neither a string nor a list) has nothing that could point: FAILURE `error.no-message`. Other
+ * statuses decide nothing.
  */
 export function verifyMessageNamesField(exchange: Exchange, field: string, ctx: RuleContext): Judgement {
   if (exchange.response?.status !== 422 || field === '') return NOTHING_DECIDED;
-  return verifyDetailNamesField(exchange.response.json, field, { ...ctx, exchanges: ctx.exchanges ?? [exchange] }, { key: 'message' });
+  const json = exchange.response.json;
+  const c: RuleContext = { ...ctx, exchanges: ctx.exchanges ?? [exchange] };
+  const message = isRecord(json) ? json.message : undefined;
+  if (typeof message !== 'string' && !Array.isArray(message)) {
+    return judge(c, makeFinding(c, {
+      code: 'error.no-message', title: 'a 422 carries no message to point to the field', severity: 'failure',
+      expected: `a message naming the field "${field}" ("message points to the field")`, actual: show(json, 300),
+    }));
+  }
+  return verifyDetailNamesField(json, field, c, { key: 'message' });
 }
 
 /** How an id used in a by-id route reads: plausible as an id, malformed, or a URL dot segment. */

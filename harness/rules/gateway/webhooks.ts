@@ -214,6 +214,34 @@ export interface ArrivalObservation {
   waitedMs: number;
   /** another destination received the same event of the same resource (the event was emitted) */
   seenElsewhere: boolean;
+  /**
+   * every delivery about the same resource that arrived at any of the check's destinations (any
+   * event name): one showing that the moment of `event` has passed tells an event never emitted
+   * from one still under way (see {@link announcedOtherwise})
+   */
+  aboutResource?: readonly GatewayDelivery[];
+}
+
+/** The statuses a settled resource carries in an event ("Event payload status for a completed transfer is `paid`"). */
+const SETTLED: Record<ResourceKind, readonly string[]> = { transaction: ['paid'], transfer: ['paid', 'completed'] };
+
+/**
+ * A delivery about the resource showing that the moment of `event` has passed, while `event` itself
+ * reached no destination: for `*_created`, any event of the resource carrying a settled status (the
+ * resource was created before it was settled, and that later moment was announced); for
+ * `transaction_paid`/`transfer_completed`, a settled status under ANOTHER event name (the transition
+ * was announced, e.g. as `transaction_updated`, but not as the event the table names). Undefined
+ * when no delivery shows it.
+ */
+export function announcedOtherwise(event: GatewayEvent, kind: ResourceKind, id: string, deliveries: readonly GatewayDelivery[]): GatewayDelivery | undefined {
+  const created = event === 'transaction_created' || event === 'transfer_created';
+  return deliveries.find((d) => {
+    const json = d.json;
+    if (!isRecord(json)) return false;
+    const inner = json[kind];
+    if (!isRecord(inner) || inner.id !== id || typeof inner.status !== 'string' || !SETTLED[kind].includes(inner.status)) return false;
+    return created || json.event !== event;
+  });
 }
 
 /**
@@ -230,6 +258,22 @@ export function judgeEventArrival(o: ArrivalObservation, at: Observed = {}): Jud
   const ctx: RuleContext = { ...at, requirements };
   if (o.delivery) return judge(ctx);
   const seconds = Math.round(o.waitedMs / 1000);
+  const later = o.seenElsewhere ? undefined : announcedOtherwise(o.event, o.kind, o.id, o.aboutResource ?? []);
+  if (later !== undefined) {
+    // the Events table: "transaction_created | PIX charge created", "transaction_paid | PIX charge paid", …
+    const named = isRecord(later.json) ? later.json.event : undefined;
+    return judge(
+      ctx,
+      makeFinding(ctx, {
+        code: 'webhook.not-emitted',
+        requirements: EVENT_REQUIREMENT[o.event],
+        title: `${o.event} of ${o.kind} ${o.id} was never sent, while a later moment of the same ${o.kind} was announced`,
+        severity: 'failure',
+        expected: `${o.event} at the ${o.label} (the Events table names it for this moment)`,
+        actual: `no ${o.event} anywhere within ${seconds} s; ${where(later)} announced event ${show(named)} with the ${o.kind} settled`,
+      }),
+    );
+  }
   if (o.seenElsewhere) {
     return judge(
       ctx,
