@@ -129,8 +129,14 @@ function requirementIds(value: unknown): RequirementId[] {
   return list.filter((v): v is RequirementId => typeof v === 'string');
 }
 
+const mediaTypes = new Map<string, string | undefined>();
 function mediaTypeOf(contentType: string | undefined): string | undefined {
-  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+  if (contentType === undefined) return undefined;
+  // a handful of distinct Content-Type values per run, one per response: kept (bounded)
+  if (mediaTypes.has(contentType)) return mediaTypes.get(contentType);
+  const media = contentType.split(';')[0]?.trim().toLowerCase() || undefined;
+  if (mediaTypes.size < 64) mediaTypes.set(contentType, media);
+  return media;
 }
 
 function isJsonMediaType(mediaType: string | undefined): boolean {

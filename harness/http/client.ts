@@ -119,7 +119,9 @@ export function onAnyExchange(listener: ExchangeListener): () => void {
 
 function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) {
+  // for…in: undici's header object is a plain object (no entries array per response)
+  for (const k in raw) {
+    const v = raw[k];
     if (v === undefined) continue;
     out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }
