@@ -25,6 +25,12 @@ export default defineConfig({
     // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
     // receiver lives in the global-setup process and workers reach it over HTTP
     pool: 'forks',
+    // one module graph per worker, not per file: the harness, the bundled specs and every compiled
+    // ajv validator load once per worker process (isolated, each of the ~30 files paid ~1.4 s of
+    // imports and spec compilation). Checks share nothing through modules but the worker's Session
+    // (HTTP pools, tokens, contract), which is meant to be shared; the fault matrix has always run
+    // this way. PAYGATE_ISOLATE=1 restores one fresh module graph per file.
+    isolate: env['PAYGATE_ISOLATE'] === '1',
     ...(workers !== undefined && Number.isInteger(workers) && workers > 0 && { maxWorkers: workers }),
     testTimeout,
     hookTimeout: Math.max(testTimeout, 2 * minutes),

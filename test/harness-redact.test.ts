@@ -106,6 +106,31 @@ describe('redaction', () => {
   });
 });
 
+describe('records redacted when read (harness/http/exchange.ts)', () => {
+  it('learns a body\'s secret fields at once and hides a secret learnt later in a record made earlier', async () => {
+    const redactor = new Redactor();
+    const http = new HttpClient({ baseUrl: server.url, api: 'gateway', redactor });
+    const later = 'sk_live_learnt_afterwards_123';
+    try {
+      // the echo response carries the value before anything says it is a secret
+      const early = await http.request({ api: 'gateway', method: 'POST', path: '/api/v1/echo', json: { note: later } });
+      // a response field named like a secret teaches it at once, before its record is read
+      issued.signatureSecret = 'whsec_learnt_at_once_456';
+      await http.request({ api: 'gateway', method: 'POST', path: '/api/v1/webhook', json: { url: 'http://x', events: [] } });
+      expect(redactor.isSecret('whsec_learnt_at_once_456')).toBe(true);
+      redactor.register(later, 'PARTNER_API_KEY');
+      const e = early.exchange;
+      const rendered = [JSON.stringify(e), JSON.stringify({ ...e, response: { ...e.response } }), JSON.stringify(structuredClone(e)), e.curl, e.request.body ?? '', e.response?.body ?? '', JSON.stringify(e.response?.json)];
+      for (const text of rendered) expect(text).not.toContain(later);
+      expect(e.response?.body).toContain('<redacted:PARTNER_API_KEY>');
+      // the caller's raw view is unchanged
+      expect(early.text).toContain(later);
+    } finally {
+      await http.destroy();
+    }
+  });
+});
+
 describe('curl', () => {
   it('single-quotes any text so the shell gives it back unchanged (property)', () => {
     fc.assert(

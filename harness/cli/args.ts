@@ -141,6 +141,7 @@ export const WORKER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_MAX_RPS', help: "this worker's share of the rate cap (total / workers); unset: no cap" },
   { name: 'PAYGATE_MAX_RPS_TOTAL', help: 'the whole run\'s rate cap (--max-rps)' },
   { name: 'PAYGATE_WORKERS', help: 'number of worker processes when set by --workers, --concurrency or a rate cap' },
+  { name: 'PAYGATE_ISOLATE', help: '1: a fresh module graph per test file (default: one per worker process; the specs and validators load once)' },
   { name: 'PAYGATE_CONCURRENCY', help: 'property runs in flight at once inside one check (--concurrency); unset: one at a time' },
   { name: 'PAYGATE_API', help: 'gateway | partner | both' },
   { name: 'PAYGATE_STRICT', help: '1 when warnings fail' },

@@ -76,9 +76,33 @@ export interface ContractOptions {
 export interface RawResponse {
   json?: unknown;
   text?: string;
+  /** response headers as received (names lower-case); only the Content-Type is read */
+  headers?: Record<string, string>;
 }
 
 type Json = Record<string, unknown>;
+
+/** See Contract.statusPlan. */
+interface StatusPlan {
+  /** the operation's own requirements, else the API's fallback: named by findings about the status */
+  readonly general: readonly RequirementId[];
+  /** the documented response key (`200`, `2XX`, `default`), undefined when undocumented */
+  readonly key: string | undefined;
+  /** the response's `content`, undefined when it documents none */
+  readonly content: Json | undefined;
+  /** x-requirement of the response node or its nearest ancestor */
+  readonly responseRequirements: readonly RequirementId[];
+  /** per Content-Type media type seen (`''`: none) */
+  readonly media: Map<string, MediaPlan | undefined>;
+}
+
+/** See Contract.mediaPlan. */
+interface MediaPlan {
+  readonly mediaType: string;
+  readonly open: 'optional' | 'any' | undefined;
+  readonly validate: ValidateFunction | undefined;
+  readonly schemaRequirements: readonly RequirementId[];
+}
 
 interface CompiledOperation {
   match: Omit<OperationMatch, 'pathParams'>;
@@ -105,8 +129,14 @@ function requirementIds(value: unknown): RequirementId[] {
   return list.filter((v): v is RequirementId => typeof v === 'string');
 }
 
+const mediaTypes = new Map<string, string | undefined>();
 function mediaTypeOf(contentType: string | undefined): string | undefined {
-  return contentType?.split(';')[0]?.trim().toLowerCase() || undefined;
+  if (contentType === undefined) return undefined;
+  // a handful of distinct Content-Type values per run, one per response: kept (bounded)
+  if (mediaTypes.has(contentType)) return mediaTypes.get(contentType);
+  const media = contentType.split(';')[0]?.trim().toLowerCase() || undefined;
+  if (mediaTypes.size < 64) mediaTypes.set(contentType, media);
+  return media;
 }
 
 function isJsonMediaType(mediaType: string | undefined): boolean {
@@ -221,6 +251,7 @@ export class Contract {
   private readonly specs = new Map<ApiName, ApiSpec>();
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly schemaRequirementCache = new Map<string, readonly RequirementId[]>();
+  private readonly statusPlans = new Map<string, StatusPlan>();
   private readonly redactor: Redactor;
   private readonly fallback: Record<ApiName, RequirementId>;
 
@@ -465,12 +496,8 @@ export class Contract {
     }
     if (!operation) return [];
     const status = response.status;
-    // only findings about the status name these: worked out when one is made
-    const general = (): RequirementId[] => {
-      const opReqs = this.operationRequirements(api, operation);
-      return opReqs.length ? opReqs : [this.fallback[api]];
-    };
-    for (const id of general()) evaluated.add(id);
+    const plan = this.statusPlan(api, operation, status);
+    for (const id of plan.general) evaluated.add(id);
     const base = { exchanges: [exchange] };
 
     if (status >= 500) {
@@ -480,7 +507,7 @@ export class Contract {
           code: 'target.5xx',
           title: `${operation} answered ${status}: a server error is never a conforming answer`,
           severity: 'failure',
-          requirements: general(),
+          requirements: [...plan.general],
           expected: `a status documented for ${operation} (${this.documentedStatuses(api, operation).join(', ') || 'none'}) or a general error status`,
           actual: `${status} ${truncate(response.body)}`,
         },
@@ -488,7 +515,7 @@ export class Contract {
     }
 
     const findings: Finding[] = [];
-    const key = this.responseKeyFor(api, operation, status);
+    const key = plan.key;
     if (!key) {
       if (!ALWAYS_ALLOWED_STATUSES.includes(status)) {
         const inTable = GENERAL_ERROR_STATUSES[api].includes(status);
@@ -499,7 +526,7 @@ export class Contract {
             ? `${operation} answered ${status}, which the Errors table allows in general but the operation does not list`
             : `${operation} answered ${status}, a status the contract does not document for it`,
           severity: 'warning',
-          requirements: general(),
+          requirements: [...plan.general],
           expected: `one of ${this.documentedStatuses(api, operation).join(', ') || '(none documented)'}`,
           actual: String(status),
         });
@@ -507,16 +534,13 @@ export class Contract {
       return findings;
     }
 
-    const resp = this.responseFor(api, operation, key);
-    const content = resp && isObject(resp.node.content) ? resp.node.content : undefined;
-    if (!content || Object.keys(content).length === 0) return findings;
-    const mediaTypes = Object.keys(content);
-    const actualMedia = mediaTypeOf(response.headers['content-type']);
-    const jsonDocumented = mediaTypes.filter((m) => isJsonMediaType(m));
-    let mediaType = mediaTypes.find((m) => m === actualMedia);
-    if (mediaType && !isJsonMediaType(mediaType)) return findings; // a documented non-JSON body: not judged here
-    mediaType ??= jsonDocumented[0];
-    if (!mediaType) return findings;
+    const content = plan.content;
+    if (!content) return findings;
+    // the raw Content-Type when the caller has it: the recorded headers are redacted on first read
+    const actualMedia = mediaTypeOf((raw?.headers ?? response.headers)['content-type']);
+    const media = this.mediaPlan(api, operation, plan, actualMedia);
+    if (!media) return findings;
+    const mediaType = media.mediaType;
 
     const text = raw?.text ?? response.body;
     const parsedByCaller = raw !== undefined && 'json' in raw;
@@ -531,9 +555,10 @@ export class Contract {
     if (body === undefined) {
       // a body the contract does not show (schema marked `x-body: optional` or `x-body: any`) may be
       // absent (204, or 200 with nothing); `x-body: any` also tolerates a body that is not JSON
-      const open = this.openBody(api, content[mediaType]);
+      const open = media.open;
       if ((open !== undefined && text.trim() === '') || open === 'any') return findings;
-      const reqFromResponse = resp ? this.spec(api).nearestRequirement(resp.node) : [];
+      const reqFromResponse = plan.responseRequirements;
+      const shownMedia = mediaTypeOf(response.headers['content-type']);
       findings.push({
         ...base,
         code: 'contract.not-json',
@@ -541,30 +566,87 @@ export class Contract {
         severity: 'failure',
         requirements: [this.fallback[api], ...reqFromResponse.filter((r) => r !== this.fallback[api])],
         expected: `a JSON body (${mediaType})`,
-        actual: text === '' ? '(empty body)' : `${actualMedia ?? 'no Content-Type'}: ${truncate(this.redactor.redactText(text))}`,
+        actual: text === '' ? '(empty body)' : `${shownMedia ?? 'no Content-Type'}: ${truncate(this.redactor.redactText(text))}`,
       });
       return findings;
     }
     if (!isJsonMediaType(actualMedia)) {
+      const shownMedia = mediaTypeOf(response.headers['content-type']);
       findings.push({
         ...base,
         code: 'contract.content-type',
-        title: `${operation} answered ${status} with a JSON body labelled ${actualMedia ?? '(no Content-Type)'}`,
+        title: `${operation} answered ${status} with a JSON body labelled ${shownMedia ?? '(no Content-Type)'}`,
         severity: 'warning',
         requirements: [this.fallback[api]],
         expected: `Content-Type ${mediaType}`,
         actual: response.headers['content-type'] ?? '(none)',
       });
     }
-    const validate = this.validatorFor(api, operation, key, mediaType);
+    const validate = media.validate;
     evaluated.add(this.fallback[api]);
-    for (const id of this.schemaRequirements(api, operation, key, mediaType)) evaluated.add(id);
+    for (const id of media.schemaRequirements) evaluated.add(id);
     if (!validate || validate(body)) return findings;
     const schemaRoot = this.spec(api).deref(content[mediaType] && (content[mediaType] as Json).schema);
     for (const error of validate.errors ?? []) {
       findings.push(this.schemaFinding(api, operation, status, error, body, schemaRoot?.node, exchange));
     }
     return findings;
+  }
+
+  /**
+   * What judging a status of an operation needs from the spec, worked out once per (operation,
+   * status) and kept: every response the suite receives is validated, so the lookups must not be
+   * repeated per response.
+   */
+  private statusPlan(api: ApiName, operation: string, status: number): StatusPlan {
+    const cacheKey = `${api} ${operation} ${status}`;
+    const cached = this.statusPlans.get(cacheKey);
+    if (cached) return cached;
+    const opReqs = this.operationRequirements(api, operation);
+    const key = this.responseKeyFor(api, operation, status);
+    const resp = key ? this.responseFor(api, operation, key) : undefined;
+    const content = resp && isObject(resp.node.content) && Object.keys(resp.node.content).length > 0 ? resp.node.content : undefined;
+    const plan: StatusPlan = {
+      general: opReqs.length ? opReqs : [this.fallback[api]],
+      key,
+      content,
+      responseRequirements: resp ? this.spec(api).nearestRequirement(resp.node) : [],
+      media: new Map(),
+    };
+    this.statusPlans.set(cacheKey, plan);
+    return plan;
+  }
+
+  /**
+   * The documented media type a response is judged against (its own when documented, else the
+   * first JSON one), its validator and requirements; undefined when the body is not judged here (a
+   * documented non-JSON media type, or none documented as JSON). Kept per Content-Type seen.
+   */
+  private mediaPlan(api: ApiName, operation: string, plan: StatusPlan, actualMedia: string | undefined): MediaPlan | undefined {
+    const mediaKey = actualMedia ?? '';
+    if (plan.media.has(mediaKey)) return plan.media.get(mediaKey);
+    const content = plan.content ?? {};
+    const mediaTypes = Object.keys(content);
+    const jsonDocumented = mediaTypes.filter((m) => isJsonMediaType(m));
+    let mediaType = mediaTypes.find((m) => m === actualMedia);
+    let result: MediaPlan | undefined;
+    if (mediaType && !isJsonMediaType(mediaType)) {
+      result = undefined; // a documented non-JSON body: not judged here
+    } else {
+      mediaType ??= jsonDocumented[0];
+      result =
+        mediaType === undefined || plan.key === undefined
+          ? undefined
+          : {
+              mediaType,
+              open: this.openBody(api, content[mediaType]),
+              validate: this.validatorFor(api, operation, plan.key, mediaType),
+              schemaRequirements: this.schemaRequirements(api, operation, plan.key, mediaType),
+            };
+    }
+    // a target may send any Content-Type: only a bounded number are kept
+    if (plan.media.size < 32) plan.media.set(mediaKey, result);
+    return result;
   }
 
   private schemaFinding(api: ApiName, operation: string, status: number, error: ErrorObject, body: unknown, schemaRoot: Json | undefined, exchange: Exchange): Finding {

@@ -130,7 +130,8 @@ export class GatewayTokenManager {
    * "Authentication" 2: after expiry a route answers 401 and the client calls POST /api/auth again).
    */
   async withToken<T extends { status: number }>(fn: (token: string) => Promise<T>, observer?: ExchangeObserver): Promise<T> {
-    const first = await this.getToken(observer);
+    // the cached token without a detour through a promise (every gateway request comes here)
+    const first = this.token && this.now() < this.validUntil ? this.token : await this.getToken(observer);
     const result = await fn(first);
     if (result.status !== 401) return result;
     if (this.token === first) this.invalidate();

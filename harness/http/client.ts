@@ -13,11 +13,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { Exchange, RecordedRequest, RecordedResponse } from './exchange.js';
+import type { Exchange } from './exchange.js';
+import { parseJsonText, recordExchange } from './exchange.js';
 import { HarnessError } from '../rules/finding.js';
 import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
-import { toCurl } from './curl.js';
 import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js';
 import { proxyDispatcher } from './transport.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -107,12 +107,8 @@ export interface DispatchScope {
 }
 export const dispatchScope = new AsyncLocalStorage<DispatchScope>();
 
-let sequence = 0;
-/** Next run-unique exchange sequence number. */
-export function nextExchangeSeq(): number {
-  sequence += 1;
-  return sequence;
-}
+/** Next run-unique exchange sequence number (harness/http/exchange.ts keeps the counter). */
+export { nextExchangeSeq } from './exchange.js';
 
 const globalListeners = new Set<ExchangeListener>();
 /** Subscribes to every exchange of every client in this process (report collectors). Returns an unsubscribe function. */
@@ -123,45 +119,16 @@ export function onAnyExchange(listener: ExchangeListener): () => void {
 
 function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) {
+  // for…in: undici's header object is a plain object (no entries array per response)
+  for (const k in raw) {
+    const v = raw[k];
     if (v === undefined) continue;
     out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
 }
 
-/**
- * Makes `object[key]` computed on first read and kept (an ordinary enumerable property for
- * JSON.stringify and spreads); assigning it replaces the value.
- */
-function lazyProperty<T extends object, K extends keyof T>(object: T, key: K, compute: () => T[K]): void {
-  let value: T[K] | undefined;
-  let known = false;
-  Object.defineProperty(object, key, {
-    enumerable: true,
-    configurable: true,
-    get(): T[K] {
-      if (!known) {
-        value = compute();
-        known = true;
-      }
-      return value as T[K];
-    },
-    set(next: T[K]) {
-      value = next;
-      known = true;
-    },
-  });
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
+const parseJson = parseJsonText;
 
 function buildQuery(query: RequestOptions['query']): string {
   if (!query) return '';
@@ -250,7 +217,8 @@ export class HttpClient {
     }
     for (let attempt = 0; ; attempt++) {
       // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
-      await runPauses.wait(this.api);
+      const pause = runPauses.pending(this.api);
+      if (pause) await pause;
       const result = await this.once(options);
       const retry = result.status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
       if (!retry) return result;
@@ -262,7 +230,9 @@ export class HttpClient {
   }
 
   private async once(options: RequestOptions): Promise<HttpResult> {
-    const [pathOnly = options.path, inlineQuery] = options.path.split(/\?(.*)/s, 2);
+    const q = options.path.indexOf('?');
+    const pathOnly = q < 0 ? options.path : options.path.slice(0, q);
+    const inlineQuery = q < 0 ? undefined : options.path.slice(q + 1);
     const query = inlineQuery ? `?${inlineQuery}${buildQuery(options.query).replace(/^\?/, '&')}` : buildQuery(options.query);
     const requestPath = `${this.basePath}${pathOnly}${query}`;
     const url = `${this.origin}${requestPath}`;
@@ -313,36 +283,22 @@ export class HttpClient {
     }
     const durationMs = Math.round((performance.now() - t0) * 10) / 10;
     const json = parseJson(text);
-
-    const r = this.redactor;
-    const recordedRequest: RecordedRequest = {
-      method: options.method.toUpperCase(),
-      url: r.redactText(url),
-      path: r.redactText(pathOnly),
-      headers: r.redactHeaders(headers),
-    };
-    if (body !== undefined) recordedRequest.body = r.redactBody(Buffer.isBuffer(body) ? body.toString('utf8') : body);
-    let recordedResponse: RecordedResponse | undefined;
-    if (status !== 0) {
-      // `json` is the parse already made (undefined: the body is not JSON)
-      const redactedBody = r.redactBody(text, json, true);
-      recordedResponse = { status, headers: r.redactHeaders(responseHeaders), body: redactedBody };
-      // parsed when first read (reports, a few checks): most exchanges never need it
-      lazyProperty(recordedResponse, 'json', () => parseJson(redactedBody));
-    }
-    const exchange: Exchange = {
-      seq: nextExchangeSeq(),
+    const exchange = recordExchange(this.redactor, {
       api: options.api,
-      request: recordedRequest,
-      startedAt: startedAt.toISOString(),
+      operation: options.operation,
+      method: options.method.toUpperCase(),
+      url,
+      path: pathOnly,
+      headers,
+      body,
+      startedAt,
       durationMs,
-      curl: '',
-    };
-    if (options.operation) exchange.operation = options.operation;
-    if (recordedResponse) exchange.response = recordedResponse;
-    if (error !== undefined) exchange.error = r.redactText(error);
-    // rendered when a report or a failure shows it, from the already redacted record
-    lazyProperty(exchange, 'curl', () => toCurl(exchange));
+      status,
+      responseHeaders,
+      text,
+      json,
+      error,
+    });
 
     const result: HttpResult = { status, headers: responseHeaders, text, json, exchange };
     for (const l of this.listeners) l(exchange, result);

@@ -152,6 +152,7 @@ export class GatewayClient {
     this.http = options.http;
     this.tokens = options.tokens;
     this.observer = options.observer;
+    this.observerList = options.observer ? [options.observer] : [];
   }
 
   /** The environment of this client's credential pair (`live` pair → production). */
@@ -164,9 +165,8 @@ export class GatewayClient {
     return new GatewayClient({ http: this.http, tokens: this.tokens, observer });
   }
 
-  private observers(): ExchangeObserver[] {
-    return this.observer ? [this.observer] : [];
-  }
+  /** the observer list every request of this client carries (read only by harness/http/client.ts) */
+  private readonly observerList: ExchangeObserver[];
 
   /**
    * Any request (negative tests): `auth` 'token' (default; renewed once after a 401), 'none', or an
@@ -182,16 +182,19 @@ export class GatewayClient {
   }
 
   private async sendNow(options: GatewaySendOptions): Promise<ApiResponse> {
-    const { auth = 'token', ...rest } = options;
-    const base: RequestOptions = { ...rest, api: 'gateway', credentialEnvironment: this.environment, observers: this.observers() };
+    const auth = options.auth ?? 'token';
+    // one options object per request (this runs for every request of the suite): `auth` rides
+    // along unread by the HTTP client
+    const base: RequestOptions = { ...options, api: 'gateway', credentialEnvironment: this.environment, observers: this.observerList };
     if (auth === 'none') return toResponse(await this.http.request(base));
     if (typeof auth === 'object') {
-      return toResponse(await this.http.request({ ...base, headers: { ...rest.headers, authorization: auth.authorization } }));
+      base.headers = { ...options.headers, authorization: auth.authorization };
+      return toResponse(await this.http.request(base));
     }
-    const result = await this.tokens.withToken(
-      (token) => this.http.request({ ...base, headers: { ...rest.headers, authorization: `Bearer ${token}` } }),
-      this.observer,
-    );
+    const result = await this.tokens.withToken((token) => {
+      base.headers = { ...options.headers, authorization: `Bearer ${token}` };
+      return this.http.request(base);
+    }, this.observer);
     return toResponse(result);
   }
 

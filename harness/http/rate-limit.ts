@@ -147,11 +147,16 @@ export class RunPauses {
 
   /** Waits while the run is paused for `key` (an API name). */
   async wait(key: string): Promise<void> {
+    await this.pending(key);
+  }
+
+  /** The wait {@link wait} makes, or undefined when there is none (no promise, no extra turn). */
+  pending(key: string): Promise<void> | undefined {
     const url = this.env['PAYGATE_LANE_URL'];
-    if (!url) return;
+    if (!url) return undefined;
     this.subscribe(url);
     const left = (this.until.get(key) ?? 0) - performance.now();
-    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+    return left > 0 ? new Promise((resolve) => setTimeout(resolve, left)) : undefined;
   }
 
   /** Tells the run that `key` asked for a pause of `ms` (fire and forget). */

@@ -185,18 +185,47 @@ export class Redactor {
   }
 
   /**
+   * Learns the secrets a body reveals (its secret-named JSON fields, as {@link redactBody} does)
+   * without redacting it: harness/http/exchange.ts learns from every body when the request is
+   * made and redacts the body only when the record is read. `parsedText`/`parsedKnown` as in
+   * {@link redactBody}.
+   */
+  learnBody(text: string, parsedText?: unknown, parsedKnown = parsedText !== undefined): void {
+    let parsed: unknown = parsedText;
+    if (!parsedKnown) {
+      // only a JSON object or array can hold a field (skips the parse of plain text and numbers)
+      const first = text.trimStart()[0];
+      if (first !== '{' && first !== '[') return;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return;
+      }
+    }
+    if (parsed !== null && typeof parsed === 'object') this.learnSecretFields(parsed);
+  }
+
+  /**
    * Registers the values of secret-named fields (long enough to be found in text) anywhere in a
    * parsed document; true when one is too short to be found, so the text must be re-serialised.
    */
   private learnSecretFields(node: unknown): boolean {
-    if (Array.isArray(node)) return node.reduce<boolean>((short, item) => this.learnSecretFields(item) || short, false);
     if (node === null || typeof node !== 'object') return false;
     let short = false;
-    for (const [k, v] of Object.entries(node as Record<string, unknown>)) {
-      if (isSecretField(k, v)) {
+    if (Array.isArray(node)) {
+      for (const item of node) if (this.learnSecretFields(item)) short = true;
+      return short;
+    }
+    const record = node as Record<string, unknown>;
+    // for…in over a JSON.parse result: own enumerable keys only, without the entries arrays
+    for (const k in record) {
+      const v = record[k];
+      if (typeof v === 'object') {
+        if (v !== null && this.learnSecretFields(v)) short = true;
+      } else if (isSecretField(k, v)) {
         if (v.length < MIN_SECRET_LENGTH) short = true;
         else if (!this.secrets.has(v)) this.register(v, kindForKey(k));
-      } else if (this.learnSecretFields(v)) short = true;
+      }
     }
     return short;
   }

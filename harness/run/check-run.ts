@@ -105,7 +105,7 @@ export class CheckRun implements ExchangeObserver {
   observe(exchange: Exchange, result?: HttpResult): void {
     this.exchanges.push(exchange);
     if (!this.options.contract) return;
-    const raw = result && result.status !== 0 ? { json: result.json, text: result.text } : undefined;
+    const raw = result && result.status !== 0 ? { json: result.json, text: result.text, headers: result.headers } : undefined;
     this.record(this.options.contract.validateExchange(exchange, raw));
   }
 
@@ -118,12 +118,15 @@ export class CheckRun implements ExchangeObserver {
   record(...judgements: (Judgement | readonly Judgement[])[]): boolean {
     let clean = true;
     for (const judgement of judgements.flat()) {
+      const found = judgement.findings.length > 0;
       for (const id of judgement.requirements) {
         const count = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
         count.evaluations += 1;
-        const named = judgement.findings.filter((f) => f.requirements.includes(id));
-        if (named.some((f) => f.severity === 'failure')) count.failed += 1;
-        else if (named.length > 0) count.warned += 1;
+        if (found) {
+          const named = judgement.findings.filter((f) => f.requirements.includes(id));
+          if (named.some((f) => f.severity === 'failure')) count.failed += 1;
+          else if (named.length > 0) count.warned += 1;
+        }
         if (!this.requirements.includes(id)) this.requirements.push(id);
       }
       for (const finding of judgement.findings) {
