@@ -66,8 +66,14 @@ export function renderReport(report: BenchReport): string {
         ['added', 'wall', 'ratio', 'exit', 'checks', 'passed', 'failed', 'not run', 'requests', 'in flight max', 'in flight mean', 'note'],
         l.rows.map((r) => [`${r.addedMs} ms`, s(r.wallMs), opt(r.ratio), opt(r.exitCode ?? undefined), opt(r.checks), opt(r.passed), opt(r.failed), opt(r.notRun), opt(r.requests), r.maxInFlight, r.meanInFlight, r.note ?? '']),
       ),
-      '',
     );
+    for (const r of l.rows) {
+      if (r.criticalPathMs === undefined) continue;
+      const items = (xs: { name: string; ms: number; requests: number }[] = []): string => xs.map((x) => `${x.name} ${s(x.ms)} (${x.requests} req)`).join(', ');
+      out.push(`+${r.addedMs} ms: critical path ${s(r.criticalPathMs)}, check time ${s(r.checkTimeMs)}; slowest files: ${items(r.slowestFiles?.slice(0, 4))}`);
+      out.push(`+${r.addedMs} ms: slowest checks: ${items(r.slowestChecks?.slice(0, 5))}`);
+    }
+    out.push('');
   }
   if (report.fuzz) {
     out.push('Fuzzer (suites/<api>/fuzz-model.test.ts, direct vitest runs)');
