@@ -75,6 +75,18 @@ export function renderReport(report: BenchReport): string {
     }
     out.push('');
   }
+  const agreement = report.agreement;
+  if (agreement) {
+    const g = agreement;
+    out.push(`Quick profile with --concurrency 1 and with the default (8): same findings — ${g.allAgree ? 'ALL AGREE' : 'DIFFERENCES'} (seeds ${g.seeds.join(', ')})`);
+    out.push(
+      table(
+        ['seed', 'fault', 'api', 'wall (1)', 'wall (8)', 'findings (1)', 'findings (8)', 'agree', 'difference'],
+        g.cases.map((c) => [c.seed, c.fault || '(correct)', c.api, s(c.sequentialMs), s(c.concurrentMs), c.sequentialFindings, c.concurrentFindings, c.agree ? 'yes' : 'NO', [...c.onlySequential.map((k) => `only 1: ${k}`), ...c.onlyConcurrent.map((k) => `only 8: ${k}`), c.note ?? ''].filter(Boolean).join('; ').slice(0, 300)]),
+      ),
+      '',
+    );
+  }
   if (report.fuzz) {
     out.push('Fuzzer (suites/<api>/fuzz-model.test.ts, direct vitest runs)');
     out.push(
