@@ -189,6 +189,12 @@ export interface RunTools {
   gateway(which?: GatewayPairName): GatewayClient;
   /** a partner client (default: the `ak_test_` key) whose exchanges this run records and validates */
   partner(which?: PartnerKeyName): PartnerClient;
+  /**
+   * independent requests this run may have in flight at once: `--concurrency` in the concurrent phase
+   * of a property (which only decides a pass), 1 in a check's body and in a run judged one at a time
+   * (the verdict, shrinking, replay), so what a run sends and judges there never depends on it
+   */
+  parallel: number;
 }
 
 export interface CheckTools extends RunTools {
@@ -217,9 +223,10 @@ export interface PropertyOptions {
   concurrent?: boolean;
 }
 
-function boundTools(session: Session, run: CheckRun): RunTools {
+function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   return {
     run,
+    parallel,
     gateway: (which = 'sandbox') => session.gateway(run, which),
     partner: (which = 'test') => session.partner(run, which),
   };
@@ -384,7 +391,7 @@ async function runProperty<T>(
   if (concurrency > 1 && numRuns > 1 && !settings.replay && options.concurrent !== false) {
     const runs = await runConcurrently(arbitrary, { seed: settings.seed, numRuns }, concurrency, async (value) => {
       const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
-      await predicate(value, boundTools(session, iteration));
+      await predicate(value, boundTools(session, iteration, concurrency));
       // a warning may come from a concurrent run's disturbance too: only a clean pass is kept
       return { passed: iteration.findings.length === 0, result: iteration };
     }, gate);
