@@ -43,7 +43,61 @@ export interface LatencyRow {
   warned?: string[];
   /** requirements whose verdict differs from the 0 ms row's: `ID: verdict at 0 ms → here` */
   verdictChanges?: string[];
+  /**
+   * the longest suite file (sum of its checks' durations; a file's checks run one after another in
+   * one worker, so with enough workers the slowest file bounds the run): the critical path, ms
+   */
+  criticalPathMs?: number;
+  /** check time summed over the run (divided by the workers: the wall a perfect packing would take), ms */
+  checkTimeMs?: number;
+  /** the slowest files: check time summed per file, with their requests */
+  slowestFiles?: TimedItem[];
+  /** the slowest checks, with their requests (conformance.json `checks[]`) */
+  slowestChecks?: TimedItem[];
   note?: string;
+}
+
+export interface TimedItem {
+  name: string;
+  ms: number;
+  requests: number;
+}
+
+interface CheckTiming {
+  check: string;
+  file: string;
+  durationMs: number;
+  requests: number;
+}
+
+/** Per-check and per-file durations of one run (conformance.json `checks[]`), slowest first. */
+export function criticalPath(checks: readonly CheckTiming[], top = 12): Pick<LatencyRow, 'criticalPathMs' | 'checkTimeMs' | 'slowestFiles' | 'slowestChecks'> {
+  const files = new Map<string, TimedItem>();
+  for (const c of checks) {
+    const f = files.get(c.file) ?? { name: c.file, ms: 0, requests: 0 };
+    f.ms += c.durationMs;
+    f.requests += c.requests;
+    files.set(c.file, f);
+  }
+  const bySlowest = (a: TimedItem, b: TimedItem): number => b.ms - a.ms;
+  const slowestFiles = [...files.values()].sort(bySlowest);
+  return {
+    criticalPathMs: slowestFiles[0]?.ms ?? 0,
+    checkTimeMs: checks.reduce((n, c) => n + c.durationMs, 0),
+    slowestFiles: slowestFiles.slice(0, top),
+    slowestChecks: checks.map((c) => ({ name: c.check, ms: c.durationMs, requests: c.requests })).sort(bySlowest).slice(0, top),
+  };
+}
+
+function checkTimings(report: unknown): CheckTiming[] {
+  const checks = typeof report === 'object' && report !== null && 'checks' in report && Array.isArray(report.checks) ? (report.checks as unknown[]) : [];
+  return checks.flatMap((c): CheckTiming[] => {
+    if (typeof c !== 'object' || c === null) return [];
+    const r = c as Record<string, unknown>;
+    return typeof r.check === 'string' && typeof r.durationMs === 'number'
+      ? [{ check: r.check, file: typeof r.file === 'string' ? r.file : '?', durationMs: r.durationMs, requests: typeof r.requests === 'number' ? r.requests : 0 }]
+      : [];
+  });
 }
 
 export interface LatencyResult {
@@ -71,7 +125,7 @@ async function freePort(): Promise<number> {
 }
 
 /** One quick-profile run with `addedMs` on every request to either API. */
-export async function runAtLatency(addedMs: number, options: { seed: number; flags: string[]; timeoutMs: number; faults?: string }): Promise<LatencyRow & { report?: ConformanceSummary }> {
+export async function runAtLatency(addedMs: number, options: { seed: number; flags: string[]; timeoutMs: number; faults?: string; reportsDir?: string }): Promise<LatencyRow & { report?: ConformanceSummary }> {
   const callbackPort = await freePort();
   const callbackPublicUrl = `http://127.0.0.1:${callbackPort}`;
   const reference = await startEmbeddedReference({
@@ -89,6 +143,8 @@ export async function runAtLatency(addedMs: number, options: { seed: number; fla
       PARTNER_BASE_URL: partner.url,
       CALLBACK_HOST: '127.0.0.1',
       CALLBACK_PORT: String(callbackPort),
+      // kept reports (allure results with each check's start and stop) instead of a temporary directory
+      ...(options.reportsDir !== undefined && { PAYGATE_REPORTS_DIR: options.reportsDir }),
     };
     const run = await timedRun({ args: cliArgs(['--profile', 'quick', '--seed', String(options.seed), ...options.flags]), env, timeoutMs: options.timeoutMs });
     const s = run.report?.summary;
@@ -106,6 +162,7 @@ export async function runAtLatency(addedMs: number, options: { seed: number; fla
       Object.assign(row, { checks: s.checks, passed: s.passed, failed: s.failed, warnings: s.warnings, notRun: s.notRun, harnessErrors: s.errors, requests: s.requests });
       row.failing = [...new Set((run.report?.failures ?? []).map((f) => f.check))].sort();
       row.warned = [...new Set((run.report?.warnings ?? []).map((f) => f.check))].sort();
+      Object.assign(row, criticalPath(checkTimings(run.report)));
     }
     if (run.report) row.report = run.report;
     if (run.timedOut) row.note = `killed after ${options.timeoutMs} ms`;

@@ -1,4 +1,5 @@
 /** The shape of reports/bench.json. */
+import type { AgreementResult } from './agreement.js';
 import type { FuzzResult } from './fuzz.js';
 import type { GrowthResult } from './growth.js';
 import type { LatencyResult } from './latency.js';
@@ -25,4 +26,5 @@ export interface BenchReport {
   fuzz?: FuzzResult;
   growth?: GrowthResult;
   latency?: LatencyResult;
+  agreement?: AgreementResult;
 }

@@ -11,8 +11,11 @@
  *   growth      wall time of one property-based suite file at 10/100/1000 runs per property
  *   latency     the quick profile through a delaying proxy (bench/delay-proxy.ts) adding 0, 50, 100,
  *               200 ms to every request: wall time and requests in flight (issue 16's goal)
+ *   agreement   opt-in (only with --only agreement): per seed and reference fault, the quick profile
+ *               with --concurrency 1 and with the default makes the same findings (bench/agreement.ts)
  *
- * Flags: --full, --fuzz, --only LIST, --delays LIST (latency rows, ms), --seed N, --suite-flags "…"
+ * Flags: --full, --fuzz, --only LIST, --delays LIST (latency rows, ms), --seed N, --seeds LIST and
+ * --faults LIST (agreement cases), --suite-flags "…"
  * (extra CLI flags of the latency runs, e.g. "--concurrency 4"), --reference child|in-process (default child), --short (tiny
  * counts, to check the bench itself), --out PATH, --growth-file PATH, --help.
  * Every loop is bounded in count and time; everything listens on and talks to 127.0.0.1 only.
@@ -20,6 +23,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { AGREEMENT_FAULTS, measureAgreement } from './agreement.js';
 import { measureFuzz } from './fuzz.js';
 import { measureGrowth } from './growth.js';
 import { measureLatency } from './latency.js';
@@ -32,7 +36,9 @@ import { measureSuite, notMeasured } from './suite.js';
 import { renderReport } from './table.js';
 import { measureThroughput } from './throughput.js';
 
-const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency'] as const;
+const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement'] as const;
+/** sections run when --only is not given (agreement is many quick-profile runs: opt-in) */
+const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'agreement');
 type Section = (typeof SECTIONS)[number];
 
 interface BenchFlags {
@@ -45,13 +51,15 @@ interface BenchFlags {
   growthFile?: string;
   delays: number[];
   seed: number;
+  seeds: number[];
+  faults: string[];
   suiteFlags: string[];
 }
 
-const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--suite-flags "--concurrency 4"]`;
+const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--suite-flags "--concurrency 4"]`;
 
 function parseFlags(argv: readonly string[]): BenchFlags | undefined {
-  const flags: BenchFlags = { full: false, fuzz: false, short: false, only: new Set(SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, suiteFlags: [] };
+  const flags: BenchFlags = { full: false, fuzz: false, short: false, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -81,7 +89,12 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
       const seed = Number(value());
       if (!Number.isSafeInteger(seed)) throw new Error('--seed is an integer');
       flags.seed = seed;
-    } else if (a === '--suite-flags') flags.suiteFlags = value().split(/\s+/).filter(Boolean);
+    } else if (a === '--seeds') {
+      const seeds = value().split(',').map((x) => Number(x.trim()));
+      if (seeds.length === 0 || seeds.some((x) => !Number.isSafeInteger(x))) throw new Error('--seeds is a list of integers');
+      flags.seeds = seeds;
+    } else if (a === '--faults') flags.faults = value().split(',').map((x) => x.trim()).filter(Boolean);
+    else if (a === '--suite-flags') flags.suiteFlags = value().split(/\s+/).filter(Boolean);
     else if (a === '--help' || a === '-h') return undefined;
     else throw new Error(`unknown flag "${a}"\n${HELP}`);
   }
@@ -179,6 +192,11 @@ async function main(argv: readonly string[]): Promise<number> {
       timeoutMs: 12 * 60_000,
       log,
     });
+  }
+
+  if (flags.only.has('agreement')) {
+    log(`quick profile with and without --concurrency: seeds ${flags.seeds.join(',')}, ${flags.faults.length} fault(s) and the correct reference…`);
+    report.agreement = await measureAgreement({ seeds: short ? flags.seeds.slice(0, 1) : flags.seeds, faults: short ? flags.faults.slice(0, 1) : flags.faults, timeoutMs: 10 * 60_000, log });
   }
 
   report.machine.loadAfter = load();

@@ -66,6 +66,24 @@ export function renderReport(report: BenchReport): string {
         ['added', 'wall', 'ratio', 'exit', 'checks', 'passed', 'failed', 'not run', 'requests', 'in flight max', 'in flight mean', 'note'],
         l.rows.map((r) => [`${r.addedMs} ms`, s(r.wallMs), opt(r.ratio), opt(r.exitCode ?? undefined), opt(r.checks), opt(r.passed), opt(r.failed), opt(r.notRun), opt(r.requests), r.maxInFlight, r.meanInFlight, r.note ?? '']),
       ),
+    );
+    for (const r of l.rows) {
+      if (r.criticalPathMs === undefined) continue;
+      const items = (xs: { name: string; ms: number; requests: number }[] = []): string => xs.map((x) => `${x.name} ${s(x.ms)} (${x.requests} req)`).join(', ');
+      out.push(`+${r.addedMs} ms: critical path ${s(r.criticalPathMs)}, check time ${s(r.checkTimeMs)}; slowest files: ${items(r.slowestFiles?.slice(0, 4))}`);
+      out.push(`+${r.addedMs} ms: slowest checks: ${items(r.slowestChecks?.slice(0, 5))}`);
+    }
+    out.push('');
+  }
+  const agreement = report.agreement;
+  if (agreement) {
+    const g = agreement;
+    out.push(`Quick profile with --concurrency 1 and with the default (8): same findings — ${g.allAgree ? 'ALL AGREE' : 'DIFFERENCES'} (seeds ${g.seeds.join(', ')})`);
+    out.push(
+      table(
+        ['seed', 'fault', 'api', 'wall (1)', 'wall (8)', 'findings (1)', 'findings (8)', 'agree', 'difference'],
+        g.cases.map((c) => [c.seed, c.fault || '(correct)', c.api, s(c.sequentialMs), s(c.concurrentMs), c.sequentialFindings, c.concurrentFindings, c.agree ? 'yes' : 'NO', [...c.onlySequential.map((k) => `only 1: ${k}`), ...c.onlyConcurrent.map((k) => `only 8: ${k}`), c.note ?? ''].filter(Boolean).join('; ').slice(0, 300)]),
+      ),
       '',
     );
   }

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LaneLock, startLaneServer, takeLane } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
-import { enterLane } from '../harness/run/check-lane.js';
+import { LaneSeat, enterLane } from '../harness/run/check-lane.js';
 import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
 describe('LaneLock', () => {
@@ -52,6 +52,25 @@ describe('LaneLock', () => {
     expect(lock.state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
   });
 
+  it('asks the shared holders in flight to step aside once when an exclusive request starts waiting', () => {
+    const lock = new LaneLock(10_000);
+    const asked: string[] = [];
+    const a = lock.acquire('shared', () => undefined, () => asked.push('a'));
+    const b = lock.acquire('shared', () => undefined, () => asked.push('b'));
+    let granted = false;
+    const x = lock.acquire('exclusive', () => (granted = true));
+    expect(asked).toEqual(['a', 'b']);
+    // a later request does not ask again while the same wait lasts
+    const later = lock.acquire('shared', () => undefined, () => asked.push('later'));
+    expect(asked).toEqual(['a', 'b']);
+    a();
+    b();
+    expect(granted).toBe(true);
+    x();
+    later();
+    expect(lock.state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
   it('a cancelled wait leaves the queue', () => {
     const lock = new LaneLock();
     const s = lock.acquire('shared', () => undefined);
@@ -87,6 +106,31 @@ describe('lane server', () => {
     const exclusive = await waiting;
     expect(exclusive).toBeDefined();
     exclusive?.release();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
+  it('a shared check steps aside over HTTP: the exclusive one runs, then the check holds the lane again', async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const hold = await takeLane(server.url, 'gateway', 'shared', 2000);
+    const seat = new LaneSeat(hold, 'gateway', server.url);
+    expect(seat.wanted).toBe(false);
+    let exclusiveRan = false;
+    const exclusive = takeLane(server.url, 'gateway', 'exclusive', 5000).then(async (x) => {
+      exclusiveRan = true;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      x?.release();
+      return x;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seat.wanted).toBe(true);
+    await seat.stepAside();
+    expect(exclusiveRan).toBe(true);
+    expect((await exclusive)?.stragglers).toBe(0);
+    expect(seat.stepped).toBe(1);
+    expect(seat.wanted).toBe(false);
+    expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
+    seat.release();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
   });

@@ -26,3 +26,44 @@ export async function enterLane(
   if (hold) return { hold };
   return spec.exclusive ? { note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` } : {};
 }
+
+/**
+ * A shared check's seat in its lane, which a check made of independent runs (a property, fuzz
+ * sequences) hands over between runs when an exclusive check waits for it (lane.ts,
+ * `yieldRequested`): it lets its runs in flight finish, releases the hold and queues again behind
+ * the exclusive check, so that one gets a quiet account within one run instead of waiting out the
+ * drain bound and then starting beside it.
+ */
+const MAX_ASIDE_MS = 60_000;
+
+export class LaneSeat {
+  /** times this check stepped aside */
+  stepped = 0;
+  /** ms spent out of the lane, waiting to take it again */
+  asideMs = 0;
+
+  constructor(
+    private hold: LaneHold | undefined,
+    private readonly api: string,
+    private readonly url: string | undefined = process.env['PAYGATE_LANE_URL'],
+  ) {}
+
+  /** an exclusive check waits for this seat (never once the check spent a minute aside: its own time limit comes first) */
+  get wanted(): boolean {
+    return this.hold?.yieldRequested === true && this.url !== undefined && this.asideMs < MAX_ASIDE_MS;
+  }
+
+  /** releases the hold and takes the lane again (granted after the exclusive check that asked) */
+  async stepAside(): Promise<void> {
+    if (!this.wanted || this.url === undefined) return;
+    this.hold?.release();
+    this.stepped++;
+    const started = performance.now();
+    this.hold = await takeLane(this.url, this.api, 'shared', LANE_MAX_WAIT_MS);
+    this.asideMs += performance.now() - started;
+  }
+
+  release(): void {
+    this.hold?.release();
+  }
+}

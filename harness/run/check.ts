@@ -45,7 +45,8 @@ import type { Profile } from '../cli/args.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 import { runConcurrently } from './concurrent-runs.js';
-import { LANE_MAX_WAIT_MS, enterLane } from './check-lane.js';
+import { LANE_MAX_WAIT_MS, LaneSeat, enterLane } from './check-lane.js';
+import type { RunGate } from './concurrent-runs.js';
 
 export type { Profile };
 
@@ -162,11 +163,21 @@ export function checkBudgetMs(spec: Pick<CheckSpec, 'tier' | 'timeoutMs'>, setti
   return Math.round(base * runs * rate);
 }
 
-/** Raced against a check's body: resolves `'deadline'` after `ms`. */
-function deadline(ms: number): { promise: Promise<'deadline'>; cancel(): void } {
+/**
+ * Raced against a check's body: resolves `'deadline'` after `ms`, plus `extra()` ms (time the check
+ * spent out of its lane, stepping aside for a check that needed a quiet account, is not its own).
+ */
+function deadline(ms: number, extra: () => number = () => 0): { promise: Promise<'deadline'>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
+  let credited = 0;
   const promise = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), ms);
+    const fire = (): void => {
+      const owed = extra() - credited;
+      if (owed <= 0) return resolve('deadline');
+      credited += owed;
+      timer = setTimeout(fire, owed);
+    };
+    timer = setTimeout(fire, ms);
   });
   return { promise, cancel: () => clearTimeout(timer) };
 }
@@ -178,6 +189,12 @@ export interface RunTools {
   gateway(which?: GatewayPairName): GatewayClient;
   /** a partner client (default: the `ak_test_` key) whose exchanges this run records and validates */
   partner(which?: PartnerKeyName): PartnerClient;
+  /**
+   * independent requests this run may have in flight at once: `--concurrency` in the concurrent phase
+   * of a property (which only decides a pass), 1 in a check's body and in a run judged one at a time
+   * (the verdict, shrinking, replay), so what a run sends and judges there never depends on it
+   */
+  parallel: number;
 }
 
 export interface CheckTools extends RunTools {
@@ -206,9 +223,10 @@ export interface PropertyOptions {
   concurrent?: boolean;
 }
 
-function boundTools(session: Session, run: CheckRun): RunTools {
+function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   return {
     run,
+    parallel,
     gateway: (which = 'sandbox') => session.gateway(run, which),
     partner: (which = 'test') => session.partner(run, which),
   };
@@ -263,7 +281,9 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       return;
     }
     const lane = spec.tier === 'timer' ? undefined : await enterLane(spec);
-    if (lane?.hold) ctx.onTestFinished(() => lane.hold?.release());
+    // a shared check steps aside between its property runs when an exclusive one waits (check-lane.ts)
+    const seat = spec.exclusive ? undefined : new LaneSeat(lane?.hold, spec.api);
+    if (lane?.hold) ctx.onTestFinished(() => (seat ?? lane.hold)?.release());
     const session = await sharedSession();
     const run = session.check(title, spec.requirements);
     if (lane?.note) run.note(lane.note);
@@ -283,7 +303,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
         return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}) });
       },
-      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
+      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options, seat),
       notRun: (capability, reason) => {
         throw new NotRunError(capability, reason);
       },
@@ -292,7 +312,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     // the certifier's side (network, credentials, time limit): harness/run/inconclusive.ts
     let inconclusive: string | undefined;
     let outOfTime = false;
-    const limit = deadline(budget);
+    const limit = deadline(budget, () => seat?.asideMs ?? 0);
     try {
       const running = body(tools);
       // after the deadline the body may still settle; its outcome no longer matters
@@ -312,6 +332,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       }
     } finally {
       limit.cancel();
+      if (seat && seat.stepped > 0) run.note(`stepped aside ${seat.stepped} time(s) between property runs for a check that needed a quiet ${spec.api} account`);
       if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
       // --baseline: accepted deviations leave the run's findings before they decide the outcome
       const accepted = takeAccepted(run, spec.id, [...spec.requirements, ...run.requirements]);
@@ -358,6 +379,7 @@ async function runProperty<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, it: RunTools) => Promise<void>,
   options: PropertyOptions = {},
+  gate?: RunGate,
 ): Promise<void> {
   const settings = runSettings();
   const quickRuns = options.numRuns ?? 8;
@@ -369,10 +391,10 @@ async function runProperty<T>(
   if (concurrency > 1 && numRuns > 1 && !settings.replay && options.concurrent !== false) {
     const runs = await runConcurrently(arbitrary, { seed: settings.seed, numRuns }, concurrency, async (value) => {
       const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
-      await predicate(value, boundTools(session, iteration));
+      await predicate(value, boundTools(session, iteration, concurrency));
       // a warning may come from a concurrent run's disturbance too: only a clean pass is kept
       return { passed: iteration.findings.length === 0, result: iteration };
-    });
+    }, gate);
     if (runs) {
       for (const iteration of runs) {
         run.exchanges.push(...iteration.exchanges);
@@ -383,6 +405,7 @@ async function runProperty<T>(
     run.note(`${name}: a run found something while up to ${concurrency} ran at once; the property was run again one run at a time, and that run is the verdict`);
   }
   const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (gate?.wanted) await gate.stepAside();
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {
       await predicate(value, boundTools(session, iteration));

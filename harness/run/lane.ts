@@ -38,6 +38,8 @@ interface Waiter {
   mode: LaneMode;
   /** `stragglers`: shared holders still running when an exclusive grant was forced */
   grant(stragglers: number): void;
+  /** a shared holder is asked to step aside for an exclusive request (see {@link LaneLock.acquire}) */
+  yieldRequested?: () => void;
 }
 
 /** The lock's state, independent of HTTP (unit-tested alone). */
@@ -57,8 +59,14 @@ export class LaneLock {
    * Queues a request; `grant` is called (synchronously when free) once the mode is held, with the
    * number of shared holders still running beside a forced exclusive grant (0 normally). Returns a
    * cancel/release function.
+   *
+   * `yieldRequested` (shared holders): called when an exclusive request starts waiting for the
+   * holders in flight. A long check made of independent runs (a property, fuzz sequences) then
+   * finishes its runs in flight, releases its hold and queues again behind the exclusive one
+   * (harness/run/check.ts), so the exclusive check gets its quiet account within one run instead
+   * of waiting out the drain bound and starting beside it.
    */
-  acquire(mode: LaneMode, grant: (stragglers: number) => void): () => void {
+  acquire(mode: LaneMode, grant: (stragglers: number) => void, yieldRequested?: () => void): () => void {
     let state: 'waiting' | 'held' | 'done' = 'waiting';
     const waiter: Waiter = {
       mode,
@@ -67,6 +75,7 @@ export class LaneLock {
         if (mode === 'shared') this.holders.add(waiter);
         grant(stragglers);
       },
+      ...(yieldRequested !== undefined && { yieldRequested }),
     };
     this.queue.push(waiter);
     this.pump();
@@ -92,7 +101,9 @@ export class LaneLock {
       if (this.exclusive) return;
       if (head.mode === 'exclusive') {
         if (this.shared > this.stragglers.size && !this.forced) {
-          // bounded wait for the holders in flight (see the module comment)
+          // bounded wait for the holders in flight (see the module comment); those that can step
+          // aside between their runs are asked to, once per wait
+          if (this.drainTimer === undefined) for (const holder of this.holders) (holder as Waiter).yieldRequested?.();
           this.drainTimer ??= setTimeout(() => {
             this.drainTimer = undefined;
             this.forced = true;
@@ -194,10 +205,16 @@ export async function startLaneServer(options: { drainMs?: number; maxRps?: numb
       res.writeHead(404).end();
       return;
     }
-    const release = lock(name).acquire(mode, (stragglers) => {
-      res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
-      res.write(`granted ${stragglers}\n`);
-    });
+    const release = lock(name).acquire(
+      mode,
+      (stragglers) => {
+        res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
+        res.write(`granted ${stragglers}\n`);
+      },
+      () => {
+        if (!res.writableEnded) res.write('yield\n');
+      },
+    );
     // the client closing the connection ends the hold (or the wait)
     res.once('close', release);
   });
@@ -226,6 +243,8 @@ export interface LaneHold {
   waitedMs: number;
   /** shared holders still running beside this exclusive hold (its drain wait ran out) */
   stragglers: number;
+  /** an exclusive request waits for this (shared) hold: step aside between runs if you can */
+  readonly yieldRequested: boolean;
   release(): void;
 }
 
@@ -254,9 +273,15 @@ export function takeLane(url: string, name: string, mode: LaneMode, maxWaitMs: n
           done(undefined);
           return;
         }
-        res.once('data', (chunk: Buffer) => {
-          const stragglers = Number(/^granted (\d+)/.exec(chunk.toString('utf8'))?.[1] ?? 0);
-          done({ waitedMs: Math.round(performance.now() - started), stragglers, release: () => req?.destroy() });
+        let hold: { waitedMs: number; stragglers: number; yieldRequested: boolean; release(): void } | undefined;
+        res.on('data', (chunk: Buffer) => {
+          const text = chunk.toString('utf8');
+          if (!hold) {
+            const stragglers = Number(/^granted (\d+)/.exec(text)?.[1] ?? 0);
+            hold = { waitedMs: Math.round(performance.now() - started), stragglers, yieldRequested: false, release: () => req?.destroy() };
+            done(hold);
+          }
+          if (/^yield$/m.test(text)) hold.yieldRequested = true;
         });
         res.once('error', () => undefined);
       });

@@ -13,6 +13,14 @@
  * - Replay: `fc.commands` needs its own `replayPath` besides the property's seed/path (STACK.md). The
  *   harness prints both as one `--replay "<path>~<commandsReplayPath>"` value; {@link runModel} passes
  *   the part after `~` to `fc.commands`.
+ * - Concurrency (`--concurrency`, issue 16): a model whose sequences share nothing but the account
+ *   (`concurrent: true`: each sequence creates and judges its own resources) has up to N sequences
+ *   in flight at once, drawn exactly as `fc.check` draws them; only a pass is decided there, and
+ *   anything found sends the property back to the one-at-a-time run, which is the verdict (shrinking
+ *   and replay unchanged; harness/run/concurrent-runs.ts). A step whose judgement reads an
+ *   account-wide value before and after its own operation (a ledger or balance window) holds the
+ *   {@link SiblingLane} alone, so no sibling sequence moves that value meanwhile: the judgement is as
+ *   decisive as in a sequential run.
  */
 import fc from 'fast-check';
 import type { CheckTools, RunTools } from './check.js';
@@ -22,6 +30,8 @@ import type { Judgement } from '../rules/finding.js';
 import { fails } from '../rules/finding.js';
 import type { BurstResult } from '../http/burst.js';
 import type { ApiResponse } from '../http/gateway-client.js';
+import { LaneLock } from './lane.js';
+import type { LaneMode } from './lane.js';
 
 /** Ends a sequence early (after a failure, or when the target answered something that makes the model unknown). */
 export class StopSequence extends Error {
@@ -82,12 +92,59 @@ export class SequenceLog {
   }
 }
 
+/**
+ * The sequences of one property that are in flight together share the account: a step that measures
+ * an account-wide value around its own operation (statement, pay, statement) runs in
+ * {@link SiblingLane.measure}, alone; a step that moves such a value outside a measurement (a plain
+ * pay) runs in {@link SiblingLane.move}, beside other moving steps but never inside a sibling's
+ * measurement. Steps that move nothing account-wide take no lane. Sequential runs never wait.
+ *
+ * The lock is the run lane's reader-writer lock (harness/run/lane.ts: writer preference, so a
+ * stream of moving steps cannot starve a measurement). A measurement waits for moving steps in
+ * flight at most {@link SIBLING_DRAIN_MS} (one stuck request must not stall the property); past that
+ * it runs beside them, and the rules stay sound, only less decisive (they bound foreign postings).
+ * Measurements never nest and never call {@link SiblingLane.move} (a nested hold would wait on itself).
+ */
+export class SiblingLane {
+  private readonly lock = new LaneLock(SIBLING_DRAIN_MS);
+
+  /** runs `step` with no sibling's moving step or measurement in flight */
+  measure<T>(step: () => Promise<T>): Promise<T> {
+    return this.hold('exclusive', step);
+  }
+
+  /** runs `step` (it moves an account-wide value) outside any sibling's measurement */
+  move<T>(step: () => Promise<T>): Promise<T> {
+    return this.hold('shared', step);
+  }
+
+  private async hold<T>(mode: LaneMode, step: () => Promise<T>): Promise<T> {
+    let granted = false;
+    let wake: (() => void) | undefined;
+    const release = this.lock.acquire(mode, () => {
+      granted = true;
+      wake?.();
+    });
+    if (!granted) await new Promise<void>((resolve) => (wake = resolve));
+    try {
+      return await step();
+    } finally {
+      release();
+    }
+  }
+}
+
+/** How long a measurement waits for sibling moving steps in flight (each is one request or burst). */
+export const SIBLING_DRAIN_MS = 30_000;
+
 /** What every command's `run()` receives besides its API-specific client state. */
 export interface ModelContext {
   it: RunTools;
   log: SequenceLog;
   /** simultaneous requests over separate connections (harness/http/burst.ts) */
   burst: CheckTools['burst'];
+  /** the lane the sequences in flight together share (measurements alone); see {@link SiblingLane} */
+  siblings: SiblingLane;
 }
 
 /**
@@ -186,8 +243,9 @@ export interface ModelRunOptions<M extends object, R extends ModelContext> {
   numRuns: number;
   maxCommands: number;
   /**
-   * true: sequences are independent and may run at once under `--concurrency`. Default false: the
-   * models judge account-wide effects (balances, ledgers) that a concurrent sequence would disturb.
+   * true: sequences are independent (each creates and judges its own resources; account-wide
+   * measurements go through {@link SiblingLane.measure}) and may run at once under `--concurrency`.
+   * Default false: one at a time, whatever `--concurrency` says.
    */
   concurrent?: boolean;
 }
@@ -196,12 +254,14 @@ export interface ModelRunOptions<M extends object, R extends ModelContext> {
 export async function runModel<M extends object, R extends ModelContext>(t: CheckTools, options: ModelRunOptions<M, R>): Promise<void> {
   const replayPath = commandsReplayPath(t.settings.replay);
   const sequences = fc.commands(options.commands, { maxCommands: options.maxCommands, size: 'max', ...(replayPath !== undefined ? { replayPath } : {}) });
+  // one lane per property: the sequences in flight together are this property's
+  const siblings = new SiblingLane();
   await t.property(
     options.name,
     sequences,
     async (cmds, it) => {
       const log = new SequenceLog(it.run);
-      const real = options.real({ it, log, burst: t.burst });
+      const real = options.real({ it, log, burst: t.burst, siblings });
       const model = options.model();
       try {
         await fc.asyncModelRun(() => ({ model, real }), cmds);

@@ -6,6 +6,8 @@
  * printed as numbered steps plus a curl script, with the seed and `--replay` path that replay it.
  *
  * Budget: quick profile 40 sequences of at most 10 commands (full/certify 4×, `--runs N` overrides).
+ * Under `--concurrency N` up to N sequences are in flight at once (a pass only; anything found is
+ * judged again one sequence at a time: harness/run/model.ts).
  */
 import { check } from '../../harness/run/check.js';
 import { runModel } from '../../harness/run/model.js';
@@ -38,6 +40,9 @@ check(
       audit: auditGateway,
       numRuns: 40,
       maxCommands: 10,
+      // each sequence creates and judges its own charges, transfers, cards and webhooks; the shared
+      // balance is only logged (suites/gateway/model/model.ts), so sequences may run side by side
+      concurrent: true,
     });
   },
 );

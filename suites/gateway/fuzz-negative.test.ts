@@ -142,16 +142,32 @@ for (const o of OPERATIONS) {
         `every firm rule of ${o.schema} broken alone`,
         arb,
         async (mutants, it) => {
-          for (const m of mutants) {
-            const res = await o.send(it, m.body);
-            const j: Refusal = { requirements: requirementsFor(o.op, m) };
-            if (o.op === 'card') j.card = m.path.startsWith('customer.billingAddress') ? 'billing-address' : m.rule.startsWith('raw-card:') ? 'raw-card-data' : 'invalid-field';
-            if (o.op === 'card' && (m.rule === 'missing-required:currency' || m.rule === 'bad-enum:currency=BRL')) j.exact400 = true;
-            judgeRejected(it, res, m.rule, j);
-            if (it.run.failures.length) break; // the rest would only slow shrinking down
-            // a webhook registered by a faulty target must not keep receiving this run's events
-            const id = dataOf(res.json)?.id;
-            if (o.op === 'webhook' && res.status >= 200 && res.status <= 299 && (typeof id === 'number' || typeof id === 'string')) await it.gateway().deleteWebhook(id);
+          // the mutants are independent requests: up to `it.parallel` in flight at once (--concurrency in
+          // the concurrent phase, which only decides a pass; one at a time in the run that is the
+          // verdict), judged in order and stopping at the first failure
+          const width = Math.max(1, Math.floor(it.parallel));
+          for (let at = 0; at < mutants.length && it.run.failures.length === 0; at += width) {
+            const chunk = mutants.slice(at, at + width);
+            const answers = await Promise.all(chunk.map((m) => o.send(it, m.body)));
+            let failed: ApiResponse | undefined;
+            for (const [k, m] of chunk.entries()) {
+              const res = answers[k] as ApiResponse;
+              const j: Refusal = { requirements: requirementsFor(o.op, m) };
+              if (o.op === 'card') j.card = m.path.startsWith('customer.billingAddress') ? 'billing-address' : m.rule.startsWith('raw-card:') ? 'raw-card-data' : 'invalid-field';
+              if (o.op === 'card' && (m.rule === 'missing-required:currency' || m.rule === 'bad-enum:currency=BRL')) j.exact400 = true;
+              judgeRejected(it, res, m.rule, j);
+              if (it.run.failures.length) {
+                failed = res;
+                break; // the rest would only slow shrinking down
+              }
+            }
+            // a webhook registered by a faulty target must not keep receiving this run's events (the
+            // failing answer's stays, as its finding shows it)
+            for (const res of answers) {
+              if (res === failed) continue;
+              const id = dataOf(res.json)?.id;
+              if (o.op === 'webhook' && res.status >= 200 && res.status <= 299 && (typeof id === 'number' || typeof id === 'string')) await it.gateway().deleteWebhook(id);
+            }
           }
         },
         { numRuns: 4 },

@@ -5,6 +5,8 @@
  * to the shortest one and printed as numbered steps plus a curl script, with the seed and `--replay`.
  *
  * Budget: quick profile 40 sequences of at most 10 commands (full/certify 4×, `--runs N` overrides).
+ * Under `--concurrency N` up to N sequences are in flight at once (a pass only; anything found is
+ * judged again one sequence at a time: harness/run/model.ts).
  */
 import { check } from '../../harness/run/check.js';
 import { runModel } from '../../harness/run/model.js';
@@ -35,6 +37,9 @@ check(
       audit: auditPartner,
       numRuns: 40,
       maxCommands: 10,
+      // each sequence creates and judges its own charges; ledger windows hold the sibling lane alone
+      // (suites/partner/model/charges.ts), so the other sequences may run side by side
+      concurrent: true,
     });
   },
 );

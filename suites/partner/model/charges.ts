@@ -279,7 +279,8 @@ export class CancelCharge extends OnCharge {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     const c = this.target(m);
     r.log.describe(`cancel charge ${c.ref} (model: ${c.status})`);
-    const res = await r.pt.cancelCharge(c.id);
+    // a state change may move the ledger (a reversal): never inside a sibling sequence's window
+    const res = await r.siblings.move(() => r.pt.cancelCharge(c.id));
     r.log.outcome(`HTTP ${res.status}`);
     if (c.status === 'pending') {
       if (recordAll(r.it.run, ensureCancelAccepted(res, { requirements: ['PT-CHARGE-CANCEL-PENDING'] }))) return;
@@ -313,21 +314,27 @@ export class PayCharge extends OnCharge {
     const c = this.target(m);
     r.log.describe(`pay charge ${c.ref} (model: ${c.status})${this.measure && c.status === 'pending' ? ', reading the statement before and after' : ''}`);
     if (c.status === 'pending') {
-      const before = this.measure ? await readStatement(r) : undefined;
-      const res = await r.pt.payCharge(c.id);
-      if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-CHARGE-PAY-CONFIRMS'] }))) return;
-      abandonOn429(r, res);
-      c.status = 'paid';
-      const after = before ? await readStatement(r) : undefined;
-      r.log.outcome(`HTTP ${res.status}${before && after ? `; ${captureWindow(r, c, before, after, [res.exchange])}` : ''}`);
+      if (this.measure) await r.siblings.measure(() => this.payPending(c, r, true));
+      else await r.siblings.move(() => this.payPending(c, r, false));
       return;
     }
-    const res = await r.pt.payCharge(c.id);
+    const res = await r.siblings.move(() => r.pt.payCharge(c.id));
     r.log.outcome(`HTTP ${res.status}`);
     // the status of this case is not shown: any 4xx passes (ensurePayRefused); the state must not change
     recordAll(r.it.run, ensurePayRefused(res, { requirements: ['PT-STATE-ONE-TRANSITION'], state: c.status }));
     abandonOn429(r, res);
     if (is2xx(res.status)) await verifyChargeState(r, c);
+  }
+
+  /** Pays a pending charge; `measure`: the statement before and after (the caller holds the sibling lane alone). */
+  private async payPending(c: ModelCharge, r: PartnerReal, measure: boolean): Promise<void> {
+    const before = measure ? await readStatement(r) : undefined;
+    const res = await r.pt.payCharge(c.id);
+    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-CHARGE-PAY-CONFIRMS'] }))) return;
+    abandonOn429(r, res);
+    c.status = 'paid';
+    const after = before ? await readStatement(r) : undefined;
+    r.log.outcome(`HTTP ${res.status}${before && after ? `; ${captureWindow(r, c, before, after, [res.exchange])}` : ''}`);
   }
 
   toString(): string {
@@ -344,6 +351,11 @@ export class PayPayConcurrently extends OnCharge {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     const c = this.target(m);
     r.log.describe(`pay charge ${c.ref} twice at the same instant (pay ‖ pay)`);
+    // a race judged on the ledger window: no sibling sequence moves the account meanwhile
+    await r.siblings.measure(() => this.race(c, r));
+  }
+
+  private async race(c: ModelCharge, r: PartnerReal): Promise<void> {
     const before = await readStatement(r);
     const result = await r.burst('partner', 2, () => r.pt.payCharge(c.id));
     const statuses = burstStatuses(result);
@@ -375,6 +387,11 @@ export class PayCancelConcurrently extends OnCharge {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     const c = this.target(m);
     r.log.describe(`pay and cancel charge ${c.ref} at the same instant (pay ‖ cancel)`);
+    // a race judged on the ledger window: no sibling sequence moves the account meanwhile
+    await r.siblings.measure(() => this.race(c, r));
+  }
+
+  private async race(c: ModelCharge, r: PartnerReal): Promise<void> {
     const before = await readStatement(r);
     const result = await r.burst('partner', 2, (i) => (i === 0 ? r.pt.payCharge(c.id) : r.pt.cancelCharge(c.id)));
     const [pay, cancel] = result.outcomes.map((o) => (o.status === 'fulfilled' ? o.value : undefined));
