@@ -63,9 +63,13 @@ export function findVisible<K, T extends Owned>(map: ReadonlyMap<K, T>, id: K, p
 }
 
 /**
- * An await point inside critical sections, standing for the ledger write of a real service. With
- * the mutex it changes nothing; the race faults skip the mutex, and then requests really interleave.
+ * An await point inside critical sections, standing for the ledger write of a real service (a
+ * database round trip and commit: milliseconds, not microseconds). With the mutex it changes
+ * nothing; the race faults skip the mutex, and then requests really interleave. At 1 ms a burst
+ * spread by a loaded machine or a proxy often missed the window; 10 ms matches the partner side's
+ * processor round trip.
  */
+export const LEDGER_LATENCY_MS = 10;
 export function ledgerLatency(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 1));
+  return new Promise((resolve) => setTimeout(resolve, LEDGER_LATENCY_MS));
 }
