@@ -264,7 +264,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
     ...(timerBaseline !== undefined && {
       timerBaseline: { runMs: timerBaseline.durationMs, failingByDesign: timerFailing.map(describeFailure) },
     }),
-    runs: finished.map(({ run, result: r }) => {
+    runs: [...finished].sort((a, b) => a.run.id.localeCompare(b.run.id)).map(({ run, result: r }) => {
       const result = r as ConformanceRunResult;
       return {
         id: run.id,
