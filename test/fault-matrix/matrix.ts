@@ -74,7 +74,8 @@ interface Planned {
 
 /**
  * Runs `initial` with at most `limit` at a time, in order; `after` may return more items (solo
- * re-runs), which are taken, paired by `pair`, once nothing of `initial` is left to start.
+ * re-runs), which `pair` turns into runs: before the rest of `initial` when two wait, else once
+ * nothing of `initial` is left to start.
  */
 async function runQueue(
   initial: readonly Planned[],
@@ -90,7 +91,9 @@ async function runQueue(
   return new Promise((resolve, reject) => {
     const pump = (): void => {
       while (running < limit) {
-        const item = queue.shift() ?? pair(waiting);
+        // a solo re-run as soon as two wait (one per API) or nothing else is left: the planned runs
+        // still queued are the cheapest (costliest first), the re-runs' batches are already over
+        const item = (waiting.length >= 2 ? pair(waiting) : undefined) ?? queue.shift() ?? pair(waiting);
         if (item === undefined) break;
         running += 1;
         task(item).then(
