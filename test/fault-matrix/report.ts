@@ -203,7 +203,7 @@ function rerunReason(
   for (const c of result.report.checks) {
     if (!scope.own.has(c.check) || excluded.has(c.check)) continue;
     const before = baselineStates.get(c.check);
-    if (c.state === 'failed' && !credited.has(c.check)) return `${c.check} failed without a finding on the fault alone: ${distinct(c.failures.map((f) => `${f.code} [${f.requirements.join(',')}]`)).join('; ') || c.error || 'failed'}`;
+    if (c.state === 'failed' && !credited.has(c.check)) return `${c.check} failed with no finding naming the fault: ${distinct(c.failures.map((f) => `${f.code} [${f.requirements.join(',')}]`)).join('; ') || c.error || 'failed'}`;
     if (c.state === 'error' || c.state === 'inconclusive') return `${c.check} ${c.state}: ${c.error ?? c.inconclusive ?? ''}`.trim();
     if (c.state === 'not-run' && before !== undefined && before !== 'not-run') return `${c.check} not run (${before} against the correct reference): ${c.notRun ?? ''}`.trim();
   }
