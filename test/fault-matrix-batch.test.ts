@@ -93,7 +93,15 @@ describe('which faults may share a batch', () => {
     const runs = packRuns([A, B, P]);
     expect(runs).toHaveLength(1);
     expect(runs[0]?.faults.map((s) => s.fault.name).sort()).toEqual(['gw-a-balance', 'gw-b-balance', 'pt-p']);
-    expect(runs[0]?.files).toEqual([...FILES].sort());
+  });
+  it('runs in a batch only the checks one member selected (a shared check could credit neither)', () => {
+    const [run] = packRuns([A, B, P]);
+    // gw.fuzz is selected by both stateful faults: its file is not run
+    expect(run?.files).toEqual([FILES[0], FILES[1], FILES[3]]);
+    expect(run?.testNamePattern.split('|').sort()).toEqual(['gw\\.a1', 'gw\\.b1', 'pt\\.p1']);
+    // alone, a fault runs every check it selected, fuzzers included
+    const [solo] = packRuns([A, P], { batch: false });
+    expect(solo?.files).toEqual([FILES[0], FILES[2], FILES[3]]);
   });
   it('without batches, one fault per API per run', () => {
     const runs = packRuns([A, B, P], { batch: false });

@@ -21,8 +21,9 @@
  * 1. Members of a batch have pairwise disjoint requirement IDs and pairwise disjoint mapped
  *    (non-fuzz) checks. Every check naming a requirement of fault A at check level is in A's
  *    selection, so no check of B's selection names A's requirements, and each mapped check
- *    belongs to exactly one member: its failure can only be credited to that member. The fuzz
- *    files that stateful faults share run once for the batch and credit nobody (shared checks).
+ *    belongs to exactly one member: its failure can only be credited to that member. A check two
+ *    members select (the fuzz checks stateful faults share) could be credited to neither, so a
+ *    batch does not run it (`runnableChecks`); a member that needed it runs alone (rule 4).
  * 2. "Wide" faults run alone: a fault changing a response that almost every check reads (the
  *    balance shape, timestamps, the error body, money formats) would make other members' checks
  *    fail. They are declared below (WIDE_FAULTS, from the matrix report's "by checks" column: faults
@@ -62,6 +63,8 @@ export interface FaultSelection {
   checks: string[];
   /** those of them in fuzz files (`suites/<api>/fuzz-*`): many faults select them, a batch shares them */
   fuzzChecks: string[];
+  /** each of those checks: its file and test name */
+  where: Record<string, { file: string; title: string }>;
   /** estimated cost of its files (sum of the baseline durations of their checks) */
   estimateMs: number;
 }
@@ -114,7 +117,7 @@ export function selectFiles(fault: FaultSpec, checks: readonly CheckRecord[], al
   const chosen = checks.filter((c) => mapped.includes(c) || fuzzFiles.includes(c.file));
   const titles = [...new Set(chosen.map((c) => c.title ?? c.name))].sort();
   const estimateMs = chosen.reduce((sum, c) => sum + c.durationMs, 0) + (fault.tier === 'timer' ? TIMER_FILE_COST_MS * mappedFiles.length : 0);
-  return { fault, mappedChecks: mapped.map((c) => c.check), mappedFiles, fuzzFiles, files, titles, checks: chosen.map((c) => c.check), fuzzChecks: chosen.filter((c) => isFuzzFile(c.file)).map((c) => c.check), estimateMs };
+  return { fault, mappedChecks: mapped.map((c) => c.check), mappedFiles, fuzzFiles, files, titles, checks: chosen.map((c) => c.check), fuzzChecks: chosen.filter((c) => isFuzzFile(c.file)).map((c) => c.check), where: Object.fromEntries(chosen.map((c) => [c.check, { file: c.file, title: c.title ?? c.name }])), estimateMs };
 }
 
 /**
@@ -179,7 +182,8 @@ export function ownedChecks(selection: FaultSelection): string[] {
 
 function estimate(members: readonly FaultSelection[], checkMs: ReadonlyMap<string, number> | undefined): number {
   if (checkMs === undefined || members.length <= 1) return members.reduce((sum, s) => sum + s.estimateMs, 0);
-  const checks = new Set(members.flatMap((s) => s.checks));
+  const all = members.flatMap((s) => s.checks);
+  const checks = new Set(all.filter((c) => all.indexOf(c) === all.lastIndexOf(c)));
   const timerFiles = new Set(members.filter((s) => s.fault.tier === 'timer').flatMap((s) => s.mappedFiles));
   let sum = TIMER_FILE_COST_MS * timerFiles.size;
   for (const c of checks) sum += checkMs.get(c) ?? 0;
@@ -224,13 +228,14 @@ export function packRuns(selections: readonly FaultSelection[], options: PackOpt
     const partner = of('partner');
     for (let i = 0; i < Math.max(gateway.length, partner.length); i++) {
       const faults = [...(gateway[i] ?? []), ...(partner[i] ?? [])];
+      const running = [...runnableChecks(gateway[i] ?? []), ...runnableChecks(partner[i] ?? [])];
       runs.push({
         id: '',
         tier,
         strict,
         faults,
-        files: [...new Set(faults.flatMap((s) => s.files))].sort(),
-        testNamePattern: titlePattern(faults.flatMap((s) => s.titles)),
+        files: [...new Set(running.map((w) => w.file))].sort(),
+        testNamePattern: titlePattern(running.map((w) => w.title)),
         estimateMs: Math.max(estimate(gateway[i] ?? [], options.checkMs), estimate(partner[i] ?? [], options.checkMs)),
       });
     }
@@ -240,6 +245,20 @@ export function packRuns(selections: readonly FaultSelection[], options: PackOpt
     run.id = `run-${String(index + 1).padStart(2, '0')}`;
   });
   return runs;
+}
+
+/**
+ * The checks a batch runs: those selected by exactly one member. A check two members select (the
+ * shared fuzz checks) could credit neither (report.ts judgeBatched), so it does not run; a member
+ * that needed it is not detected in the batch and runs alone, fuzzers included. A single fault
+ * runs every check it selected.
+ */
+export function runnableChecks(members: readonly FaultSelection[]): { file: string; title: string }[] {
+  const count = new Map<string, number>();
+  for (const m of members) for (const c of m.checks) count.set(c, (count.get(c) ?? 0) + 1);
+  const out = new Map<string, { file: string; title: string }>();
+  for (const m of members) for (const c of m.checks) if (count.get(c) === 1 && m.where[c] !== undefined) out.set(c, m.where[c]);
+  return [...out.values()];
 }
 
 /** The faults of `run` with the same API as `selection`, itself included. */
