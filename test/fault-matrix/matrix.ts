@@ -3,13 +3,17 @@
  *
  * 1. Baseline: every suite file against the correct reference (quick profile): the check → file →
  *    requirement map, and the proof that the correct reference draws no failure.
- * 2. Select each fault's files (select.ts), pack one gateway + one partner fault per run.
+ * 2. Select each fault's files (select.ts) and pack them into runs: a batch of compatible faults of
+ *    each API per run (select.ts explains when that is safe).
  * 3. Run the packed runs, `concurrency` at a time (each its own reference, receiver and reports
  *    directory); timer faults in the full profile with shortened reference timers, next to one
- *    "timer baseline" run (the same files, no fault) whose failures earn no credit.
+ *    "timer baseline" run (the same files, no fault) whose failures earn no credit. As each batch
+ *    run ends it is judged (report.ts `judgeBatched`); a fault whose batch result cannot stand for
+ *    a run of its own goes back into the queue, for a solo run (one fault per API, paired with a
+ *    fault of the other API when one waits).
  * 4. Judge (report.ts) and write reports/fault-matrix.{json,md}.
  *
- * Standalone: `npx tsx test/fault-matrix/matrix.ts [--faults a,b] [--concurrency 2] [--seed N] [--workers N] [--whole-files]`.
+ * Standalone: `npx tsx test/fault-matrix/matrix.ts [--faults a,b] [--concurrency 4] [--seed N] [--workers N] [--whole-files] [--no-batch]`.
  */
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -18,13 +22,13 @@ import { requirementProof } from './proof.js';
 import { loadRequirements } from '../../harness/contract/requirements.js';
 import { FAULTS } from '../../reference/faults.js';
 import type { FaultSpec } from '../../reference/faults.js';
-import type { CheckRecord } from '../../harness/report/verdict.js';
-import { judgeFault, unmappedOutcome, writeMatrix } from './report.js';
+import type { CheckRecord, CheckState } from '../../harness/report/verdict.js';
+import { judgeBatched, judgeFault, unmappedOutcome, writeMatrix } from './report.js';
 import type { FaultMatrix, FaultOutcome } from './report.js';
-import { ROOT, inParallel, runConformance, suiteFiles } from './runner.js';
+import { ROOT, VERDICT_ONLY, runConformance, suiteFiles } from './runner.js';
 import type { ConformanceRunResult } from './runner.js';
 import { packRuns, selectFiles, titlePattern } from './select.js';
-import type { FaultRun } from './select.js';
+import type { FaultRun, FaultSelection } from './select.js';
 
 /** The reference's shortened timers for timer-tier runs (docs/ARCHITECTURE.md, "The reference process"). */
 export const SHORT_TIMERS: Readonly<Record<string, string>> = {
@@ -43,10 +47,12 @@ export interface MatrixOptions {
   /** faults to run (default: the whole catalogue) */
   faults?: readonly FaultSpec[];
   seed?: number;
-  /** runs at the same time (default 2) */
+  /** runs at the same time (default 4: a run mostly waits on its reference and on webhooks) */
   concurrency?: number;
-  /** worker processes per run (default 1) */
+  /** worker processes per run (default: 2 for a run of more than 3 files, else 1) */
   workersPerRun?: number;
+  /** batches of compatible faults per run (default true); false: one fault per API per run */
+  batch?: boolean;
   /** time limit of one quick run / one timer run */
   quickRunTimeoutMs?: number;
   timerRunTimeoutMs?: number;
@@ -62,7 +68,49 @@ export interface MatrixOptions {
 
 interface Planned {
   run: FaultRun;
-  kind: 'fault' | 'timer-baseline';
+  kind: 'fault' | 'timer-baseline' | 'solo';
+  result?: ConformanceRunResult;
+}
+
+/**
+ * Runs `initial` with at most `limit` at a time, in order; `after` may return more items (solo
+ * re-runs), which `pair` turns into runs: before the rest of `initial` when two wait, else once
+ * nothing of `initial` is left to start.
+ */
+async function runQueue(
+  initial: readonly Planned[],
+  limit: number,
+  task: (item: Planned) => Promise<ConformanceRunResult>,
+  after: (item: Planned) => FaultSelection[],
+  pair: (waiting: FaultSelection[]) => Planned | undefined,
+): Promise<Planned[]> {
+  const queue = [...initial];
+  const waiting: FaultSelection[] = [];
+  const done: Planned[] = [];
+  let running = 0;
+  return new Promise((resolve, reject) => {
+    const pump = (): void => {
+      while (running < limit) {
+        // a solo re-run as soon as two wait (one per API) or nothing else is left: the planned runs
+        // still queued are the cheapest (costliest first), the re-runs' batches are already over
+        const item = (waiting.length >= 2 ? pair(waiting) : undefined) ?? queue.shift() ?? pair(waiting);
+        if (item === undefined) break;
+        running += 1;
+        task(item).then(
+          (result) => {
+            item.result = result;
+            done.push(item);
+            waiting.push(...after(item));
+            running -= 1;
+            pump();
+          },
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      }
+      if (running === 0 && queue.length === 0 && waiting.length === 0) resolve(done);
+    };
+    pump();
+  });
 }
 
 function describeFailure(check: CheckRecord): string {
@@ -74,7 +122,7 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
   const log = options.log ?? (() => undefined);
   const seed = options.seed ?? 20_261_122;
   const concurrency = options.concurrency ?? 4;
-  const workers = options.workersPerRun ?? 1;
+  const workersOf = (run: FaultRun): number => options.workersPerRun ?? (run.files.length > 3 ? 2 : 1);
   const narrow = options.narrow ?? true;
   const workDir = options.workDir ?? join(ROOT, 'reports', 'self-test', 'fault-matrix');
   const faults = options.faults ?? FAULTS;
@@ -93,8 +141,9 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
     files: allFiles,
     reportsDir: join(workDir, 'baseline'),
     env: { PAYGATE_PROFILE: 'quick', PAYGATE_SEED: String(seed) },
-    workers: Math.max(2, workers),
+    workers: Math.max(2, options.workersPerRun ?? 2),
     isolate: false,
+    reporters: VERDICT_ONLY,
     timeoutMs: quickTimeout * 2,
   });
   const baselineReport = baseline.report;
@@ -103,11 +152,13 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
   }
   const baselineChecks = baselineReport.checks;
   const baselineFailing = baselineChecks.filter((c) => c.state === 'failed' || c.state === 'error');
+  const baselineStates = new Map<string, CheckState>(baselineChecks.map((c) => [c.check, c.state]));
+  const checkMs = new Map(baselineChecks.map((c) => [c.check, c.durationMs]));
   log(`baseline: ${baselineChecks.length} checks in ${baseline.durationMs} ms, ${baselineFailing.length} failing`);
 
   // 2. selection and packing
   const selections = faults.map((fault) => selectFiles(fault, baselineChecks, allFiles));
-  const runs = packRuns(selections);
+  const runs = packRuns(selections, { batch: options.batch ?? true, checkMs });
   const planned: Planned[] = runs.map((run) => ({ run, kind: 'fault' }));
   const timerRuns = runs.filter((r) => r.tier === 'timer');
   if (timerRuns.length > 0) {
@@ -116,46 +167,96 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
     const testNamePattern = titlePattern(timerRuns.flatMap((r) => r.faults.flatMap((s) => s.titles)));
     planned.unshift({ run: { id: 'timer-baseline', tier: 'timer', faults: [], files, testNamePattern, estimateMs: Number.MAX_SAFE_INTEGER, strict: false }, kind: 'timer-baseline' });
   }
+  const batchedFaults = runs.filter((r) => r.faults.length > 2).length;
+  log(`${faults.length} faults in ${runs.length} runs (${batchedFaults} with batches), ${concurrency} at a time`);
 
-  // 3. the runs
-  const results = await inParallel(planned, concurrency, async ({ run }) => {
-    const names = run.faults.map((s) => s.fault.name);
-    const env: Record<string, string> = {
-      PAYGATE_PROFILE: run.tier === 'timer' ? 'full' : 'quick',
-      PAYGATE_SEED: String(seed),
-      ...(names.length > 0 && { REFERENCE_FAULTS: names.join(',') }),
-      ...(run.tier === 'timer' && SHORT_TIMERS),
-      ...(run.strict && { PAYGATE_STRICT: '1' }),
-    };
-    const result = await runConformance({
-      label: run.id,
-      files: run.files,
-      reportsDir: join(workDir, run.id),
-      env,
-      workers,
-      // one worker process runs the run's files in turn: modules and the contract load once
-      isolate: false,
-      ...(narrow && run.testNamePattern !== '' && { testNamePattern: run.testNamePattern }),
-      timeoutMs: run.tier === 'timer' ? timerTimeout : quickTimeout,
-    });
-    log(`${run.id} [${run.tier}] ${names.join(' + ') || 'no fault'}: ${run.files.length} files, ${result.durationMs} ms, exit ${result.timedOut ? 'timeout' : String(result.exitCode)}`);
-    return result;
-  });
-
-  // 4. judge
+  // 3. the runs; each batch run is judged as it ends, its doubtful faults queued for solo runs
   const excludedQuick = new Set(baselineFailing.map((c) => c.check));
-  const timerIndex = planned.findIndex((p) => p.kind === 'timer-baseline');
-  const timerBaseline: ConformanceRunResult | undefined = timerIndex >= 0 ? results[timerIndex] : undefined;
-  const timerFailing = (timerBaseline?.report?.checks ?? []).filter((c) => c.state === 'failed' || c.state === 'error');
-  const excludedTimer = new Set([...excludedQuick, ...timerFailing.map((c) => c.check)]);
+  let timerBaseline: ConformanceRunResult | undefined;
+  const excludedFor = (run: FaultRun): ReadonlySet<string> => {
+    if (run.tier !== 'timer') return excludedQuick;
+    const timerFailing = (timerBaseline?.report?.checks ?? []).filter((c) => c.state === 'failed' || c.state === 'error');
+    return new Set([...excludedQuick, ...timerFailing.map((c) => c.check)]);
+  };
   const outcomes = new Map<string, FaultOutcome>();
-  planned.forEach(({ run, kind }, index) => {
-    if (kind !== 'fault') return;
-    const result = results[index] as ConformanceRunResult;
-    for (const selection of run.faults) {
-      outcomes.set(selection.fault.name, judgeFault(selection, run, result, run.tier === 'timer' ? excludedTimer : excludedQuick));
+  const rerunOf = new Map<string, { run: string; why: string }>();
+  // timer runs are judged against the timer baseline: judged after it ends (it starts first)
+  const timerPending: Planned[] = [];
+  const judgeRun = (item: Planned): FaultSelection[] => {
+    const result = item.result as ConformanceRunResult;
+    const { run } = item;
+    if (item.kind === 'timer-baseline') {
+      timerBaseline = result;
+      return timerPending.splice(0).flatMap(judgeRun);
     }
-  });
+    if (run.tier === 'timer' && timerBaseline === undefined && timerRuns.length > 0) {
+      timerPending.push(item);
+      return [];
+    }
+    const solo: FaultSelection[] = [];
+    for (const selection of run.faults) {
+      if (item.kind === 'solo') {
+        const outcome = judgeFault(selection, run, result, excludedFor(run));
+        const first = rerunOf.get(selection.fault.name);
+        outcomes.set(selection.fault.name, first !== undefined ? { ...outcome, batchRerun: first } : outcome);
+        continue;
+      }
+      const { outcome, rerun } = judgeBatched(selection, run, result, excludedFor(run), baselineStates);
+      if (rerun === undefined) outcomes.set(selection.fault.name, outcome);
+      else {
+        rerunOf.set(selection.fault.name, { run: run.id, why: rerun });
+        solo.push(selection);
+      }
+    }
+    if (solo.length > 0) log(`${run.id}: re-run alone: ${solo.map((s) => `${s.fault.name} (${rerunOf.get(s.fault.name)?.why.slice(0, 160) ?? ''})`).join('; ')}`);
+    return solo;
+  };
+  let soloCount = 0;
+  const pairSolo = (waiting: FaultSelection[]): Planned | undefined => {
+    const first = waiting.shift();
+    if (first === undefined) return undefined;
+    const sameClass = (s: FaultSelection): boolean => s.fault.api !== first.fault.api && s.fault.tier === first.fault.tier && (s.fault.strict !== undefined) === (first.fault.strict !== undefined);
+    const index = waiting.findIndex(sameClass);
+    const partner = index >= 0 ? waiting.splice(index, 1) : [];
+    const [run] = packRuns([first, ...partner], { batch: false, checkMs });
+    if (run === undefined) return undefined;
+    soloCount += 1;
+    run.id = `solo-${String(soloCount).padStart(2, '0')}`;
+    return { run, kind: 'solo' };
+  };
+  const finished = await runQueue(
+    planned,
+    concurrency,
+    async ({ run }) => {
+      const names = run.faults.map((s) => s.fault.name);
+      const env: Record<string, string> = {
+        PAYGATE_PROFILE: run.tier === 'timer' ? 'full' : 'quick',
+        PAYGATE_SEED: String(seed),
+        ...(names.length > 0 && { REFERENCE_FAULTS: names.join(',') }),
+        ...(run.tier === 'timer' && SHORT_TIMERS),
+        ...(run.strict && { PAYGATE_STRICT: '1' }),
+      };
+      const result = await runConformance({
+        label: run.id,
+        files: run.files,
+        reportsDir: join(workDir, run.id),
+        env,
+        workers: workersOf(run),
+        // one worker process runs the run's files in turn: modules and the contract load once
+        isolate: false,
+        reporters: VERDICT_ONLY,
+        ...(narrow && run.testNamePattern !== '' && { testNamePattern: run.testNamePattern }),
+        timeoutMs: run.tier === 'timer' ? timerTimeout : quickTimeout,
+      });
+      log(`${run.id} [${run.tier}] ${names.join(' + ') || 'no fault'}: ${run.files.length} files, ${result.durationMs} ms, exit ${result.timedOut ? 'timeout' : String(result.exitCode)}`);
+      return result;
+    },
+    judgeRun,
+    pairSolo,
+  );
+
+  // 4. report
+  const timerFailing = (timerBaseline?.report?.checks ?? []).filter((c) => c.state === 'failed' || c.state === 'error');
   for (const selection of selections) if (!outcomes.has(selection.fault.name)) outcomes.set(selection.fault.name, unmappedOutcome(selection));
   const ordered = faults.map((f) => outcomes.get(f.name) as FaultOutcome);
 
@@ -166,8 +267,8 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
     ...(timerBaseline !== undefined && {
       timerBaseline: { runMs: timerBaseline.durationMs, failingByDesign: timerFailing.map(describeFailure) },
     }),
-    runs: planned.map(({ run }, index) => {
-      const result = results[index] as ConformanceRunResult;
+    runs: [...finished].sort((a, b) => a.run.id.localeCompare(b.run.id)).map(({ run, result: r }) => {
+      const result = r as ConformanceRunResult;
       return {
         id: run.id,
         tier: run.tier,
@@ -206,12 +307,14 @@ async function main(argv: readonly string[]): Promise<number> {
   const seed = flag(argv, '--seed');
   const workers = flag(argv, '--workers');
   const wide = argv.includes('--whole-files');
+  const noBatch = argv.includes('--no-batch');
   const matrix = await runFaultMatrix({
     ...(names !== undefined && { faults: FAULTS.filter((f) => names.includes(f.name)) }),
     ...(concurrency !== undefined && { concurrency: Number(concurrency) }),
     ...(seed !== undefined && { seed: Number(seed) }),
     ...(workers !== undefined && { workersPerRun: Number(workers) }),
     ...(wide && { narrow: false }),
+    ...(noBatch && { batch: false }),
     log: (line) => console.log(line),
   });
   console.log(`${matrix.summary.detected}/${matrix.summary.faults} detected in ${matrix.wallMs} ms; see reports/fault-matrix.md`);

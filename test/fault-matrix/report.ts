@@ -8,10 +8,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckRecord, ConformanceReport } from '../../harness/report/verdict.js';
+import type { CheckRecord, CheckState, ConformanceReport } from '../../harness/report/verdict.js';
 import type { ConformanceRunResult } from './runner.js';
 import type { FaultRun, FaultSelection } from './select.js';
-import { apiOfFile } from './select.js';
+import { apiOfFile, batchOf } from './select.js';
 import type { RequirementProof } from './proof.js';
 
 export interface FaultOutcome {
@@ -37,7 +37,10 @@ export interface FaultOutcome {
   /** the shortest duration among the detecting checks */
   detectionCheckMs: number | null;
   run: string | null;
+  /** the other faults switched on in that run (the other API's, and batch mates of its own API) */
   pairedWith: string | null;
+  /** the fault ran in a batch first and was re-run alone: the batch run and why (select.ts rule 4) */
+  batchRerun?: { run: string; why: string };
   files: string[];
   mappedChecks: string[];
   /** what else was seen (for undetected faults: why) */
@@ -92,12 +95,32 @@ function namedIds(check: CheckRecord, ids: ReadonlySet<string>, strict: boolean)
 
 /** Judges one fault from its run's report. `excluded`: checks that fail on the correct reference too. */
 export function judgeFault(selection: FaultSelection, run: FaultRun, result: ConformanceRunResult, excluded: ReadonlySet<string>): FaultOutcome {
+  return judge(selection, run, result, excluded, undefined);
+}
+
+/** How a batch judges one member: which of its checks it may credit (select.ts, rules 1 and 3). */
+interface BatchScope {
+  /** the member's own checks: selected by it and by no other member */
+  own: ReadonlySet<string>;
+  /** every check the member selected (own and shared) */
+  selected: ReadonlySet<string>;
+  /** the requirement IDs of the other members */
+  mateIds: ReadonlySet<string>;
+}
+
+function judge(selection: FaultSelection, run: FaultRun, result: ConformanceRunResult, excluded: ReadonlySet<string>, scope: BatchScope | undefined): FaultOutcome {
   const { fault } = selection;
   const ids = new Set(fault.requirements);
   const report: ConformanceReport | undefined = result.report;
-  const checks = (report?.checks ?? []).filter((c) => (c.api ?? apiOfFile(c.file)) === fault.api);
+  const checks = (report?.checks ?? []).filter((c) => (c.api ?? apiOfFile(c.file)) === fault.api && (scope === undefined || scope.selected.has(c.check)));
   const strict = run.strict;
-  const detecting = checks.filter((c) => failedWithFinding(c, strict) && !excluded.has(c.check) && namedIds(c, ids, strict).length > 0);
+  const credits = (c: CheckRecord): boolean => {
+    if (!failedWithFinding(c, strict) || excluded.has(c.check) || namedIds(c, ids, strict).length === 0) return false;
+    if (scope === undefined) return true;
+    const findings = findingsOf(c, strict);
+    return scope.own.has(c.check) && findings.some((f) => f.requirements.some((id) => ids.has(id))) && !findings.some((f) => f.requirements.some((id) => scope.mateIds.has(id)));
+  };
+  const detecting = checks.filter(credits);
   const failingRequirements = [...new Set(detecting.flatMap((c) => namedIds(c, ids, strict)))].sort();
   const namedByFinding = detecting.some((c) => findingsOf(c, strict).some((f) => f.requirements.some((id) => ids.has(id))));
   const otherFailures = checks
@@ -113,7 +136,7 @@ export function judgeFault(selection: FaultSelection, run: FaultRun, result: Con
   if (report === undefined) errors.push(`no conformance.json (exit ${result.exitCode ?? result.signal ?? '?'}): ${result.outputTail.slice(-600)}`);
   for (const e of report?.errors ?? []) if ((apiOfFile(e.check) ?? fault.api) === fault.api) errors.push(`${e.check}: ${e.message}`);
   const detected = detecting.length > 0;
-  const other = run.faults.find((s) => s.fault.name !== fault.name);
+  const others = run.faults.filter((s) => s.fault.name !== fault.name).map((s) => s.fault.name);
   const outcome: FaultOutcome = {
     fault: fault.name,
     api: fault.api,
@@ -128,13 +151,63 @@ export function judgeFault(selection: FaultSelection, run: FaultRun, result: Con
     runMs: result.durationMs,
     detectionCheckMs: detected ? Math.min(...detecting.map((c) => c.durationMs)) : null,
     run: run.id,
-    pairedWith: other?.fault.name ?? null,
+    pairedWith: others.length > 0 ? others.join(', ') : null,
     files: selection.files,
     mappedChecks: selection.mappedChecks,
     seen: { otherFailures, warningsOnRequirements, notRun, errors },
   };
   if (!detected) outcome.reason = reasonFor(outcome);
   return outcome;
+}
+
+/**
+ * Judges one member of a batch (several faults of its API in one reference). `rerun` is set when
+ * the batch's result cannot stand for a solo run (select.ts, rule 4): the fault must run alone.
+ * `baselineStates`: each check's state against the correct reference (a check that ran there and
+ * did not run here was disturbed).
+ */
+export function judgeBatched(
+  selection: FaultSelection,
+  run: FaultRun,
+  result: ConformanceRunResult,
+  excluded: ReadonlySet<string>,
+  baselineStates: ReadonlyMap<string, CheckState>,
+): { outcome: FaultOutcome; rerun: string | undefined } {
+  const mates = batchOf(selection, run).filter((s) => s !== selection);
+  if (mates.length === 0) return { outcome: judgeFault(selection, run, result, excluded), rerun: undefined };
+  const taken = new Set(mates.flatMap((m) => m.checks));
+  const scope: BatchScope = {
+    own: new Set(selection.checks.filter((c) => !taken.has(c))),
+    selected: new Set(selection.checks),
+    mateIds: new Set(mates.flatMap((m) => m.fault.requirements)),
+  };
+  const outcome = judge(selection, run, result, excluded, scope);
+  return { outcome, rerun: rerunReason(selection, run, result, excluded, baselineStates, scope, outcome) };
+}
+
+function rerunReason(
+  selection: FaultSelection,
+  run: FaultRun,
+  result: ConformanceRunResult,
+  excluded: ReadonlySet<string>,
+  baselineStates: ReadonlyMap<string, CheckState>,
+  scope: BatchScope,
+  outcome: FaultOutcome,
+): string | undefined {
+  if (result.timedOut || result.report === undefined) return outcome.seen.errors[0] ?? 'the batch run broke';
+  if (!outcome.detected) return 'not detected in the batch';
+  const missing = selection.fault.requirements.filter((id) => !outcome.failingRequirements.includes(id));
+  if (missing.length > 0) return `not credited in the batch: ${missing.join(', ')}`;
+  if (outcome.seen.errors.length > 0) return `harness errors: ${outcome.seen.errors[0] ?? ''}`;
+  const credited = new Set(outcome.detectedBy);
+  for (const c of result.report.checks) {
+    if (!scope.own.has(c.check) || excluded.has(c.check)) continue;
+    const before = baselineStates.get(c.check);
+    if (c.state === 'failed' && !credited.has(c.check)) return `${c.check} failed with no finding naming the fault: ${distinct(c.failures.map((f) => `${f.code} [${f.requirements.join(',')}]`)).join('; ') || c.error || 'failed'}`;
+    if (c.state === 'error' || c.state === 'inconclusive') return `${c.check} ${c.state}: ${c.error ?? c.inconclusive ?? ''}`.trim();
+    if (c.state === 'not-run' && before !== undefined && before !== 'not-run') return `${c.check} not run (${before} against the correct reference): ${c.notRun ?? ''}`.trim();
+  }
+  return undefined;
 }
 
 function reasonFor(o: FaultOutcome): string {
@@ -211,6 +284,17 @@ export function renderMatrixMarkdown(matrix: FaultMatrix): string {
       'The failing check names the fault\'s requirement, but its failing findings are filed under other IDs:',
       '',
       ...loose.map((o) => `- ${o.fault}: ${o.detectedBy.join(', ')}`),
+      '',
+    );
+  }
+  const reruns = matrix.faults.filter((o) => o.batchRerun !== undefined);
+  if (reruns.length > 0) {
+    out.push(
+      '## Re-run alone after a batch',
+      '',
+      'A batch result stands for a fault only when it is complete and undisturbed (test/fault-matrix/select.ts, rule 4); these faults were judged on a run of their own:',
+      '',
+      ...reruns.map((o) => `- ${o.fault} (batch ${o.batchRerun?.run ?? '?'}): ${(o.batchRerun?.why ?? '').replace(/\|/g, '\\|')}`),
       '',
     );
   }

@@ -48,7 +48,16 @@ export interface ConformanceRunOptions {
   isolate?: boolean;
   /** also write the whole output here (diagnosis) */
   logFile?: string;
+  /**
+   * vitest reporters instead of the config's (`--reporter`, which replaces them): the fault matrix
+   * needs only conformance.json (`VERDICT_ONLY`), and the Allure results and JUnit file the config
+   * writes cost a run about as much CPU as its checks.
+   */
+  reporters?: readonly string[];
 }
+
+/** The verdict reporter alone (conformance.json/md) and vitest's quietest console reporter. */
+export const VERDICT_ONLY: readonly string[] = ['./harness/report/verdict-reporter.ts', 'dot'];
 
 export interface ConformanceRunResult {
   label: string;
@@ -98,6 +107,7 @@ export function runConformance(options: ConformanceRunOptions): Promise<Conforma
           CONFORMANCE_CONFIG,
           ...(options.isolate === false ? ['--no-isolate'] : []),
           ...(options.testNamePattern !== undefined ? ['-t', options.testNamePattern] : []),
+          ...(options.reporters ?? []).map((r) => `--reporter=${r}`),
           ...options.files,
         ];
   const started = performance.now();

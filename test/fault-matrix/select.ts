@@ -6,10 +6,41 @@
  * files are the files of every check naming one of its requirement IDs, plus the stateful fuzzer
  * files (`suites/<api>/fuzz-*.test.ts`) when the fault is about races, arithmetic or idempotency.
  *
- * Packing: the two APIs are independent applications with disjoint requirement IDs (GW-/PT-) and
- * disjoint files, so one run carries one gateway fault and one partner fault; a detection is only
- * credited to the fault of the check's own API. Quick faults run in the quick profile, timer
- * faults in the full profile with shortened reference timers; the two never share a run.
+ * Packing. The two APIs are independent applications with disjoint requirement IDs (GW-/PT-) and
+ * disjoint files, so a run always carries faults of both APIs side by side; a detection is only
+ * credited to a fault of the check's own API. Quick faults run in the quick profile, timer faults
+ * in the full profile with shortened reference timers; the two never share a run (nor do --strict
+ * faults and the others).
+ *
+ * Batches (several faults of ONE API switched on together in one reference) are what keeps the
+ * matrix fast as the catalogue grows: every run pays a vitest start, a global setup and a
+ * reference start, which cost more than most faults' own checks. The risk of a batch is that one
+ * fault's deviation makes another fault's check fail (a leak) and that failure is credited to the
+ * wrong fault. The safety argument, which report.ts (`judgeBatched`) and matrix.ts enforce:
+ *
+ * 1. Members of a batch have pairwise disjoint requirement IDs and pairwise disjoint mapped
+ *    (non-fuzz) checks. Every check naming a requirement of fault A at check level is in A's
+ *    selection, so no check of B's selection names A's requirements, and each mapped check
+ *    belongs to exactly one member: its failure can only be credited to that member. A check two
+ *    members select (the fuzz checks stateful faults share) could be credited to neither, so a
+ *    batch does not run it (`runnableChecks`); a member that needed it runs alone (rule 4).
+ * 2. "Wide" faults run alone: a fault changing a response that almost every check reads (the
+ *    balance shape, timestamps, the error body, money formats) would make other members' checks
+ *    fail. They are declared below (WIDE_FAULTS, from the matrix report's "by checks" column: faults
+ *    detected by checks in four or more areas) or recognised by the requirement they break
+ *    (WIDE_REQUIREMENT).
+ * 3. In a batch, a check is credited to its member only when it failed with a FINDING naming one of
+ *    the member's requirement IDs and no failing finding of it names a requirement of another
+ *    member (a finding about another member's requirement is the sign of a leak). The
+ *    requirements credited are then those the solo judgement gives (report.ts `namedIds`).
+ * 4. Anything short of a complete result sends the fault to a solo re-run (one fault per API:
+ *    exactly the judgement of a run without batching): not detected; not every requirement the
+ *    fault breaks credited (a solo run might credit more, or another member hid the fault from a
+ *    check: the proof must not depend on the packing); a check of its selection that errored, or was not run
+ *    although it ran in the baseline, or failed without a finding naming the fault (a possible
+ *    leak). So a fault accepted from a batch is detected, and credited with every requirement a
+ *    solo run could credit; what remains is a leak producing a finding on exactly this member's
+ *    own requirement in its own check, which rules 1-2 are there to prevent.
  */
 import type { FaultSpec } from '../../reference/faults.js';
 import type { CheckRecord } from '../../harness/report/verdict.js';
@@ -28,6 +59,12 @@ export interface FaultSelection {
   files: string[];
   /** the test names to run in those files: the mapped checks and every check of the fuzz files */
   titles: string[];
+  /** check IDs of those tests (mapped checks and the checks of the fuzz files) */
+  checks: string[];
+  /** those of them in fuzz files (`suites/<api>/fuzz-*`): many faults select them, a batch shares them */
+  fuzzChecks: string[];
+  /** each of those checks: its file and test name */
+  where: Record<string, { file: string; title: string }>;
   /** estimated cost of its files (sum of the baseline durations of their checks) */
   estimateMs: number;
 }
@@ -35,7 +72,7 @@ export interface FaultSelection {
 export interface FaultRun {
   id: string;
   tier: 'quick' | 'timer';
-  /** one per API at most */
+  /** the faults switched on; several of one API form a batch (see the safety argument above) */
   faults: FaultSelection[];
   /** warnings fail (`--strict`): the run of a fault whose requirements the contract states ambiguously */
   strict: boolean;
@@ -80,36 +117,126 @@ export function selectFiles(fault: FaultSpec, checks: readonly CheckRecord[], al
   const chosen = checks.filter((c) => mapped.includes(c) || fuzzFiles.includes(c.file));
   const titles = [...new Set(chosen.map((c) => c.title ?? c.name))].sort();
   const estimateMs = chosen.reduce((sum, c) => sum + c.durationMs, 0) + (fault.tier === 'timer' ? TIMER_FILE_COST_MS * mappedFiles.length : 0);
-  return { fault, mappedChecks: mapped.map((c) => c.check), mappedFiles, fuzzFiles, files, titles, estimateMs };
+  return { fault, mappedChecks: mapped.map((c) => c.check), mappedFiles, fuzzFiles, files, titles, checks: chosen.map((c) => c.check), fuzzChecks: chosen.filter((c) => isFuzzFile(c.file)).map((c) => c.check), where: Object.fromEntries(chosen.map((c) => [c.check, { file: c.file, title: c.title ?? c.name }])), estimateMs };
+}
+
+/**
+ * Faults that change a response (nearly) every check reads: they run alone, never in a batch.
+ * From the fault matrix report: the faults detected by checks in four or more areas, and the
+ * error-body faults every negative check sees.
+ */
+export const WIDE_FAULTS: ReadonlySet<string> = new Set([
+  'gw-balance-as-number',
+  'gw-balance-one-decimal',
+  'gw-description-141-accepted',
+  'gw-error-not-found-without-code',
+  'gw-error-conflict-without-code',
+  'gw-error-malformed-json-500',
+  'pt-timestamps-local-offset',
+  'pt-finance-amounts-as-strings',
+  'pt-finance-currency-missing',
+  'pt-error-detail-missing',
+  'pt-validation-status-400',
+  'pt-malformed-json-500',
+]);
+
+/** Requirements about a shape or format every response of a kind has (new faults breaking them are wide too). */
+export const WIDE_REQUIREMENT = /-SHAPE$|-SHAPE-|STRINGS|TIMESTAMP|ERR-CODES|ERR-DETAIL|MONEY-|-CURRENCY/;
+
+export function isWideFault(fault: FaultSpec): boolean {
+  return WIDE_FAULTS.has(fault.name) || fault.requirements.some((id) => WIDE_REQUIREMENT.test(id));
+}
+
+/** Most faults of one API in one batch (a bigger batch lasts longer and a leak sends more faults to a re-run). */
+export const MAX_BATCH = 8;
+
+export interface PackOptions {
+  /** several faults of one API per run (default true); false: one fault per API per run */
+  batch?: boolean;
+  /** baseline duration of each check (the estimate of a run is the sum over the union of its checks) */
+  checkMs?: ReadonlyMap<string, number>;
+  maxBatch?: number;
+}
+
+/** Whether `candidate` may join `members` in one batch (rules 1 and 2 of the safety argument). */
+export function compatible(candidate: FaultSelection, members: readonly FaultSelection[]): boolean {
+  if (members.length === 0) return true;
+  if (isWideFault(candidate.fault) || members.some((m) => isWideFault(m.fault))) return false;
+  const ids = new Set(candidate.fault.requirements);
+  const owned = new Set(ownedChecks(candidate));
+  return members.every(
+    (m) =>
+      m.fault.api === candidate.fault.api &&
+      m.fault.tier === candidate.fault.tier &&
+      (m.fault.strict !== undefined) === (candidate.fault.strict !== undefined) &&
+      !m.fault.requirements.some((id) => ids.has(id)) &&
+      !ownedChecks(m).some((c) => owned.has(c)),
+  );
+}
+
+/** The mapped checks outside the fuzz files: those no other member of a batch may select. */
+export function ownedChecks(selection: FaultSelection): string[] {
+  const fuzz = new Set(selection.fuzzChecks);
+  return selection.mappedChecks.filter((c) => !fuzz.has(c));
+}
+
+function estimate(members: readonly FaultSelection[], checkMs: ReadonlyMap<string, number> | undefined): number {
+  if (checkMs === undefined || members.length <= 1) return members.reduce((sum, s) => sum + s.estimateMs, 0);
+  const all = members.flatMap((s) => s.checks);
+  const checks = new Set(all.filter((c) => all.indexOf(c) === all.lastIndexOf(c)));
+  const timerFiles = new Set(members.filter((s) => s.fault.tier === 'timer').flatMap((s) => s.mappedFiles));
+  let sum = TIMER_FILE_COST_MS * timerFiles.size;
+  for (const c of checks) sum += checkMs.get(c) ?? 0;
+  return sum;
 }
 
 function byCostDesc(a: FaultSelection, b: FaultSelection): number {
   return b.estimateMs - a.estimateMs || a.fault.name.localeCompare(b.fault.name);
 }
 
+/** First-fit decreasing: each fault into the first batch it is compatible with and that has room. */
+export function batchFaults(selections: readonly FaultSelection[], maxBatch: number): FaultSelection[][] {
+  const batches: FaultSelection[][] = [];
+  for (const s of [...selections].sort((a, b) => b.mappedChecks.length - a.mappedChecks.length || byCostDesc(a, b))) {
+    const home = batches.find((b) => b.length < maxBatch && compatible(s, b));
+    if (home !== undefined) home.push(s);
+    else batches.push([s]);
+  }
+  return batches;
+}
+
 /**
- * Packs the selections into runs: within a tier, the costliest gateway fault with the costliest
- * partner fault, and so on (a run lasts about as long as its slower half). Selections without
- * files are left out (reported as undetected: no check names their requirements). Runs come back
- * costliest first, the order a pool of parallel slots should start them in.
+ * Packs the selections into runs. Within a tier (and --strict class), each API's faults go into
+ * batches (`batch`, default) or one per run; the costliest gateway batch shares a run with the
+ * costliest partner batch, and so on (a run lasts about as long as its slower half). Selections
+ * without files are left out (reported as undetected: no check names their requirements). Runs
+ * come back costliest first, the order a pool of parallel slots should start them in.
  */
-export function packRuns(selections: readonly FaultSelection[]): FaultRun[] {
+export function packRuns(selections: readonly FaultSelection[], options: PackOptions = {}): FaultRun[] {
+  const batch = options.batch ?? true;
+  const maxBatch = batch ? (options.maxBatch ?? MAX_BATCH) : 1;
   const runs: FaultRun[] = [];
   for (const [tier, strict] of [['quick', false], ['timer', false], ['quick', true], ['timer', true]] as const) {
-    const of = (api: Api): FaultSelection[] =>
-      selections.filter((s) => s.fault.tier === tier && (s.fault.strict !== undefined) === strict && s.fault.api === api && s.files.length > 0).sort(byCostDesc);
+    const of = (api: Api): FaultSelection[][] => {
+      const mine = selections.filter((s) => s.fault.tier === tier && (s.fault.strict !== undefined) === strict && s.fault.api === api && s.files.length > 0);
+      return batchFaults(mine, maxBatch)
+        .map((members) => ({ members, cost: estimate(members, options.checkMs) }))
+        .sort((a, b) => b.cost - a.cost)
+        .map((b) => b.members);
+    };
     const gateway = of('gateway');
     const partner = of('partner');
     for (let i = 0; i < Math.max(gateway.length, partner.length); i++) {
-      const faults = [gateway[i], partner[i]].filter((s): s is FaultSelection => s !== undefined);
+      const faults = [...(gateway[i] ?? []), ...(partner[i] ?? [])];
+      const running = [...runnableChecks(gateway[i] ?? []), ...runnableChecks(partner[i] ?? [])];
       runs.push({
         id: '',
         tier,
         strict,
         faults,
-        files: [...new Set(faults.flatMap((s) => s.files))].sort(),
-        testNamePattern: titlePattern(faults.flatMap((s) => s.titles)),
-        estimateMs: faults.reduce((sum, s) => sum + s.estimateMs, 0),
+        files: [...new Set(running.map((w) => w.file))].sort(),
+        testNamePattern: titlePattern(running.map((w) => w.title)),
+        estimateMs: Math.max(estimate(gateway[i] ?? [], options.checkMs), estimate(partner[i] ?? [], options.checkMs)),
       });
     }
   }
@@ -118,4 +245,23 @@ export function packRuns(selections: readonly FaultSelection[]): FaultRun[] {
     run.id = `run-${String(index + 1).padStart(2, '0')}`;
   });
   return runs;
+}
+
+/**
+ * The checks a batch runs: those selected by exactly one member. A check two members select (the
+ * shared fuzz checks) could credit neither (report.ts judgeBatched), so it does not run; a member
+ * that needed it is not detected in the batch and runs alone, fuzzers included. A single fault
+ * runs every check it selected.
+ */
+export function runnableChecks(members: readonly FaultSelection[]): { file: string; title: string }[] {
+  const count = new Map<string, number>();
+  for (const m of members) for (const c of m.checks) count.set(c, (count.get(c) ?? 0) + 1);
+  const out = new Map<string, { file: string; title: string }>();
+  for (const m of members) for (const c of m.checks) if (count.get(c) === 1 && m.where[c] !== undefined) out.set(c, m.where[c]);
+  return [...out.values()];
+}
+
+/** The faults of `run` with the same API as `selection`, itself included. */
+export function batchOf(selection: FaultSelection, run: FaultRun): FaultSelection[] {
+  return run.faults.filter((s) => s.fault.api === selection.fault.api);
 }
