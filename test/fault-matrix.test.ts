@@ -40,6 +40,11 @@ describe('fault matrix', () => {
     expect(lost, `requirements no detected fault proves any more (reports/fault-matrix.md):\n${lost.join('\n')}`).toEqual([]);
   });
 
+  test('every checkable and timer requirement is proven by a fault or exempt with a reason (specs/requirements.yaml)', () => {
+    if (matrix?.proof === undefined) throw new Error('the matrix did not run (see the first test)');
+    expect(matrix.proof.unproven, `requirements with neither a proving fault nor an \`exempt:\` reason (reports/fault-matrix.md):\n${matrix.proof.unproven.join('\n')}`).toEqual([]);
+  });
+
   test('the correct reference draws no failure in the matrix baselines', () => {
     if (matrix === undefined) throw new Error('the matrix did not run (see the previous test)');
     expect(matrix.baseline.failures, `failures against the correct reference:\n${matrix.baseline.failures.join('\n')}`).toEqual([]);
