@@ -99,4 +99,12 @@ describe('judgeCtokenForms ("format ctoken_...", "any token is approved")', () =
     expect(severities(j)).toEqual(['failure']);
     expect(j.findings[0]?.requirements).toEqual(['GW-CARD-TOKEN-FORMAT']);
   });
+  it('a 429, a pending charge (3DS challenge) or no answer beside an approved form decides nothing against the form', () => {
+    const limited = { token: 'ctoken_0123', exchange: answered(429, { message: 'slow down' }, { path: '/api/v1/card' }) };
+    const pending = { token: 'ctoken_ABCDEF012345', exchange: card(201, { status: 'pending', requiresAction: true, clientSecret: 'x' }) };
+    expect(judgeCtokenForms([paid('ctoken_abc123'), limited, pending], c).findings).toEqual([]);
+  });
+  it('fails a form answered 2xx with a refused charge while another is approved', () => {
+    expect(codes(judgeCtokenForms([paid('ctoken_abc123'), { token: 'ctoken_ab', exchange: card(201, { status: 'refused' }) }], c))).toEqual(['card.token-form-refused']);
+  });
 });

@@ -130,17 +130,27 @@ export interface TokenFormAnswer {
  * "card.token … (format `ctoken_...`)" and "Sandbox: any token is approved (paid)": both readings
  * agree that every `ctoken_` token is approved in the sandbox, whatever follows the prefix. Given
  * answers to the SAME body with several `ctoken_` tokens: when some are approved (2xx, `paid`) and
- * others are not, the refusal can only be about the token's form, and it FAILS
- * (`card.token-form-refused`). When none is approved nothing is decided here (the body itself is
- * refused: the approval checks judge that).
+ * others are refused (an error status other than 429, or a `refused` charge), the refusal can only
+ * be about the token's form, and it FAILS (`card.token-form-refused`). When none is approved nothing
+ * is decided here (the body itself is refused: the approval checks judge that); a 429, no answer or
+ * a `pending` charge counts neither way.
  */
 export function judgeCtokenForms(answers: readonly TokenFormAnswer[], ctx: RuleContext): Judgement {
+  const statusOf = (a: TokenFormAnswer): number => a.exchange.response?.status ?? 0;
   const approved = (a: TokenFormAnswer): boolean => {
-    const s = a.exchange.response?.status ?? 0;
+    const s = statusOf(a);
     return s >= 200 && s <= 299 && dataOf(a.exchange.response?.json)?.status === 'paid';
   };
+  // only a clear refusal counts against a form: an error status other than 429 ("Every route can
+  // answer … 429"), or a 2xx charge `refused`. No answer, a 429, or a 2xx `pending` (a 3DS challenge:
+  // "Usually synchronous") says nothing about the token's form.
+  const refusedForm = (a: TokenFormAnswer): boolean => {
+    const s = statusOf(a);
+    if (s >= 400) return s !== 429;
+    return s >= 200 && s <= 299 && dataOf(a.exchange.response?.json)?.status === 'refused';
+  };
   const ok = answers.filter(approved);
-  const refused = answers.filter((a) => !approved(a));
+  const refused = answers.filter(refusedForm);
   if (ok.length === 0 || refused.length === 0) return ok.length > 0 ? judge(ctx) : NOTHING_DECIDED;
   const describe = (a: TokenFormAnswer): string => `${show(a.token)} → HTTP ${a.exchange.response?.status ?? 'none'}, data.status ${show(dataOf(a.exchange.response?.json)?.status)}`;
   return judge(ctx, makeFinding({ pointer: '/card/token', ...ctx, exchanges: [...refused, ...ok].map((a) => a.exchange) }, {
