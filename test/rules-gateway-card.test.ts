@@ -93,10 +93,18 @@ describe('judgeCtokenForms ("format ctoken_...", "any token is approved")', () =
     expect(j.findings).toEqual([]);
     expect(j.requirements).toEqual([]);
   });
-  it('fails when one ctoken_ form is approved and another refused', () => {
+  it('warns (the format sentence and "any token is approved" contradict each other) when one ctoken_ form is approved and another refused', () => {
     const j = judgeCtokenForms([paid('ctoken_abc123'), refused('ctoken_0123456789abcdef0123456789abcdef')], c);
     expect(codes(j)).toEqual(['card.token-form-refused']);
-    expect(severities(j)).toEqual(['failure']);
+    expect(severities(j)).toEqual(['warning']);
     expect(j.findings[0]?.requirements).toEqual(['GW-CARD-TOKEN-FORMAT']);
+  });
+  it('a 429, a pending charge (3DS challenge) or no answer beside an approved form decides nothing against the form', () => {
+    const limited = { token: 'ctoken_0123', exchange: answered(429, { message: 'slow down' }, { path: '/api/v1/card' }) };
+    const pending = { token: 'ctoken_ABCDEF012345', exchange: card(201, { status: 'pending', requiresAction: true, clientSecret: 'x' }) };
+    expect(judgeCtokenForms([paid('ctoken_abc123'), limited, pending], c).findings).toEqual([]);
+  });
+  it('counts a form answered 2xx with a refused charge as refused while another is approved', () => {
+    expect(codes(judgeCtokenForms([paid('ctoken_abc123'), { token: 'ctoken_ab', exchange: card(201, { status: 'refused' }) }], c))).toEqual(['card.token-form-refused']);
   });
 });

@@ -70,6 +70,10 @@ describe('verifyMessageNamesField ("422 … message points to the field")', () =
     expect(codes(none)).toEqual(['error.no-message']);
     expect(none.findings[0]?.requirements).toEqual(['GW-ERR-422-FIELD']);
   });
+  it('a structured message object is a message: judged by whether it names the field, never error.no-message', () => {
+    expect(verifyMessageNamesField(answered(422, { success: false, message: { amountInCents: 'must be at least 100' } }), 'amountInCents', c).findings).toEqual([]);
+    expect(codes(verifyMessageNamesField(answered(422, { success: false, message: { reason: 'invalid' } }), 'amountInCents', c))).toEqual(['error.field-not-named']);
+  });
 });
 
 describe('expectUnknownIdRefused ("404 | resource not found")', () => {

@@ -138,6 +138,9 @@ describe('judgeEventArrival', () => {
       expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource }))).toEqual(['warning:webhook.not-seen']);
     }
     expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [samePaid] }))).toEqual(['warning:webhook.not-seen']);
+    // a transaction_created rendered at send time, after the payment, carries status paid: no evidence either
+    const lateCreated = delivery({ ...txnPaid, event: 'transaction_created' });
+    expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [lateCreated] }))).toEqual(['warning:webhook.not-seen']);
   });
 });
 

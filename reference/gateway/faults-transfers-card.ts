@@ -33,7 +33,7 @@ export const TRANSFER_CARD_FAULTS: FaultSpec[] = [
   fault('gw-card-domestic-validator', ['GW-CARD-DOC-OPTIONAL', 'GW-CARD-PLACEHOLDER-ALLOWED'], 'the BRL card validator is reused for international cards: customer.document must be a valid CPF/CNPJ and card.last4 four digits'),
   fault('gw-card-tracking-unguarded', ['GW-CARD-TRACKING-OPTIONAL'], 'the handler reads trackingParameters.utm_source without a guard: a charge without trackingParameters crashes with 500'),
   fault('gw-card-installments-single-only', ['GW-CARD-INSTALLMENTS-ACCEPTED'], '"always a single payment" is enforced as a rule: installments above 1 are refused'),
-  fault('gw-card-token-pattern-from-sample', ['GW-CARD-TOKEN-FORMAT'], 'the token pattern was written from one sample token (ctoken_ and 6 characters): real ctoken_ ids are refused'),
+  { ...fault('gw-card-token-pattern-from-sample', ['GW-CARD-TOKEN-FORMAT'], 'the token pattern was written from one sample token (ctoken_ and 6 characters): real ctoken_ ids are refused'), strict: '"format ctoken_..." contradicts "any token is approved" and does not give what follows the prefix: refusing some ctoken_ forms is a warning' },
   // Card charges: responses
   fault('gw-card-response-unwrapped', ['GW-CARD-RESP-SHAPE'], 'the card route returns the charge itself, without the {success, data} envelope'),
   fault('gw-card-decline-402', ['GW-CARD-SUCCESS-STATUS', 'GW-CARD-SANDBOX-DECLINE'], 'a declined card answers 402 Payment Required with an error body instead of the refused charge'),

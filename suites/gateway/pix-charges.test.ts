@@ -135,10 +135,12 @@ check(
   },
   async (t) => {
     const gw = t.gateway();
-    // every part as the tables give it; each one valid ("Required: no" for all of them)
+    // every part as the tables give it; each one valid ("Required: no" for all of them). Where a
+    // field's format is not stated, the most common form: zipCode as 8 digits (as generators/customers.ts),
+    // phone as +55 + DDD + number (the form the PIX key row names)
     const values: Record<ChargePart, (body: PixChargeRequest) => void> = {
       'customer-details': (b) => Object.assign(b.customer, { name: 'Maria Silva', email: 'maria.silva@example.com', phone: '+5511987654321' }),
-      'billing-address': (b) => Object.assign(b.customer, { billingAddress: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310-100' } }),
+      'billing-address': (b) => Object.assign(b.customer, { billingAddress: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100' } }),
       items: (b) => Object.assign(b, { items: [{ title: 'T-shirt', tangible: true, quantity: 2, amountInCents: 400 }, { title: 'E-book', tangible: false, quantity: 1, amountInCents: 200 }] }),
       tracking: (b) => Object.assign(b, { trackingParameters: { src: 'site', sck: 'checkout', utm_source: 'newsletter', utm_campaign: 'black-friday', utm_medium: 'email', utm_content: 'banner', utm_term: 'pix' } }),
       // a callback URI with a query string: TrackingParameters even reads "the query string … of postbackUrl"

@@ -127,25 +127,38 @@ export interface TokenFormAnswer {
 }
 
 /**
- * "card.token … (format `ctoken_...`)" and "Sandbox: any token is approved (paid)": both readings
- * agree that every `ctoken_` token is approved in the sandbox, whatever follows the prefix. Given
- * answers to the SAME body with several `ctoken_` tokens: when some are approved (2xx, `paid`) and
- * others are not, the refusal can only be about the token's form, and it FAILS
- * (`card.token-form-refused`). When none is approved nothing is decided here (the body itself is
- * refused: the approval checks judge that).
+ * "card.token … (format `ctoken_...`)" and "Sandbox: any token is approved (paid)". Given answers to
+ * the SAME body with several `ctoken_` tokens: when some are approved (2xx, `paid`) and others are
+ * refused (an error status other than 429, or a `refused` charge), the refusal can only be about the
+ * token's form: a WARNING (`card.token-form-refused`). Not a failure: the two sentences contradict
+ * each other (GW-CARD-TOKEN-FORMAT's ambiguity), and under the format reading an implementation may
+ * check what follows `ctoken_` against the form of the ids it really issues (e.g. lowercase only, a
+ * fixed length), which the text does not give; "any token is approved" alone would make it a failure
+ * (the reference fault `gw-card-token-pattern-from-sample` is judged under --strict). When none is approved nothing
+ * is decided here (the body itself is refused: the approval checks judge that); a 429, no answer or
+ * a `pending` charge counts neither way.
  */
 export function judgeCtokenForms(answers: readonly TokenFormAnswer[], ctx: RuleContext): Judgement {
+  const statusOf = (a: TokenFormAnswer): number => a.exchange.response?.status ?? 0;
   const approved = (a: TokenFormAnswer): boolean => {
-    const s = a.exchange.response?.status ?? 0;
+    const s = statusOf(a);
     return s >= 200 && s <= 299 && dataOf(a.exchange.response?.json)?.status === 'paid';
   };
+  // only a clear refusal counts against a form: an error status other than 429 ("Every route can
+  // answer … 429"), or a 2xx charge `refused`. No answer, a 429, or a 2xx `pending` (a 3DS challenge:
+  // "Usually synchronous") says nothing about the token's form.
+  const refusedForm = (a: TokenFormAnswer): boolean => {
+    const s = statusOf(a);
+    if (s >= 400) return s !== 429;
+    return s >= 200 && s <= 299 && dataOf(a.exchange.response?.json)?.status === 'refused';
+  };
   const ok = answers.filter(approved);
-  const refused = answers.filter((a) => !approved(a));
+  const refused = answers.filter(refusedForm);
   if (ok.length === 0 || refused.length === 0) return ok.length > 0 ? judge(ctx) : NOTHING_DECIDED;
   const describe = (a: TokenFormAnswer): string => `${show(a.token)} → HTTP ${a.exchange.response?.status ?? 'none'}, data.status ${show(dataOf(a.exchange.response?.json)?.status)}`;
   return judge(ctx, makeFinding({ pointer: '/card/token', ...ctx, exchanges: [...refused, ...ok].map((a) => a.exchange) }, {
-    code: 'card.token-form-refused', severity: 'failure', title: 'a ctoken_ token was not approved while the same body with another ctoken_ token was',
-    expected: 'every ctoken_ token approved in the sandbox ("format ctoken_...", "any token is approved")',
+    code: 'card.token-form-refused', severity: 'warning', title: 'a ctoken_ token was not approved while the same body with another ctoken_ token was',
+    expected: 'every ctoken_ token approved in the sandbox ("any token is approved"; what follows ctoken_ is not given)',
     actual: `refused: ${refused.map(describe).join('; ')}; approved: ${ok.map(describe).join('; ')}`,
   }));
 }

@@ -60,7 +60,7 @@ export function verifyErrorBody(exchange: Exchange, ctx: RuleContext): Judgement
 /**
  * "422 | validation failure; message points to the field": on a 422 only, the message should name
  * the field (a WARNING when it does not: how it points is not stated). A 422 with no `message` at all
- * (neither a string nor a list) has nothing that could point: FAILURE `error.no-message`. Other
+ * (neither a string, a list nor an object) has nothing that could point: FAILURE `error.no-message`. Other
  * statuses decide nothing.
  */
 export function verifyMessageNamesField(exchange: Exchange, field: string, ctx: RuleContext): Judgement {
@@ -68,7 +68,9 @@ export function verifyMessageNamesField(exchange: Exchange, field: string, ctx: 
   const json = exchange.response.json;
   const c: RuleContext = { ...ctx, exchanges: ctx.exchanges ?? [exchange] };
   const message = isRecord(json) ? json.message : undefined;
-  if (typeof message !== 'string' && !Array.isArray(message)) {
+  // a structured message (e.g. `{amountInCents: "…"}`) can point to the field too: only a missing,
+  // null, numeric or boolean message has nothing that could
+  if (typeof message !== 'string' && !Array.isArray(message) && !isRecord(message)) {
     return judge(c, makeFinding(c, {
       code: 'error.no-message', title: 'a 422 carries no message to point to the field', severity: 'failure',
       expected: `a message naming the field "${field}" ("message points to the field")`, actual: show(json, 300),

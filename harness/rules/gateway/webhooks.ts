@@ -229,8 +229,9 @@ const SETTLED: Record<ResourceKind, readonly string[]> = { transaction: ['paid']
  * A delivery about the resource showing that the moment of `event` has passed, while `event` itself
  * reached no destination: for `*_created`, any event of the resource carrying a settled status (the
  * resource was created before it was settled, and that later moment was announced); for
- * `transaction_paid`/`transfer_completed`, a settled status under ANOTHER event name (the transition
- * was announced, e.g. as `transaction_updated`, but not as the event the table names). Undefined
+ * `transaction_paid`/`transfer_completed`, a settled status under ANOTHER event name than the creation
+ * one (the transition was announced, e.g. as `transaction_updated`, but not as the event the table
+ * names; a `*_created` payload rendered after the payment shows no such naming). Undefined
  * when no delivery shows it.
  */
 export function announcedOtherwise(event: GatewayEvent, kind: ResourceKind, id: string, deliveries: readonly GatewayDelivery[]): GatewayDelivery | undefined {
@@ -240,7 +241,10 @@ export function announcedOtherwise(event: GatewayEvent, kind: ResourceKind, id: 
     if (!isRecord(json)) return false;
     const inner = json[kind];
     if (!isRecord(inner) || inner.id !== id || typeof inner.status !== 'string' || !SETTLED[kind].includes(inner.status)) return false;
-    return created || json.event !== event;
+    // a `*_created` delivery carrying the settled status (a payload rendered at send time, after the
+    // payment) is the creation event, not the transition announced under another name
+    const creationEvent = kind === 'transaction' ? 'transaction_created' : 'transfer_created';
+    return created || (json.event !== event && json.event !== creationEvent);
   });
 }
 
