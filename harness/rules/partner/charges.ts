@@ -189,7 +189,9 @@ export const OPTIONAL_CHARGE_FIELDS = {
 /**
  * "amount_cents | integer | yes"; every other field "| no |": a body that leaves optional fields out
  * is accepted. A refusal is filed under the omitted fields' rows, narrowed to those the `detail`
- * names when it names any ("detail points to the field"). A 429 or no answer decides nothing.
+ * names when it names any ("detail points to the field"); a detail naming only fields that were sent
+ * is a refusal of their values, not of the omissions, and decides nothing here. A 429 or no answer
+ * decides nothing.
  */
 export function ensureOptionalFieldsOmittable(observation: { answer: Answer; sent: Readonly<Partial<Record<keyof typeof OPTIONAL_CHARGE_FIELDS, unknown>>> }, ctx: Omit<RuleContext, 'requirements'>): Judgement {
   const { answer, sent } = observation;
@@ -199,6 +201,10 @@ export function ensureOptionalFieldsOmittable(observation: { answer: Answer; sen
   if (answer.status >= 200 && answer.status <= 299) return judge(base);
   const detail = isRecord(answer.json) && typeof answer.json.detail === 'string' ? answer.json.detail : '';
   const named = omitted.filter((f) => detail.includes(f));
+  // a detail that points only at a field we did send ("detail points to the field") refuses that
+  // value, not the omissions: the creation's own status rule (PT-CHARGE-CREATE-200) judges it
+  const sentFields = ['amount_cents', ...Object.keys(sent).filter((f) => sent[f as keyof typeof sent] !== undefined)];
+  if (named.length === 0 && sentFields.some((f) => detail.includes(f))) return NOT_EVALUATED;
   const blamed = named.length > 0 ? named : omitted;
   return judge(base, makeFinding(base, {
     code: 'charge.optional-field-required',
