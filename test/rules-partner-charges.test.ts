@@ -115,6 +115,16 @@ describe('ensureOptionalFieldsOmittable ("amount_cents | yes", every other field
     const full = { ...minimal, description: 'd', customer_email: 'a@example.com', expires_in_seconds: 600 };
     expect(ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'x' }), sent: full }, {}).requirements).toEqual([]);
   });
+  it('leaves a refusal whose detail names only a sent field to the creation status rule (not the omissions)', () => {
+    const padded = { amount_cents: 1500, external_ref: '\tref-min #\t' };
+    expect(ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'external_ref: invalid characters' }), sent: padded }, {}).findings).toEqual([]);
+    expect(ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'amount_cents: too large' }), sent: padded }, {}).findings).toEqual([]);
+    expect(ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'Amount exceeds the per-charge limit' }), sent: padded }, {}).findings).toEqual([]);
+    expect(ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'E-mail is required' }), sent: padded }, {}).findings[0]?.requirements).toEqual(['PT-CHARGE-EMAIL-OPTIONAL']);
+    // naming an omitted field as well still blames it
+    const both = ensureOptionalFieldsOmittable({ answer: answer(422, { detail: 'external_ref ok but customer_email is required' }), sent: padded }, {});
+    expect(both.findings[0]?.requirements).toEqual(['PT-CHARGE-EMAIL-OPTIONAL']);
+  });
 });
 
 describe('ensureShortMultibyteAccepted (short multi-byte text is within every count of the limit)', () => {

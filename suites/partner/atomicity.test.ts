@@ -12,7 +12,7 @@ import { show } from '../../harness/rules/index.js';
 import { expectChargeState, judgeCaptureWindow, judgeConcurrentPays, judgePayCancelRace, statementOf } from '../../harness/rules/partner/index.js';
 import type { Statement } from '../../harness/rules/partner/index.js';
 import { ensureOnePaidEvent } from '../../harness/rules/partner/capture-effects.js';
-import { chargeBody, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, lookupState, mustCreate, PARTNER_WEBHOOK_PATH, waitForEvent } from './support.js';
+import { chargeBody, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, lookupState, mustCreate, PARTNER_WEBHOOK_PATH, preferDocumentedType, waitForEvent } from './support.js';
 
 const AREA = 'Atomicity';
 
@@ -57,7 +57,7 @@ async function judgePaidEvents(t: CheckTools, ref: string): Promise<void> {
   if (!t.target.partner?.webhookSecret || !process.env['PAYGATE_RECEIVER_URL']) return;
   const receiver = t.receiver();
   if (!(await waitForEvent(receiver, ref, 'business.pix.paid'))) return;
-  const paid = (await receiver.deliveries({ path: PARTNER_WEBHOOK_PATH })).filter(eventMatcher(ref, 'business.pix.paid'));
+  const paid = preferDocumentedType((await receiver.deliveries({ path: PARTNER_WEBHOOK_PATH })).filter(eventMatcher(ref, 'business.pix.paid')), 'business.pix.paid');
   const events = paid.map((d) => (isRecord(d.json) ? { id: d.json.id, e2eId: isRecord(d.json.data) ? d.json.data.e2e_id : undefined } : { id: undefined, e2eId: undefined }));
   t.run.note(`${paid.length} business.pix.paid delivery(ies) for the raced charge`);
   t.run.record(ensureOnePaidEvent(events, { requirements: ['PT-ATOMIC-CAPTURE'] }));

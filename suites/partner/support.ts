@@ -157,7 +157,7 @@ export function refToken(ref: string): string {
  * Our deliveries to `/partner` of `type`: the body mentions our label's unique token (so an event
  * whose external_ref was altered, e.g. trimmed, is still found and judged, not reported missing).
  */
-export function eventMatcher(ref: string, type?: string, amount?: number): (d: Delivery) => boolean {
+export function eventMatcher(ref: string, type?: string, amount?: number, options: { exact?: boolean } = {}): (d: Delivery) => boolean {
   const token = refToken(ref);
   return (d) => {
     const event = isRecord(d.json) ? d.json : undefined;
@@ -167,12 +167,46 @@ export function eventMatcher(ref: string, type?: string, amount?: number): (d: D
     const sameAmount = amount !== undefined && isRecord(event?.data) && event.data.amount_cents === amount;
     if (!mentions && !sameAmount) return false;
     // a mis-spelt name of this very event (BUSINESS_PIX_CREATED) is ours too: judged, not "missing"
-    return type === undefined || event?.type === type || isEventTypeVariant(event?.type, type);
+    return type === undefined || event?.type === type || (options.exact !== true && isEventTypeVariant(event?.type, type));
   };
 }
 
+/** How long a variant-named delivery waits for the documented name of the same event before it is the one judged. */
+const VARIANT_GRACE_MS = 3_000;
+
+function typeOf(d: Delivery): unknown {
+  return isRecord(d.json) ? d.json.type : undefined;
+}
+
+/**
+ * The event of `type` for `marker`. A delivery under a variant of the name (BUSINESS_PIX_CREATED) is
+ * found and judged, but only when the documented name does not arrive as well: the contract lists
+ * the events it requires, not that no other event is sent, so an implementation that also sends an
+ * alias is judged on its documented event (a short grace covers the alias arriving first).
+ */
 export async function waitForEvent(receiver: ReceiverClient, marker: string, type: string, timeoutMs = WEBHOOK_WAIT_MS, amount?: number): Promise<Delivery | undefined> {
-  return receiver.waitFor(eventMatcher(marker, type, amount), { path: PARTNER_WEBHOOK_PATH, timeoutMs });
+  const found = await receiver.waitFor(eventMatcher(marker, type, amount), { path: PARTNER_WEBHOOK_PATH, timeoutMs });
+  if (found === undefined || typeOf(found) === type) return found;
+  return (await receiver.waitFor(eventMatcher(marker, type, amount, { exact: true }), { path: PARTNER_WEBHOOK_PATH, timeoutMs: VARIANT_GRACE_MS })) ?? found;
+}
+
+/**
+ * The deliveries of one event type among `deliveries` (all matched by {@link eventMatcher}): those
+ * under the documented name when any is, otherwise the variant-named ones (judged as mis-named).
+ * An alias event sent beside the documented one is another event, not another confirmation.
+ */
+export function preferDocumentedType(deliveries: readonly Delivery[], type: string): Delivery[] {
+  const exact = deliveries.filter((d) => typeOf(d) === type);
+  return exact.length > 0 ? exact : [...deliveries];
+}
+
+/**
+ * The attempts of one event: the deliveries matched by `matcher` under the same type string as
+ * `first` (a redelivery repeats its event; an alias event under another name is another stream).
+ */
+export function sameEventStream(first: Delivery, matcher: (d: Delivery) => boolean): (d: Delivery) => boolean {
+  const type = typeOf(first);
+  return (d) => matcher(d) && typeOf(d) === type;
 }
 
 /** Bounded poll (no fixed sleep): resolves when `probe` returns a value or `deadline` passes. */

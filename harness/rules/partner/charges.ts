@@ -186,10 +186,21 @@ export const OPTIONAL_CHARGE_FIELDS = {
   expires_in_seconds: 'PT-CHARGE-EXPIRES-DEFAULT',
 } as const satisfies Record<string, RequirementId>;
 
+/** How a `detail` may point at a creation field ("detail points to the field"; wording not shown), lower case. */
+const FIELD_WORDS: Readonly<Record<string, readonly string[]>> = {
+  amount_cents: ['amount'],
+  description: ['description'],
+  external_ref: ['external_ref', 'external ref', 'externalref'],
+  customer_email: ['email', 'e-mail'],
+  expires_in_seconds: ['expires_in', 'expir'],
+};
+
 /**
  * "amount_cents | integer | yes"; every other field "| no |": a body that leaves optional fields out
  * is accepted. A refusal is filed under the omitted fields' rows, narrowed to those the `detail`
- * names when it names any ("detail points to the field"). A 429 or no answer decides nothing.
+ * names when it names any ("detail points to the field"); a detail naming only fields that were sent
+ * is a refusal of their values, not of the omissions, and decides nothing here. A 429 or no answer
+ * decides nothing.
  */
 export function ensureOptionalFieldsOmittable(observation: { answer: Answer; sent: Readonly<Partial<Record<keyof typeof OPTIONAL_CHARGE_FIELDS, unknown>>> }, ctx: Omit<RuleContext, 'requirements'>): Judgement {
   const { answer, sent } = observation;
@@ -198,7 +209,13 @@ export function ensureOptionalFieldsOmittable(observation: { answer: Answer; sen
   const base: RuleContext = { ...ctx, exchanges: [...(ctx.exchanges ?? []), answer.exchange], requirements: omitted.map((f) => OPTIONAL_CHARGE_FIELDS[f]) };
   if (answer.status >= 200 && answer.status <= 299) return judge(base);
   const detail = isRecord(answer.json) && typeof answer.json.detail === 'string' ? answer.json.detail : '';
-  const named = omitted.filter((f) => detail.includes(f));
+  const lower = detail.toLowerCase();
+  const points = (field: string): boolean => (FIELD_WORDS[field] ?? [field]).some((w) => lower.includes(w));
+  const named = omitted.filter(points);
+  // a detail that points only at a field we did send ("detail points to the field") refuses that
+  // value, not the omissions: the creation's own status rule (PT-CHARGE-CREATE-200) judges it
+  const sentFields = ['amount_cents', ...Object.keys(sent).filter((f) => sent[f as keyof typeof sent] !== undefined)];
+  if (named.length === 0 && sentFields.some(points)) return NOT_EVALUATED;
   const blamed = named.length > 0 ? named : omitted;
   return judge(base, makeFinding(base, {
     code: 'charge.optional-field-required',

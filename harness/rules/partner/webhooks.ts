@@ -114,7 +114,8 @@ export interface SignatureOptions {
   clockOffsetMs?: number;
   /**
    * a redelivery's tolerance in ms when the target's redelivery timers are compressed
-   * (redeliveryToleranceMs, harness/webhooks/redelivery-timers.ts); default the contract's 300 s
+   * (redeliveryToleranceMs, harness/webhooks/redelivery-timers.ts); used only with `clockOffsetMs`;
+   * default the contract's 300 s
    */
   redeliveryToleranceMs?: number;
 }
@@ -158,7 +159,9 @@ export function verifyPartnerDeliverySignature(d: PartnerDelivery, secret: strin
     : offset !== undefined
       ? { requirements: ['PT-WH-TOLERANCE', 'PT-WH-SIGNATURE'] as const }
       : { requirements: ['PT-WH-TOLERANCE'] as const };
-  const compressedMs = options.redelivery ? options.redeliveryToleranceMs : undefined;
+  // a compressed tolerance is a few seconds: only with the service's clock known, else the unknown
+  // skew between its clock and ours would decide it (the contract's 300 s then applies)
+  const compressedMs = options.redelivery && offset !== undefined ? options.redeliveryToleranceMs : undefined;
   const outside = compressedMs !== undefined ? Math.abs(arrivalServiceClock - tMs) > compressedMs : Math.abs(skewS) > PARTNER_TOLERANCE_SECONDS;
   const toleranceText = compressedMs !== undefined ? `${compressedMs} ms (the ${PARTNER_TOLERANCE_SECONDS} s tolerance compressed with the redelivery timers)` : `${PARTNER_TOLERANCE_SECONDS} s`;
   parts.push(judge(tolerance, outside ? makeFinding(tolerance, {
