@@ -43,6 +43,12 @@ describe('verifyErrorBody ("Two body shapes occur")', () => {
     expect(verifyErrorBody(answered(400, { success: false, message: 'bad' }), shapes).findings).toEqual([]);
     expect(verifyErrorBody(answered(404, { error: 'NOT_FOUND', message: 'no' }), shapes).findings).toEqual([]);
     expect(verifyErrorBody(answered(422, { success: false, message: ['a', 'b'] }), shapes).findings).toEqual([]);
+    // the type of message is not stated: a field map is a message too
+    expect(verifyErrorBody(answered(422, { error: 'VALIDATION_ERROR', message: { amountInCents: 'must be an integer' } }), shapes).findings).toEqual([]);
+  });
+  it('fails a shape without a message, or with a null one', () => {
+    expect(codes(verifyErrorBody(answered(400, { success: false }), shapes))).toEqual(['error.shape']);
+    expect(codes(verifyErrorBody(answered(404, { error: 'NOT_FOUND', message: null }), shapes))).toEqual(['error.shape']);
   });
   it('fails another shape or a body that is not JSON', () => {
     expect(codes(verifyErrorBody(answered(400, { detail: 'x' }), shapes))).toEqual(['error.shape']);

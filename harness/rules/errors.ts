@@ -29,9 +29,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 const SHAPE_TEXT: Record<GatewayErrorShape, string> = {
-  'success-false': '{success: false, message: string}',
-  'error-code': '{error: <CODE>, message: string}',
-  either: '{success: false, message: string} or {error: <CODE>, message: string}',
+  'success-false': '{success: false, message}',
+  'error-code': '{error: <CODE>, message}',
+  either: '{success: false, message} or {error: <CODE>, message}',
 };
 
 /**
@@ -44,14 +44,15 @@ function verifyGatewayErrorShapeFinding(json: unknown, options: GatewayErrorShap
   const subject = ctx.subject ?? 'the error body';
   const expectedShape = options.code && options.shape !== 'success-false'
     ? options.shape === 'error-code'
-      ? `{error: "${options.code}", message: string}`
-      : `{success: false, message: string} or {error: "${options.code}", message: string}`
+      ? `{error: "${options.code}", message}`
+      : `{success: false, message} or {error: "${options.code}", message}`
     : SHAPE_TEXT[options.shape];
   const bad = (actual: string): Finding =>
     makeFinding(ctx, { code: 'error.shape', title: `${subject} has neither documented gateway error shape`, severity: 'failure', expected: expectedShape, actual });
   if (!isRecord(json)) return bad(json === undefined ? 'a body that is not JSON' : `${kindOf(json)} ${show(json)}`);
-  // the shape names `message` without a type; a string, or a list of strings (one per field), is a message (GW-ERR-SHAPES)
-  const hasMessage = typeof json.message === 'string' || (Array.isArray(json.message) && json.message.length > 0 && json.message.every((m) => typeof m === 'string'));
+  // the shape names `message` without a type (GW-ERR-SHAPES): a string, a list of strings (one per
+  // field) or a field → text map are all a message; only its absence (or null) breaks the shape
+  const hasMessage = json.message !== undefined && json.message !== null;
   const successFalse = json.success === false && hasMessage;
   const errorCode = typeof json.error === 'string' && hasMessage;
   const ok = options.shape === 'success-false' ? successFalse : options.shape === 'error-code' ? errorCode : successFalse || errorCode;
