@@ -16,12 +16,30 @@ const reportsDir = env['PAYGATE_REPORTS_DIR'] ?? 'reports';
 // the CLI flag --outputFile.junit does not override the config: the path is only set here
 const junitFile = env['PAYGATE_JUNIT_FILE'] ?? `${reportsDir}/junit.xml`;
 
+// PAYGATE_ALLURE=0 (--no-allure): no Allure results, a leaner gate (conformance.json/md, junit.xml)
+const allure = env['PAYGATE_ALLURE'] !== '0';
+const allureReporter: [string, Record<string, unknown>] = [
+  'allure-vitest/reporter',
+  {
+    resultsDir: `${reportsDir}/allure-results`,
+    // every `expect` as a step would bury the HTTP exchanges (thousands per property)
+    reportMatchers: false,
+    categories: allure2Categories(),
+    environmentInfo: {
+      profile,
+      seed: env['PAYGATE_SEED'] ?? 'random',
+      api: env['PAYGATE_API'] ?? 'both',
+      strict: env['PAYGATE_STRICT'] === '1' ? 'yes' : 'no',
+    },
+  },
+];
+
 export default defineConfig({
   test: {
     // PAYGATE_INCLUDE: the project's own end-to-end test of this plumbing runs fixture suites
     include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : ['suites/**/*.test.ts'],
     globalSetup: ['./harness/run/global-setup.ts'],
-    setupFiles: ['allure-vitest/setup'],
+    setupFiles: allure ? ['allure-vitest/setup'] : [],
     // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
     // receiver lives in the global-setup process and workers reach it over HTTP
     pool: 'forks',
@@ -39,21 +57,7 @@ export default defineConfig({
     reporters: [
       env['PAYGATE_CLI'] === '1' ? './harness/cli/progress.ts' : 'default',
       'junit',
-      [
-        'allure-vitest/reporter',
-        {
-          resultsDir: `${reportsDir}/allure-results`,
-          // every `expect` as a step would bury the HTTP exchanges (thousands per property)
-          reportMatchers: false,
-          categories: allure2Categories(),
-          environmentInfo: {
-            profile,
-            seed: env['PAYGATE_SEED'] ?? 'random',
-            api: env['PAYGATE_API'] ?? 'both',
-            strict: env['PAYGATE_STRICT'] === '1' ? 'yes' : 'no',
-          },
-        },
-      ],
+      ...(allure ? [allureReporter] : []),
       './harness/report/verdict-reporter.ts',
     ],
     outputFile: { junit: junitFile },

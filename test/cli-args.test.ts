@@ -41,11 +41,11 @@ const INTERFACE_ENV = [
 
 describe('parseArgs', () => {
   test('defaults', () => {
-    expect(parseArgs([])).toEqual({ profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, dryRun: false, help: false, version: false });
+    expect(parseArgs([])).toEqual({ profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, noAllure: false, dryRun: false, help: false, version: false });
   });
 
   test('every flag, both spellings', () => {
-    const o = parseArgs(['--profile', 'certify', '--api=partner', '--seed', '-12', '--runs=50', '--grep', 'amount (min)', '--max-rps', '2.5', '--strict', '--allow-insecure', '--replay', '3:1:0', '--shard=2/3', '--workers', '4', '--dry-run', '--proxy', 'http://proxy.example:3128', '--no-preflight', '--']);
+    const o = parseArgs(['--profile', 'certify', '--api=partner', '--seed', '-12', '--runs=50', '--grep', 'amount (min)', '--max-rps', '2.5', '--strict', '--allow-insecure', '--replay', '3:1:0', '--shard=2/3', '--workers', '4', '--dry-run', '--proxy', 'http://proxy.example:3128', '--no-preflight', '--no-allure', '--']);
     expect(o).toEqual({
       profile: 'certify',
       api: 'partner',
@@ -57,6 +57,7 @@ describe('parseArgs', () => {
       allowInsecure: true,
       proxy: 'http://proxy.example:3128',
       noPreflight: true,
+      noAllure: true,
       replay: '3:1:0',
       shard: { index: 2, count: 3 },
       workers: 4,
@@ -143,6 +144,8 @@ describe('worker environment', () => {
       PAYGATE_MAX_RPS: '1.666',
     });
     expect(workerEnv(parseArgs(['--max-rps', '4']), 1)).toMatchObject({ PAYGATE_WORKERS: '2', PAYGATE_MAX_RPS: '2' });
+    expect(workerEnv(parseArgs(['--no-allure']), 1)).toMatchObject({ PAYGATE_ALLURE: '0' });
+    expect(workerEnv(parseArgs([]), 1)['PAYGATE_ALLURE']).toBeUndefined();
     expect(workerEnv(parseArgs(['--profile', 'full']), 1)).toMatchObject({ PAYGATE_WORKERS: '3' });
     const quick = workerEnv(parseArgs([]), 1);
     expect(quick['PAYGATE_MAX_RPS']).toBeUndefined();

@@ -26,6 +26,8 @@ export interface CliOptions {
   proxy?: string;
   /** skip the preflight probes (harness/run/preflight.ts) */
   noPreflight: boolean;
+  /** no Allure results (conformance.json/md and junit.xml only): a lean CI gate */
+  noAllure: boolean;
   replay?: string;
   shard?: { index: number; count: number };
   workers?: number;
@@ -72,6 +74,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--strict', help: 'warnings (points the contract leaves ambiguous or advisory) fail the run' },
   { flag: '--allow-insecure', help: 'certify only (ignored with a warning otherwise): allow a plain-HTTP base URL that is not a loopback address' },
   { flag: '--proxy', value: 'URL', help: 'send every request to the target (and to CALLBACK_PUBLIC_URL) through this HTTP proxy; overrides HTTPS_PROXY/HTTP_PROXY, NO_PROXY still applies, loopback always goes direct' },
+  { flag: '--no-allure', help: 'write no Allure results (conformance.json/md and junit.xml only): a leaner, faster CI gate' },
   { flag: '--no-preflight', help: 'skip the preflight probes (DNS, TLS, credentials, availability, receiver address) that stop an untestable run in seconds' },
   { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
   { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merged by the merge subcommand (npm run report:merge)' },
@@ -145,6 +148,7 @@ export const WORKER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_CONCURRENCY', help: 'property runs in flight at once inside one check (--concurrency); unset: one at a time' },
   { name: 'PAYGATE_API', help: 'gateway | partner | both' },
   { name: 'PAYGATE_STRICT', help: '1 when warnings fail' },
+  { name: 'PAYGATE_ALLURE', help: '0 writes no Allure results (as --no-allure)' },
   { name: 'PAYGATE_REPLAY', help: 'fast-check replay path (with PAYGATE_SEED)' },
   { name: 'PAYGATE_SHARD', help: 'i/n when sharded' },
   { name: 'PAYGATE_PROXY', help: 'the --proxy URL' },
@@ -213,7 +217,7 @@ const BOOLEAN = new Set(FLAGS.filter((f) => f.value === undefined).map((f) => f.
 
 /** Parses and validates the flags. Throws UsageError with a message fit for the user. */
 export function parseArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, dryRun: false, help: false, version: false };
+  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, noAllure: false, dryRun: false, help: false, version: false };
   const seen = new Set<string>();
   let receiverUrl: string | undefined;
   let receiverScheme: 'gateway' | 'partner' | undefined;
@@ -292,6 +296,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         break;
       case '--no-preflight':
         options.noPreflight = true;
+        break;
+      case '--no-allure':
+        options.noAllure = true;
         break;
       case '--proxy': {
         let url: URL | undefined;
@@ -414,6 +421,7 @@ export function workerEnv(options: CliOptions, seed: number, remote = false): Re
     PAYGATE_API: options.api,
     PAYGATE_STRICT: options.strict ? '1' : '0',
   };
+  if (options.noAllure) env['PAYGATE_ALLURE'] = '0';
   if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
   if (options.proxy !== undefined) env['PAYGATE_PROXY'] = options.proxy;
   if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;

@@ -284,7 +284,9 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           'conformance': rel(join(reportsDir, 'conformance.md')),
           'json': rel(join(reportsDir, 'conformance.json')),
           'junit': rel(join(reportsDir, 'junit.xml')),
-          'allure': `${rel(join(reportsDir, 'allure-results'))} (${commandFor('report', { bare: dirFlag === '' })}${dirFlag} → ${rel(join(reportsDir, 'allure-report', 'index.html'))}, one file)`,
+          ...(!options.noAllure && {
+            'allure': `${rel(join(reportsDir, 'allure-results'))} (${commandFor('report', { bare: dirFlag === '' })}${dirFlag} → ${rel(join(reportsDir, 'allure-report', 'index.html'))}, one file)`,
+          }),
         };
   console.log(renderSummary(report, { files }));
   if (adoption.writeBaseline !== undefined) console.log(`\n${writeBaselineFile(adoption.writeBaseline, report)}`);
