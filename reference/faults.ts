@@ -7,23 +7,8 @@
 import { GATEWAY_FAULTS } from './gateway/faults.js';
 import { PARTNER_FAULTS } from './partner/faults.js';
 
-export interface FaultSpec {
-  /** kebab-case, prefixed `gw-` or `pt-` */
-  name: string;
-  api: 'gateway' | 'partner';
-  /** requirement IDs (specs/requirements.yaml) the fault violates */
-  requirements: string[];
-  /** `timer`: only observable after a contract timer (token expiry, charge expiry, redelivery) */
-  tier: 'quick' | 'timer';
-  /** one line: what a broken implementation does */
-  intent: string;
-  /**
-   * Set when every requirement the fault breaks is one the contract states ambiguously: the suite
-   * reports it as a warning (never a failure, by the fairness rule), so it is detected under
-   * `--strict`. The text says why the reading is ambiguous.
-   */
-  strict?: string;
-}
+export type { FaultSpec } from './fault-spec.js';
+import type { FaultSpec } from './fault-spec.js';
 
 export const FAULTS: readonly FaultSpec[] = [...GATEWAY_FAULTS, ...PARTNER_FAULTS];
 

@@ -5,11 +5,9 @@
  * request's Customer / Item / TrackingParameters / Split tables and "PIX charge (response data)".
  * Spread into GATEWAY_FAULTS (faults.ts); the code path of each is found by searching its name.
  */
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from '../fault-spec.js';
+import { gatewayFault as fault } from '../fault-spec.js';
 
-function fault(name: string, requirements: string[], intent: string): FaultSpec {
-  return { name, api: 'gateway', requirements, tier: 'quick', intent };
-}
 
 export const PIX_CHARGE_FAULTS: FaultSpec[] = [
   // the response

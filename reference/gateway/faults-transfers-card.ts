@@ -4,11 +4,9 @@
  * breaks. Spread into GATEWAY_FAULTS (faults.ts); the code path of each is found by searching its
  * name under reference/gateway/.
  */
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from '../fault-spec.js';
+import { gatewayFault as fault } from '../fault-spec.js';
 
-function fault(name: string, requirements: string[], intent: string): FaultSpec {
-  return { name, api: 'gateway', requirements, tier: 'quick', intent };
-}
 
 export const TRANSFER_CARD_FAULTS: FaultSpec[] = [
   // PIX transfers: responses

@@ -3,13 +3,11 @@
  * through documented behaviour only, naming the requirement IDs (specs/requirements.yaml)
  * it violates. The code path of each is found by searching its name under reference/gateway/.
  */
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from '../fault-spec.js';
+import { gatewayFault as fault } from '../fault-spec.js';
 import { PIX_CHARGE_FAULTS } from './faults-pix-charges.js';
 import { TRANSFER_CARD_FAULTS } from './faults-transfers-card.js';
 
-function fault(name: string, requirements: string[], intent: string, tier: FaultSpec['tier'] = 'quick'): FaultSpec {
-  return { name, api: 'gateway', requirements, tier, intent };
-}
 
 export const GATEWAY_FAULTS: FaultSpec[] = [
   // Authentication

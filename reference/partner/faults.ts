@@ -4,13 +4,11 @@
  * (specs/requirements.yaml). The code checks `faults.has('pt-…')` exactly where the
  * deviation happens, so the correct path stays readable next to it.
  */
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from '../fault-spec.js';
+import { partnerFault } from '../fault-spec.js';
 import { PROOF_FAULTS } from './faults-proof.js';
 
 /** Keeps each fault's name as a literal type so a misspelt `faults.has(...)` fails to compile. */
-function partnerFault<N extends `pt-${string}`>(spec: Omit<FaultSpec, 'api'> & { name: N }): FaultSpec & { name: N } {
-  return { ...spec, api: 'partner' };
-}
 
 const DEFINED_FAULTS = [
   // ── authentication and isolation ──────────────────────────────────────────────────────────
