@@ -8,21 +8,12 @@ import type { Exchange } from '../../http/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, type RuleContext } from '../judgement.js';
 import { effectsAgree } from './pix-charges.js';
+import type { BalanceWindow } from './pix-charges.js';
 
 const NOTHING_DECIDED: Judgement = { requirements: [], findings: [] };
 
-/** One completion seen between two balance reads (cents; `delta` = after − before). */
-export interface DebitWindow {
-  amount: number;
-  /** the transfer's `fees` (cents), 0 when unknown */
-  fees: number;
-  delta: number;
-  /** nothing else moved the balance around the completion (the caller's paired reads agree) */
-  quiet: boolean;
-  exchange: Exchange;
-  /** one line describing the window, for the finding */
-  text: string;
-}
+/** One completion seen between two balance reads (a window around POST …/complete). */
+export type DebitWindow = BalanceWindow;
 
 /**
  * Whether the fees come on top of the amount or out of it is not stated (`netAmount` = amount −

@@ -220,19 +220,25 @@ function distinctParts(answers: ChargePartAnswers): ChargePart[] {
   return [...new Set([...Object.keys(answers.withPart), ...Object.keys(answers.withoutPart)] as ChargePart[])];
 }
 
-/** What one attempt of the balance-credit check saw across POST …/pay (support.balanceAround). */
-export interface CreditWindow {
-  /** the charge amount and its `fees` (cents) */
+/**
+ * What one attempt of a balance check saw across one money-moving call (support.balanceAround):
+ * POST …/pay for a credit, POST …/complete for a debit.
+ */
+export interface BalanceWindow {
+  /** the charge's or transfer's amount and its `fees` (cents; 0 when unknown) */
   amount: number;
   fees: number;
-  /** how pix.balance moved across /pay (or until a later read), in cents */
+  /** how pix.balance moved across the call (or until a later read), in cents: after − before */
   delta: number;
-  /** nothing else moved the balance just before nor just after /pay */
+  /** nothing else moved the balance just before nor just after the call */
   quiet: boolean;
   exchange: Exchange;
   /** one line describing the window, for the finding */
   text: string;
 }
+
+/** A window around POST …/pay. */
+export type CreditWindow = BalanceWindow;
 
 /**
  * Two observations of one systematic effect agree: the same ratio to the amount (within 1 % of it,
