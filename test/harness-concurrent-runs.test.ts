@@ -33,32 +33,6 @@ describe('runConcurrently', () => {
     expect(out).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 
-  it('steps aside between runs when asked: no run starts and none is in flight meanwhile', async () => {
-    let inFlight = 0;
-    let asked = true;
-    const during: number[] = [];
-    const gate = {
-      get wanted() {
-        return asked;
-      },
-      async stepAside() {
-        asked = false;
-        during.push(inFlight);
-        await new Promise((resolve) => setTimeout(resolve, 5));
-        during.push(inFlight);
-      },
-    };
-    const out = await runConcurrently(fc.nat(), { seed: 3, numRuns: 12 }, 4, async (_v, index) => {
-      inFlight++;
-      if (index === 5) asked = true;
-      await new Promise((resolve) => setTimeout(resolve, 3));
-      inFlight--;
-      return { passed: true, result: index };
-    }, gate);
-    expect(out).toEqual(Array.from({ length: 12 }, (_, i) => i));
-    expect(during).toEqual([0, 0, 0, 0]);
-  });
-
   it('returns undefined when a run fails or throws, and starts no run after that', async () => {
     let started = 0;
     const failing = await runConcurrently(fc.nat(), { seed: 3, numRuns: 50 }, 2, async (_v, index) => {

@@ -1,10 +1,13 @@
 // The quiet-account lane: shared holders together, an exclusive one alone and ahead of later shared
 // requests; a hold ends when its connection closes (a dead worker cannot keep the lane).
 import { afterEach, describe, expect, it } from 'vitest';
-import { LaneLock, startLaneServer, takeLane } from '../harness/run/lane.js';
+import { LaneLock, startLaneServer } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
-import { LaneSeat, enterLane } from '../harness/run/check-lane.js';
+import { RequestLane, changesAccount, requestLane, takeLane } from '../harness/http/quiet-lane.js';
+import { enterExclusiveLane } from '../harness/run/check-lane.js';
 import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('LaneLock', () => {
   it('grants shared holders together, an exclusive one alone, with writer preference', () => {
@@ -110,36 +113,89 @@ describe('lane server', () => {
     expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
   });
 
-  it('a shared check steps aside over HTTP: the exclusive one runs, then the check holds the lane again', async () => {
+  it("a worker's writes share one hold; an exclusive request waits for the writes in flight only, and later writes wait for it", async () => {
     server = await startLaneServer({ drainMs: 10_000 });
-    const hold = await takeLane(server.url, 'gateway', 'shared', 2000);
-    const seat = new LaneSeat(hold, 'gateway', server.url);
-    expect(seat.wanted).toBe(false);
-    let exclusiveRan = false;
-    const exclusive = takeLane(server.url, 'gateway', 'exclusive', 5000).then(async (x) => {
-      exclusiveRan = true;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      x?.release();
-      return x;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(seat.wanted).toBe(true);
-    await seat.stepAside();
-    expect(exclusiveRan).toBe(true);
-    expect((await exclusive)?.stragglers).toBe(0);
-    expect(seat.stepped).toBe(1);
-    expect(seat.wanted).toBe(false);
+    const lane = new RequestLane(server.url, 'gateway');
+    const end1 = await lane.enter();
+    const end2 = await lane.enter();
     expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
-    seat.release();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+    const log: string[] = [];
+    const exclusive = takeLane(server.url, 'gateway', 'exclusive', 5000).then((hold) => {
+      log.push('exclusive');
+      return hold;
+    });
+    await sleep(50);
+    const later = lane.enter().then((end) => {
+      log.push('later write');
+      return end;
+    });
+    end1();
+    await sleep(30);
+    expect(log).toEqual([]);
+    end2();
+    const hold = await exclusive;
+    expect(hold?.stragglers).toBe(0);
+    await sleep(30);
+    expect(log).toEqual(['exclusive']);
+    hold?.release();
+    (await later)();
+    expect(log).toEqual(['exclusive', 'later write']);
+    expect(lane.blockedMs).toBeGreaterThanOrEqual(25);
+  });
+
+  it('an idle hold is released as soon as an exclusive request asks', async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const lane = new RequestLane(server.url, 'partner');
+    (await lane.enter())();
+    expect(server.lock('partner').state.shared).toBe(1);
+    const t0 = performance.now();
+    const hold = await takeLane(server.url, 'partner', 'exclusive', 5000);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    hold?.release();
+    await sleep(30);
+    expect(server.lock('partner').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
+  it("an exclusive check's own writes pass; after it, they hold the lane shared again", async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const env = { PAYGATE_LANE_URL: server.url };
+    const writes = requestLane('gateway', env);
+    expect(writes).toBeDefined();
+    (await writes?.enter())?.();
+    const alone = await enterExclusiveLane({ api: 'gateway' }, env);
+    expect(alone.hold).toBeDefined();
+    expect(alone.note).toMatch(/no other check writing/);
+    expect(writes?.exclusive).toBe(true);
+    const end = await writes?.enter();
+    end?.();
+    expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: true, waiting: 0 });
+    alone.release();
+    alone.release();
+    expect(writes?.exclusive).toBe(false);
+    (await writes?.enter())?.();
+    await sleep(30);
+    expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
   });
 
   it('runs without the lane (with a note for exclusive checks) when no server answers', async () => {
-    expect(await enterLane({ api: 'gateway' }, {})).toEqual({});
-    const none = await enterLane({ api: 'gateway', exclusive: true }, { PAYGATE_LANE_URL: 'http://127.0.0.1:9' });
+    expect(requestLane('gateway', {})).toBeUndefined();
+    expect((await enterExclusiveLane({ api: 'gateway' }, {})).hold).toBeUndefined();
+    const none = await enterExclusiveLane({ api: 'gateway' }, { PAYGATE_LANE_URL: 'http://127.0.0.1:9' });
     expect(none.hold).toBeUndefined();
     expect(none.note).toMatch(/could not run alone/);
+    // a write whose lane server does not answer goes out unheld
+    const end = await new RequestLane('http://127.0.0.1:9', 'gateway').enter();
+    end();
+  });
+
+  it('only writes hold the lane: reads and the token exchange never wait', () => {
+    expect(changesAccount('GET', 'GET /api/v1/balance')).toBe(false);
+    expect(changesAccount('head')).toBe(false);
+    expect(changesAccount('OPTIONS')).toBe(false);
+    expect(changesAccount('POST', 'POST /api/auth')).toBe(false);
+    expect(changesAccount('POST', 'POST /api/v1/pix/in/qrcode')).toBe(true);
+    expect(changesAccount('post')).toBe(true);
+    expect(changesAccount('DELETE', 'DELETE /api/v1/webhooks/{id}')).toBe(true);
   });
 });
 

@@ -16,6 +16,7 @@ import { dispatchScope } from './client.js';
 import { processRateLimiter } from './rate-limit.js';
 import { HarnessError } from '../rules/finding.js';
 import { proxyFor, redactProxyUrl } from './transport.js';
+import type { RequestLane } from './quiet-lane.js';
 
 export type BurstOutcome<T> =
   | { index: number; status: 'fulfilled'; value: T; startedAt: number; settledAt: number }
@@ -28,6 +29,11 @@ export interface BurstOptions {
   connectTimeoutMs?: number;
   /** the `--max-rps` cap, if any: the burst reserves N slots before starting */
   maxRps?: number;
+  /**
+   * the quiet-account lane of the burst's API (harness/http/quiet-lane.ts): held once for the whole
+   * burst, so an exclusive check that starts waiting meanwhile never splits it
+   */
+  lane?: RequestLane;
 }
 
 export interface BurstResult<T> {
@@ -149,10 +155,11 @@ export async function burst<T>(n: number, makeRequest: (index: number) => Promis
   if (limiter) await limiter.take(n);
 
   const outcomes: BurstOutcome<T>[] = [];
+  const endWrite = await options.lane?.enter();
   try {
     // the barrier: every connection is open; start all requests in this tick
     const pending = clients.map((dispatcher, index) =>
-      dispatchScope.run({ origin, dispatcher, skipRateLimit: true }, async (): Promise<BurstOutcome<T>> => {
+      dispatchScope.run({ origin, dispatcher, skipRateLimit: true, laneHeld: true }, async (): Promise<BurstOutcome<T>> => {
         const startedAt = performance.now();
         try {
           const value = await makeRequest(index);
@@ -164,6 +171,7 @@ export async function burst<T>(n: number, makeRequest: (index: number) => Promis
     );
     outcomes.push(...(await Promise.all(pending)));
   } finally {
+    endWrite?.();
     await Promise.allSettled(clients.map((c) => c.destroy()));
   }
   const starts = outcomes.map((o) => o.startedAt);

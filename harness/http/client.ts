@@ -20,6 +20,7 @@ import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js';
 import { proxyDispatcher } from './transport.js';
+import { changesAccount, requestLane } from './quiet-lane.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export type ApiName = 'gateway' | 'partner';
@@ -104,6 +105,8 @@ export interface DispatchScope {
   dispatcher: Dispatcher;
   /** the burst already reserved its rate slots */
   skipRateLimit?: boolean;
+  /** the burst already holds the quiet-account lane for all its requests (quiet-lane.ts) */
+  laneHeld?: boolean;
 }
 export const dispatchScope = new AsyncLocalStorage<DispatchScope>();
 
@@ -219,13 +222,27 @@ export class HttpClient {
       // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
       const pause = runPauses.pending(this.api);
       if (pause) await pause;
-      const result = await this.once(options);
+      const result = await this.written(options);
       const retry = result.status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
       if (!retry) return result;
       const advised = parseRetryAfter(result.headers['retry-after']);
       const wait = Math.min(advised ?? 250 * 2 ** attempt, this.maxRetryAfterMs);
       if (advised !== undefined) runPauses.report(this.api, wait);
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** A write holds the API's quiet-account lane while it is in flight (harness/http/quiet-lane.ts). */
+  private async written(options: RequestOptions): Promise<HttpResult> {
+    if (!changesAccount(options.method, options.operation)) return this.once(options);
+    const scope = dispatchScope.getStore();
+    const lane = scope?.laneHeld === true && scope.origin === this.origin ? undefined : requestLane(this.api);
+    if (!lane) return this.once(options);
+    const end = await lane.enter();
+    try {
+      return await this.once(options);
+    } finally {
+      end();
     }
   }
 

@@ -71,6 +71,8 @@ export interface CheckMeta {
   evaluations?: ReportedEvaluations;
   /** findings the run's baseline accepts (`--baseline`): reported, never failing */
   accepted?: (FindingSummary & AcceptedRef)[];
+  /** ms the check waited for its quiet-account lane (harness/run/lane.ts), stepping aside included */
+  laneWaitMs?: number;
 }
 
 export const CHECK_META_KEY = 'paygateCheck';

@@ -64,6 +64,8 @@ export interface CheckRecord {
   evaluations?: ReportedEvaluations;
   /** findings the baseline accepted (CheckMeta.accepted) */
   accepted?: CheckMeta['accepted'];
+  /** ms spent waiting for the quiet-account lane (included in durationMs) */
+  laneWaitMs?: number;
 }
 
 export interface RunInfo {
@@ -237,6 +239,7 @@ export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
     ...(meta?.notes !== undefined && meta.notes.length > 0 && { notes: [...meta.notes] }),
     ...(meta?.evaluations !== undefined && { evaluations: meta.evaluations }),
     ...(meta?.accepted !== undefined && meta.accepted.length > 0 && { accepted: meta.accepted }),
+    ...(meta?.laneWaitMs !== undefined && meta.laneWaitMs > 0 && { laneWaitMs: meta.laneWaitMs }),
   };
 }
 

@@ -1,69 +1,45 @@
 /**
- * How a check enters its API's quiet-account lane (harness/run/lane.ts): `exclusive` checks alone,
- * every other check shared. Without a lane server (PAYGATE_LANE_URL unset: a test of the harness
- * itself) or when no grant comes in time, the check runs as it did before the lane existed — the
- * suites stay sound under concurrency (quiet windows); the lane only keeps them decisive — and the
- * exclusive ones say so in a note.
+ * How an `exclusive` check holds its API's quiet-account lane (harness/run/lane.ts) for its whole
+ * run, while other checks' writes hold it shared one request at a time (harness/http/quiet-lane.ts).
+ * Without a lane server (PAYGATE_LANE_URL unset: a test of the harness itself) or when no grant
+ * comes in time, the check runs as it did before the lane existed — the suites stay sound under
+ * concurrency (quiet windows); the lane only keeps them decisive — and says so in a note.
  */
-import { takeLane } from './lane.js';
-import type { LaneHold } from './lane.js';
+import { LANE_MAX_WAIT_MS, requestLane, takeLane } from '../http/quiet-lane.js';
+import type { LaneHold } from '../http/quiet-lane.js';
 
-/** The longest a check waits for its lane (an exclusive one waits for the longest check in flight). */
-export const LANE_MAX_WAIT_MS = 3 * 60_000;
+export { LANE_MAX_WAIT_MS };
 
-export async function enterLane(
-  spec: { api: string; exclusive?: boolean },
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ hold?: LaneHold; note?: string }> {
-  const url = env['PAYGATE_LANE_URL'];
-  if (!url) return {};
-  const mode = spec.exclusive ? 'exclusive' : 'shared';
-  const hold = await takeLane(url, spec.api, mode, LANE_MAX_WAIT_MS);
-  if (hold && spec.exclusive) {
-    const beside = hold.stragglers > 0 ? `, beside ${hold.stragglers} longer check(s) still in flight` : ' alone';
-    return { hold, note: `ran with no other check starting on the ${spec.api} account${beside} (waited ${(hold.waitedMs / 1000).toFixed(1)} s)` };
-  }
-  if (hold) return { hold };
-  return spec.exclusive ? { note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` } : {};
+export interface ExclusiveLane {
+  hold?: LaneHold;
+  note?: string;
+  /** ends the hold; this worker's writes hold the lane shared again */
+  release(): void;
 }
 
-/**
- * A shared check's seat in its lane, which a check made of independent runs (a property, fuzz
- * sequences) hands over between runs when an exclusive check waits for it (lane.ts,
- * `yieldRequested`): it lets its runs in flight finish, releases the hold and queues again behind
- * the exclusive check, so that one gets a quiet account within one run instead of waiting out the
- * drain bound and then starting beside it.
- */
-const MAX_ASIDE_MS = 60_000;
-
-export class LaneSeat {
-  /** times this check stepped aside */
-  stepped = 0;
-  /** ms spent out of the lane, waiting to take it again */
-  asideMs = 0;
-
-  constructor(
-    private hold: LaneHold | undefined,
-    private readonly api: string,
-    private readonly url: string | undefined = process.env['PAYGATE_LANE_URL'],
-  ) {}
-
-  /** an exclusive check waits for this seat (never once the check spent a minute aside: its own time limit comes first) */
-  get wanted(): boolean {
-    return this.hold?.yieldRequested === true && this.url !== undefined && this.asideMs < MAX_ASIDE_MS;
+/** Takes the lane of `spec.api` alone; this worker's own writes pass while it is held. */
+export async function enterExclusiveLane(spec: { api: string }, env: NodeJS.ProcessEnv = process.env): Promise<ExclusiveLane> {
+  const url = env['PAYGATE_LANE_URL'];
+  if (!url) return { release: () => undefined };
+  const hold = await takeLane(url, spec.api, 'exclusive', LANE_MAX_WAIT_MS);
+  if (!hold) {
+    return {
+      note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks`,
+      release: () => undefined,
+    };
   }
-
-  /** releases the hold and takes the lane again (granted after the exclusive check that asked) */
-  async stepAside(): Promise<void> {
-    if (!this.wanted || this.url === undefined) return;
-    this.hold?.release();
-    this.stepped++;
-    const started = performance.now();
-    this.hold = await takeLane(this.url, this.api, 'shared', LANE_MAX_WAIT_MS);
-    this.asideMs += performance.now() - started;
-  }
-
-  release(): void {
-    this.hold?.release();
-  }
+  const writes = requestLane(spec.api, env);
+  if (writes) writes.exclusive = true;
+  const beside = hold.stragglers > 0 ? `, beside ${hold.stragglers} longer write(s) still in flight` : '';
+  let released = false;
+  return {
+    hold,
+    note: `ran with no other check writing to the ${spec.api} account${beside} (waited ${(hold.waitedMs / 1000).toFixed(1)} s)`,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (writes) writes.exclusive = false;
+      hold.release();
+    },
+  };
 }

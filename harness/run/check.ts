@@ -45,8 +45,8 @@ import type { Profile } from '../cli/args.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 import { runConcurrently } from './concurrent-runs.js';
-import { LANE_MAX_WAIT_MS, LaneSeat, enterLane } from './check-lane.js';
-import type { RunGate } from './concurrent-runs.js';
+import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
+import { requestLane } from '../http/quiet-lane.js';
 
 export type { Profile };
 
@@ -141,8 +141,10 @@ export interface CheckSpec {
   /** time limit in the quick profile with no rate cap (default 60 s; timer checks 15 min); see {@link checkBudgetMs} */
   timeoutMs?: number;
   /**
-   * needs a quiet account: no other check of its API runs meanwhile (balance deltas, list order,
-   * ledger windows); see harness/run/lane.ts. Other checks run concurrently with each other.
+   * needs a quiet account for the whole check: no other check writes to its API's account meanwhile
+   * (list order, ledger windows); see harness/http/quiet-lane.ts. A check that needs it only for a
+   * window (a balance window, a race burst) uses {@link CheckTools.alone} instead, so the account is
+   * held for that window only, not while the check waits for webhooks.
    */
   exclusive?: boolean;
 }
@@ -211,6 +213,13 @@ export interface CheckTools extends RunTools {
   property<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T, it: RunTools) => Promise<void>, options?: PropertyOptions): Promise<void>;
   /** skips the rest of the check as "not run" with the reason (e.g. a precondition the target did not provide) */
   notRun(capability: string, reason: string): never;
+  /**
+   * Runs `fn` with the check's API account to itself: no other check's write to that API starts
+   * meanwhile, reads go on (harness/http/quiet-lane.ts). For a window whose judgement needs nothing
+   * else to change the account (a balance delta, a race burst); keep it short: every other check's
+   * writes wait for it. Not for property runs (they may be in flight together).
+   */
+  alone<R>(fn: () => Promise<R>): Promise<R>;
 }
 
 export interface PropertyOptions {
@@ -280,10 +289,14 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       ctx.skip(skipReason);
       return;
     }
-    const lane = spec.tier === 'timer' ? undefined : await enterLane(spec);
-    // a shared check steps aside between its property runs when an exclusive one waits (check-lane.ts)
-    const seat = spec.exclusive ? undefined : new LaneSeat(lane?.hold, spec.api);
-    if (lane?.hold) ctx.onTestFinished(() => (seat ?? lane.hold)?.release());
+    // an exclusive check holds its API's lane alone; every other check's writes hold it one at a time (quiet-lane.ts)
+    const lane = spec.exclusive ? await enterExclusiveLane(spec) : undefined;
+    if (lane) ctx.onTestFinished(() => lane.release());
+    const writes = requestLane(spec.api);
+    const blockedBefore = writes?.blockedMs ?? 0;
+    // waits for the lane: this check's writes behind another's window, and its own `alone` windows
+    let aloneWaitedMs = 0;
+    const blocked = (): number => aloneWaitedMs + (lane ? 0 : (writes?.blockedMs ?? 0) - blockedBefore);
     const session = await sharedSession();
     const run = session.check(title, spec.requirements);
     if (lane?.note) run.note(lane.note);
@@ -301,18 +314,33 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       burst: (api, n, makeRequest) => {
         const origin = target[api]?.baseUrl;
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
-        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}) });
+        const lane = requestLane(api);
+        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), ...(lane !== undefined && { lane }) });
       },
-      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options, seat),
+      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
       notRun: (capability, reason) => {
         throw new NotRunError(capability, reason);
+      },
+      alone: async (fn) => {
+        if (lane) return fn();
+        const window = await enterExclusiveLane(spec);
+        aloneWaitedMs += window.hold?.waitedMs ?? 0;
+        if (!window.hold && window.note) run.note(window.note);
+        // a body still running past the check's end must not keep the account (released twice: no-op)
+        ctx.onTestFinished(() => window.release());
+        try {
+          return await fn();
+        } finally {
+          window.release();
+        }
       },
     };
     let notRun: string | undefined;
     // the certifier's side (network, credentials, time limit): harness/run/inconclusive.ts
     let inconclusive: string | undefined;
     let outOfTime = false;
-    const limit = deadline(budget, () => seat?.asideMs ?? 0);
+    // time the check's writes waited for an exclusive check is not held against its budget
+    const limit = deadline(budget, blocked);
     try {
       const running = body(tools);
       // after the deadline the body may still settle; its outcome no longer matters
@@ -332,7 +360,6 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       }
     } finally {
       limit.cancel();
-      if (seat && seat.stepped > 0) run.note(`stepped aside ${seat.stepped} time(s) between property runs for a check that needed a quiet ${spec.api} account`);
       if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
       // --baseline: accepted deviations leave the run's findings before they decide the outcome
       const accepted = takeAccepted(run, spec.id, [...spec.requirements, ...run.requirements]);
@@ -344,6 +371,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         exercised: exercisedBy(run.exchanges),
         evaluations: structuredClone(run.evaluations),
         ...(run.notes.length > 0 && { notes: [...run.notes] }),
+        laneWaitMs: Math.round((lane?.hold?.waitedMs ?? 0) + blocked()),
       });
       meta.replay = replayCommand({
         profile: settings.profile,
@@ -379,7 +407,6 @@ async function runProperty<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, it: RunTools) => Promise<void>,
   options: PropertyOptions = {},
-  gate?: RunGate,
 ): Promise<void> {
   const settings = runSettings();
   const quickRuns = options.numRuns ?? 8;
@@ -394,7 +421,7 @@ async function runProperty<T>(
       await predicate(value, boundTools(session, iteration, concurrency));
       // a warning may come from a concurrent run's disturbance too: only a clean pass is kept
       return { passed: iteration.findings.length === 0, result: iteration };
-    }, gate);
+    });
     if (runs) {
       for (const iteration of runs) {
         run.exchanges.push(...iteration.exchanges);
@@ -405,7 +432,6 @@ async function runProperty<T>(
     run.note(`${name}: a run found something while up to ${concurrency} ran at once; the property was run again one run at a time, and that run is the verdict`);
   }
   const property = fc.asyncProperty(arbitrary, async (value) => {
-    if (gate?.wanted) await gate.stepAside();
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {
       await predicate(value, boundTools(session, iteration));

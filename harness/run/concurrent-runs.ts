@@ -30,42 +30,19 @@ export interface RunOutcome<X> {
  * failed or threw (the remaining runs are not started; those in flight are awaited so nothing
  * outlives the call).
  */
-/**
- * Between runs, a check may have to step aside for one that needs a quiet account
- * (harness/run/check-lane.ts LaneSeat): no run starts, the runs in flight finish, then `stepAside`.
- */
-export interface RunGate {
-  readonly wanted: boolean;
-  stepAside(): Promise<void>;
-}
-
 export async function runConcurrently<T, X>(
   arbitrary: fc.Arbitrary<T>,
   parameters: { seed: number; numRuns: number },
   limit: number,
   runOne: (value: T, index: number) => Promise<RunOutcome<X>>,
-  gate?: RunGate,
 ): Promise<X[] | undefined> {
   const values = fc.sample(arbitrary, { seed: parameters.seed, numRuns: parameters.numRuns });
   const results: X[] = new Array<X>(values.length);
   let next = 0;
   let failed = false;
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  let stepping: Promise<void> | undefined;
-  const stepAside = async (g: RunGate): Promise<void> => {
-    while (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-    await g.stepAside();
-  };
   const lane = async (): Promise<void> => {
     while (!failed && next < values.length) {
-      if (gate?.wanted) stepping ??= stepAside(gate).finally(() => (stepping = undefined));
-      if (stepping) {
-        await stepping;
-        continue;
-      }
       const index = next++;
-      inFlight++;
       try {
         const outcome = await runOne(values[index] as T, index);
         if (!outcome.passed) failed = true;
@@ -73,9 +50,6 @@ export async function runConcurrently<T, X>(
       } catch {
         // a thrown run (harness or suite error, a precondition) is judged by the sequential run
         failed = true;
-      } finally {
-        inFlight--;
-        if (inFlight === 0) drained?.();
       }
     }
   };

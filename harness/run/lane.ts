@@ -1,44 +1,46 @@
 /**
  * The run coordinator, served by the global-setup process: the quiet-account lanes and the run-wide
- * request gate (rate cap and 429 pauses, {@link RunGate}; workers use harness/http/run-gate.ts).
+ * request gate (rate cap and 429 pauses, {@link RunGate}; workers use harness/http/rate-limit.ts).
  *
  * The run-wide "quiet account" lane (issue 16): a reader-writer lock across the worker processes.
  *
- * Every check holds the lane `shared` while it runs; a check whose judgement needs nothing else to
- * move money or create charges on the account (a balance delta, "newest first" in a list that other
- * checks fill, a ledger window) declares `exclusive: true` in its CheckSpec and holds it alone: it
- * waits until the shared holders finish, and checks asking after it wait until it is done (writer
- * preference, so a steady stream of shared checks cannot starve it). With many checks in flight
- * (`--concurrency`) this keeps those judgements as decisive as in a sequential run.
+ * A check whose judgement needs nothing else to change the account (a balance delta, "newest
+ * first" in a list that other checks fill, a ledger window) declares `exclusive: true` in its
+ * CheckSpec and holds its API's lane alone for the whole check. Every other request that writes
+ * (anything but a read or the token exchange) holds it shared while it is in flight
+ * (harness/http/quiet-lane.ts): the exclusive check waits for the writes in flight, and writes
+ * asking after it wait until it is done (writer preference, so a steady stream of writes cannot
+ * starve it). Reads never wait. With many checks in flight (`--concurrency`) this keeps those
+ * judgements as decisive as in a sequential run, at the cost of a round trip, not of whole checks.
  *
  * The wait of an exclusive check for the holders in flight is bounded (`drainMs`, 8 s by default):
- * a long check (a stateful fuzzer runs for tens of seconds against a far target) would otherwise
- * stall every check of its API behind the waiting exclusive one. Past the bound the exclusive check
- * starts beside those stragglers (no new check starts until it ends; a later exclusive check does
- * not wait for the same stragglers again) and says so in a note: the
- * suites stay sound under concurrency (quiet windows, re-measures), the lane only makes them decisive.
+ * a write the target takes long to answer would otherwise stall every write of its API behind the
+ * waiting exclusive check. Past the bound the exclusive check starts beside those stragglers (no
+ * new write starts until it ends; a later exclusive check does not wait for the same stragglers
+ * again) and says so in a note: the suites stay sound under concurrency (quiet windows,
+ * re-measures), the lane only makes them decisive.
  *
  * There is one lane per API (the gateway and partner accounts are separate: a gateway balance check
- * need not stop the partner checks). Timer checks (full profile) take no lane: they mostly sleep
- * for minutes, and an exclusive check must not wait that long.
+ * need not stop the partner writes).
  *
  * The lock is served by the global-setup process (one per run) on 127.0.0.1. A hold IS an open HTTP
  * response: the server answers `GET /lane/<name>?mode=…` with its headers and a first line when the lock is
  * granted, and the hold ends when the client closes the connection — so a worker that dies (or is
  * killed at a time limit) releases its hold with its sockets, and nothing can stay locked.
  */
-import { createServer, request } from 'node:http';
-import type { ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { RateLimiter } from '../http/rate-limit.js';
+import type { LaneMode } from '../http/quiet-lane.js';
 
-export type LaneMode = 'shared' | 'exclusive';
+export type { LaneMode };
 
 interface Waiter {
   mode: LaneMode;
   /** `stragglers`: shared holders still running when an exclusive grant was forced */
   grant(stragglers: number): void;
-  /** a shared holder is asked to step aside for an exclusive request (see {@link LaneLock.acquire}) */
+  /** a shared holder is asked to release for an exclusive request (see {@link LaneLock.acquire}) */
   yieldRequested?: () => void;
 }
 
@@ -61,10 +63,8 @@ export class LaneLock {
    * cancel/release function.
    *
    * `yieldRequested` (shared holders): called when an exclusive request starts waiting for the
-   * holders in flight. A long check made of independent runs (a property, fuzz sequences) then
-   * finishes its runs in flight, releases its hold and queues again behind the exclusive one
-   * (harness/run/check.ts), so the exclusive check gets its quiet account within one run instead
-   * of waiting out the drain bound and starting beside it.
+   * holders in flight. A worker's hold (harness/http/quiet-lane.ts) then lets its writes in flight
+   * finish, releases the hold and queues again behind the exclusive request.
    */
   acquire(mode: LaneMode, grant: (stragglers: number) => void, yieldRequested?: () => void): () => void {
     let state: 'waiting' | 'held' | 'done' = 'waiting';
@@ -236,59 +236,4 @@ export async function startLaneServer(options: { drainMs?: number; maxRps?: numb
       await closed;
     },
   };
-}
-
-export interface LaneHold {
-  /** ms spent waiting for the grant */
-  waitedMs: number;
-  /** shared holders still running beside this exclusive hold (its drain wait ran out) */
-  stragglers: number;
-  /** an exclusive request waits for this (shared) hold: step aside between runs if you can */
-  readonly yieldRequested: boolean;
-  release(): void;
-}
-
-/**
- * Takes the lane in `mode` from the server at `url`. Resolves with the hold, or `undefined` when no
- * grant came within `maxWaitMs` or the server is unreachable (the caller then runs as before the
- * lane existed, and says so).
- */
-export function takeLane(url: string, name: string, mode: LaneMode, maxWaitMs: number): Promise<LaneHold | undefined> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    let settled = false;
-    let req: ClientRequest | undefined;
-    const done = (hold: LaneHold | undefined): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (!hold) req?.destroy();
-      resolve(hold);
-    };
-    const timer = setTimeout(() => done(undefined), maxWaitMs);
-    try {
-      req = request(`${url}/lane/${encodeURIComponent(name)}?mode=${mode}`, { method: 'GET', agent: false }, (res) => {
-        if (res.statusCode !== 200) {
-          res.resume();
-          done(undefined);
-          return;
-        }
-        let hold: { waitedMs: number; stragglers: number; yieldRequested: boolean; release(): void } | undefined;
-        res.on('data', (chunk: Buffer) => {
-          const text = chunk.toString('utf8');
-          if (!hold) {
-            const stragglers = Number(/^granted (\d+)/.exec(text)?.[1] ?? 0);
-            hold = { waitedMs: Math.round(performance.now() - started), stragglers, yieldRequested: false, release: () => req?.destroy() };
-            done(hold);
-          }
-          if (/^yield$/m.test(text)) hold.yieldRequested = true;
-        });
-        res.once('error', () => undefined);
-      });
-      req.once('error', () => done(undefined));
-      req.end();
-    } catch {
-      done(undefined);
-    }
-  });
 }

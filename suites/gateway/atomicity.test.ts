@@ -7,7 +7,9 @@
  *
  * Balance. The sandbox balance is account-wide and other checks move it at the same time, so the
  * balance delta across a burst is only recorded as an observation: statuses and events decide
- * (issue 14). Amounts are small (a transfer above a manual-review threshold may be held `pending`,
+ * (issue 14). A burst is timing-sensitive (a race window can be a millisecond wide), so it runs
+ * with the account to itself (`t.alone`: no other check's write meanwhile); the waits for the
+ * events that follow do not hold the account. Amounts are small (a transfer above a manual-review threshold may be held `pending`,
  * which the contract allows: the check sees the state it got before racing /complete).
  */
 import { randomUUID } from 'node:crypto';
@@ -110,7 +112,6 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
 
 check('concurrent /pay of one charge: one success, one transaction_paid', {
   id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
-  exclusive: true,
   requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400', 'GW-PIXIN-PAY-PAID'],
 }, async (t) => {
   const n = burstSize(t, 1);
@@ -120,9 +121,11 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
   try {
     const postback = receiverPath();
     const charge = await pendingCharge(gw, run, t.callbackUrl(postback));
-    const before = await balanceCents(gw, run);
-    const burst = await t.burst('gateway', n, () => gw.payPixCharge(charge.id));
-    const after = await balanceCents(gw, run);
+    const { before, burst, after } = await t.alone(async () => ({
+      before: await balanceCents(gw, run),
+      burst: await t.burst('gateway', n, () => gw.payPixCharge(charge.id)),
+      after: await balanceCents(gw, run),
+    }));
     run.note(`${n} concurrent /pay, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 charge no longer pending"
     const verdict = judgeConcurrentConfirmations('pay', burst.values);
@@ -137,7 +140,6 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
 
 check('concurrent /complete of one transfer: one success, one transfer_completed', {
   id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
-  exclusive: true,
   requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400', 'GW-PIXOUT-COMPLETE-COMPLETED'],
 }, async (t) => {
   const n = burstSize(t, 2);
@@ -166,9 +168,11 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
       throw new NotRunError('gateway', `the transfer was created with status ${JSON.stringify(data.status)}, not banking_processing (e.g. held for manual review): /complete is not raced`);
     }
     const transferId = data.id;
-    const before = await balanceCents(gw, run);
-    const burst = await t.burst('gateway', n, () => gw.completeTransfer(transferId));
-    const after = await balanceCents(gw, run);
+    const { before, burst, after } = await t.alone(async () => ({
+      before: await balanceCents(gw, run),
+      burst: await t.burst('gateway', n, () => gw.completeTransfer(transferId)),
+      after: await balanceCents(gw, run),
+    }));
     run.note(`${n} concurrent /complete, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 already completed or canceled."
     run.record(judgeConcurrentConfirmations('complete', burst.values));
@@ -182,7 +186,6 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
 
 check('concurrent transfers with one idempotency key and body create one transfer', {
   id: 'gateway.atomicity.concurrent-same-key', api: 'gateway', area: AREA, severity: 'critical',
-  exclusive: true,
   requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-REPLAY'],
 }, async (t) => {
   const n = burstSize(t, 3);
@@ -191,7 +194,7 @@ check('concurrent transfers with one idempotency key and body create one transfe
   const key = randomUUID();
   const postback = receiverPath();
   const body = transferBody(321, { postbackUrl: t.callbackUrl(postback) });
-  const burst = await t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key }));
+  const burst = await t.alone(() => t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key })));
   run.note(`${n} concurrent creations with one key, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
   // one transfer among the 2xx; a 409 warns; an "in progress" 4xx is accepted (noted above)
   run.record(judgeSameKeyBurst(burst.values));

@@ -24,7 +24,6 @@ async function statement(t: CheckTools): Promise<Statement | undefined> {
 
 check('concurrent pays of one charge capture it once', {
   id: 'partner.atomicity.concurrent-pay',
-  exclusive: true,
   api: 'partner',
   area: AREA,
   severity: 'critical',
@@ -34,13 +33,19 @@ check('concurrent pays of one charge capture it once', {
   const amount = distinctiveAmount();
   const body = chargeBody('atomic-pay', { amount_cents: amount });
   const { id } = await mustCreate(t, body);
-  const before = await statement(t);
-  const { values } = await t.burst('partner', 8, () => client.payCharge(id));
-  t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
-  if (!t.run.record(judgeConcurrentPays(values, { requirements: ['PT-ATOMIC-CAPTURE'] }))) return;
-  const seen = await lookupState(t.run, client, id);
-  t.run.record(expectChargeState(seen, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS'], why: 'after concurrent pays' }));
-  const after = before ? await statement(t) : undefined;
+  // the ledger window (statement, burst, statement) with the account to itself; the event wait after it does not hold it
+  const window = await t.alone(async () => {
+    const before = await statement(t);
+    const { values } = await t.burst('partner', 8, () => client.payCharge(id));
+    t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
+    if (!t.run.record(judgeConcurrentPays(values, { requirements: ['PT-ATOMIC-CAPTURE'] }))) return undefined;
+    const seen = await lookupState(t.run, client, id);
+    t.run.record(expectChargeState(seen, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS'], why: 'after concurrent pays' }));
+    const after = before ? await statement(t) : undefined;
+    return { before, after, values, seen };
+  });
+  if (!window) return;
+  const { before, after, values, seen } = window;
   if (!before || !after) return;
   const verdict = judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: values.map((v) => v.exchange), concurrent: true });
   t.run.record(verdict.judgement);
@@ -65,7 +70,6 @@ async function judgePaidEvents(t: CheckTools, ref: string): Promise<void> {
 
 check('concurrent pay and cancel: exactly one wins and the final state agrees with it', {
   id: 'partner.atomicity.pay-vs-cancel',
-  exclusive: true,
   api: 'partner',
   area: AREA,
   severity: 'critical',
@@ -75,17 +79,20 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
   for (let round = 0; round < 3; round++) {
     const amount = distinctiveAmount();
     const { id } = await mustCreate(t, chargeBody('atomic-mix', { amount_cents: amount }));
-    const before = await statement(t);
-    const { values } = await t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id)));
-    const [pay, cancel] = values;
-    if (!pay || !cancel) continue;
-    const seen = await lookupState(t.run, client, id);
-    t.run.note(`round ${round + 1}: pay ${pay.status}, cancel ${cancel.status}, final ${show(seen.state)}`);
-    if (seen.state === undefined) continue;
-    t.run.record(judgePayCancelRace({ pay, cancel, finalState: seen.state }, { requirements: ['PT-STATE-ONE-TRANSITION'], exchanges: [seen.response.exchange] }));
-    if (seen.state !== 'canceled' && !(seen.state === 'paid' && is2xx(pay))) continue;
-    const after = before ? await statement(t) : undefined;
-    if (!before || !after) continue;
-    t.run.record(judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange], mustNotCapture: seen.state === 'canceled' }).judgement);
+    // each round's ledger window with the account to itself
+    await t.alone(async () => {
+      const before = await statement(t);
+      const { values } = await t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id)));
+      const [pay, cancel] = values;
+      if (!pay || !cancel) return;
+      const seen = await lookupState(t.run, client, id);
+      t.run.note(`round ${round + 1}: pay ${pay.status}, cancel ${cancel.status}, final ${show(seen.state)}`);
+      if (seen.state === undefined) return;
+      t.run.record(judgePayCancelRace({ pay, cancel, finalState: seen.state }, { requirements: ['PT-STATE-ONE-TRANSITION'], exchanges: [seen.response.exchange] }));
+      if (seen.state !== 'canceled' && !(seen.state === 'paid' && is2xx(pay))) return;
+      const after = before ? await statement(t) : undefined;
+      if (!before || !after) return;
+      t.run.record(judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange], mustNotCapture: seen.state === 'canceled' }).judgement);
+    });
   }
 });

@@ -1,0 +1,186 @@
+/**
+ * The quiet-account lane, worker side (the lock and its server: harness/run/lane.ts).
+ *
+ * A check whose judgement needs nothing else to change its API's account while it runs (a balance
+ * delta, "newest first" in a list, a ledger window) holds the account's lane **exclusively** for the
+ * whole check (harness/run/check-lane.ts). Every other check holds nothing for itself: each of its
+ * **writes** (any request but a read — GET, HEAD, OPTIONS — or the token exchange) holds the lane
+ * **shared** while it is in flight. So:
+ *
+ * - an exclusive check waits for the writes in flight (one round trip), not for whole checks to end;
+ * - while it runs, other checks' writes to that API wait, and their reads go on;
+ * - a burst (harness/http/burst.ts) holds the lane once for all its requests, so a waiting
+ *   exclusive check never splits it.
+ *
+ * A worker keeps one shared hold per API and counts its writes in flight under it. When an
+ * exclusive check asks (the server writes `yield`), the worker sends no new write, lets those in
+ * flight finish, releases the hold, and queues again behind the exclusive check. Without a lane
+ * server (PAYGATE_LANE_URL unset: a test of the harness itself), or when no grant comes within
+ * {@link LANE_MAX_WAIT_MS}, requests go out unheld, as before the lane existed: the suites stay
+ * sound under concurrency (quiet windows, re-measures); the lane keeps them decisive.
+ */
+import { request } from 'node:http';
+import type { ClientRequest } from 'node:http';
+
+export type LaneMode = 'shared' | 'exclusive';
+
+/** The longest a check or a write waits for its lane (an exclusive one waits for the writes in flight). */
+export const LANE_MAX_WAIT_MS = 3 * 60_000;
+
+export interface LaneHold {
+  /** ms spent waiting for the grant */
+  waitedMs: number;
+  /** shared holders still running beside this exclusive hold (its drain wait ran out) */
+  stragglers: number;
+  /** an exclusive request waits for this (shared) hold: release it once the writes in flight are done */
+  readonly yieldRequested: boolean;
+  release(): void;
+}
+
+/**
+ * Takes the lane in `mode` from the server at `url`. Resolves with the hold, or `undefined` when no
+ * grant came within `maxWaitMs` or the server is unreachable (the caller then runs as before the
+ * lane existed, and says so). `onYield`: called when an exclusive request waits for this hold.
+ * `unref`: the held connection does not keep the process alive (a worker's idle shared hold).
+ */
+export function takeLane(
+  url: string,
+  name: string,
+  mode: LaneMode,
+  maxWaitMs: number,
+  options: { onYield?: () => void; unref?: boolean } = {},
+): Promise<LaneHold | undefined> {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    let settled = false;
+    let req: ClientRequest | undefined;
+    const done = (hold: LaneHold | undefined): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (!hold) req?.destroy();
+      resolve(hold);
+    };
+    const timer = setTimeout(() => done(undefined), maxWaitMs);
+    try {
+      req = request(`${url}/lane/${encodeURIComponent(name)}?mode=${mode}`, { method: 'GET', agent: false }, (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          done(undefined);
+          return;
+        }
+        let hold: { waitedMs: number; stragglers: number; yieldRequested: boolean; release(): void } | undefined;
+        res.on('data', (chunk: Buffer) => {
+          const text = chunk.toString('utf8');
+          if (!hold) {
+            const stragglers = Number(/^granted (\d+)/.exec(text)?.[1] ?? 0);
+            hold = { waitedMs: Math.round(performance.now() - started), stragglers, yieldRequested: false, release: () => req?.destroy() };
+            if (options.unref) res.socket.unref();
+            done(hold);
+          }
+          if (/^yield$/m.test(text)) {
+            hold.yieldRequested = true;
+            options.onYield?.();
+          }
+        });
+        res.once('error', () => undefined);
+      });
+      req.once('error', () => done(undefined));
+      req.end();
+    } catch {
+      done(undefined);
+    }
+  });
+}
+
+/** A write: anything but a read or the token exchange (which changes no account). */
+export function changesAccount(method: string, operation?: string): boolean {
+  const m = method.toUpperCase();
+  return m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS' && operation !== 'POST /api/auth';
+}
+
+const NOTHING = (): void => undefined;
+
+/** One API's lane as this worker's writes see it (see the module comment). */
+export class RequestLane {
+  private hold: LaneHold | undefined;
+  private acquiring: Promise<LaneHold | undefined> | undefined;
+  private inFlight = 0;
+  private readonly releaseWaiters: (() => void)[] = [];
+  /** set while a check of this worker holds the lane exclusively: its own writes pass */
+  exclusive = false;
+  /** ms during which at least one write of this worker waited for the lane */
+  private blockedTotal = 0;
+  private waiting = 0;
+  private blockedSince = 0;
+
+  constructor(
+    private readonly url: string,
+    private readonly name: string,
+  ) {}
+
+  /** ms this worker's writes spent waiting for the lane so far (overlapping waits count once) */
+  get blockedMs(): number {
+    return this.blockedTotal + (this.waiting > 0 ? performance.now() - this.blockedSince : 0);
+  }
+
+  /** Waits until a write may go out; returns the function that ends it (call it once the answer is in). */
+  async enter(): Promise<() => void> {
+    if (this.exclusive) return NOTHING;
+    if (this.hold !== undefined && !this.hold.yieldRequested) return this.admit();
+    if (this.waiting++ === 0) this.blockedSince = performance.now();
+    try {
+      for (;;) {
+        if (this.exclusive) return NOTHING;
+        const hold = this.hold;
+        if (hold !== undefined && !hold.yieldRequested) return this.admit();
+        if (hold !== undefined) {
+          // asked to yield: the writes in flight finish, the hold goes, then this one queues again
+          this.releaseIfYielded();
+          if (this.hold !== undefined) await new Promise<void>((resolve) => this.releaseWaiters.push(resolve));
+          continue;
+        }
+        this.acquiring ??= takeLane(this.url, this.name, 'shared', LANE_MAX_WAIT_MS, { onYield: () => this.releaseIfYielded(), unref: true }).then((taken) => {
+          this.acquiring = undefined;
+          this.hold = taken;
+          return taken;
+        });
+        const taken = await this.acquiring;
+        // no grant in time or no server: the write goes out unheld (module comment)
+        if (taken === undefined) return this.admit();
+      }
+    } finally {
+      if (--this.waiting === 0) this.blockedTotal += performance.now() - this.blockedSince;
+    }
+  }
+
+  private admit(): () => void {
+    this.inFlight++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.inFlight--;
+      this.releaseIfYielded();
+    };
+  }
+
+  private releaseIfYielded(): void {
+    if (this.inFlight > 0 || this.hold?.yieldRequested !== true) return;
+    this.hold.release();
+    this.hold = undefined;
+    for (const wake of this.releaseWaiters.splice(0)) wake();
+  }
+}
+
+const lanes = new Map<string, RequestLane>();
+
+/** This worker's lane of one API, or undefined without a lane server (PAYGATE_LANE_URL unset). */
+export function requestLane(name: string, env: NodeJS.ProcessEnv = process.env): RequestLane | undefined {
+  const url = env['PAYGATE_LANE_URL'];
+  if (!url) return undefined;
+  const key = `${url} ${name}`;
+  let lane = lanes.get(key);
+  if (!lane) lanes.set(key, (lane = new RequestLane(url, name)));
+  return lane;
+}
