@@ -45,6 +45,7 @@ import type { Profile } from '../cli/args.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 import { runConcurrently } from './concurrent-runs.js';
+import { mapLimited } from './parallel.js';
 import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
 import { requestLane } from '../http/quiet-lane.js';
 
@@ -192,11 +193,18 @@ export interface RunTools {
   /** a partner client (default: the `ak_test_` key) whose exchanges this run records and validates */
   partner(which?: PartnerKeyName): PartnerClient;
   /**
-   * independent requests this run may have in flight at once: `--concurrency` in the concurrent phase
-   * of a property (which only decides a pass), 1 in a check's body and in a run judged one at a time
-   * (the verdict, shrinking, replay), so what a run sends and judges there never depends on it
+   * independent requests this run may have in flight at once: `--concurrency` in a check's body and
+   * in the concurrent phase of a property (which only decides a pass), 1 in a property run judged one
+   * at a time (the verdict, shrinking, replay)
    */
   parallel: number;
+  /**
+   * Runs `send` over independent items (requests that neither read nor change what another one
+   * does) with up to {@link parallel} in flight, and returns the results in item order
+   * (harness/run/parallel.ts). Judge the results after the call, in order, so what is sent and
+   * judged never depends on the concurrency.
+   */
+  all<T, R>(items: readonly T[], send: (item: T, index: number) => Promise<R>): Promise<R[]>;
 }
 
 export interface CheckTools extends RunTools {
@@ -236,6 +244,7 @@ function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   return {
     run,
     parallel,
+    all: (items, send) => mapLimited(items, parallel, send),
     gateway: (which = 'sandbox') => session.gateway(run, which),
     partner: (which = 'test') => session.partner(run, which),
   };
@@ -301,7 +310,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     const run = session.check(title, spec.requirements);
     if (lane?.note) run.note(lane.note);
     const tools: CheckTools = {
-      ...boundTools(session, run),
+      ...boundTools(session, run, Math.max(1, Math.floor(settings.concurrency ?? 1))),
       session,
       target,
       settings,
