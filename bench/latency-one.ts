@@ -1,0 +1,16 @@
+/**
+ * One quick-profile run behind the delaying proxies (bench/latency.ts), keeping its reports: for
+ * looking at where a latency run spends its time (conformance.json `checks[]`: durationMs,
+ * requests, laneWaitMs; allure-results: each check's start and stop per worker).
+ *
+ *   npx tsx bench/latency-one.ts <added ms> <reports dir> [CLI flags…]
+ *   e.g. npx tsx bench/latency-one.ts 100 /tmp/lat100 --api partner
+ */
+import { runAtLatency } from './latency.js';
+
+const addedMs = Number(process.argv[2] ?? 100);
+const reportsDir = process.argv[3] ?? 'reports/latency-one';
+const flags = process.argv.slice(4);
+const { report, ...row } = await runAtLatency(addedMs, { seed: 1, flags, timeoutMs: 300_000, reportsDir });
+const s = report?.summary;
+console.log(JSON.stringify({ addedMs, wallMs: row.wallMs, meanInFlight: row.meanInFlight, reportsDir, summary: s, failing: row.failing, warned: row.warned, note: row.note }));
