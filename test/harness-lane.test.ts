@@ -156,7 +156,7 @@ describe('lane server', () => {
     expect(server.lock('partner').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
   });
 
-  it("an exclusive check's own writes pass; after it, they hold the lane shared again", async () => {
+  it("an exclusive holder's own writes pass; a check beside it in the same worker waits; after it, writes hold the lane shared again", async () => {
     server = await startLaneServer({ drainMs: 10_000 });
     const env = { PAYGATE_LANE_URL: server.url };
     const writes = requestLane('gateway', env);
@@ -165,14 +165,25 @@ describe('lane server', () => {
     const alone = await enterExclusiveLane({ api: 'gateway' }, env);
     expect(alone.hold).toBeDefined();
     expect(alone.note).toMatch(/no other check writing/);
-    expect(writes?.exclusive).toBe(true);
-    const end = await writes?.enter();
-    end?.();
+    // the holder's writes, even after an await
+    await alone.run(async () => {
+      await sleep(1);
+      const end = await writes?.enter();
+      end?.();
+    });
     expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: true, waiting: 0 });
+    // a write of another check in this worker waits for the holder
+    let besideWent = false;
+    const beside = writes?.enter().then((end) => {
+      besideWent = true;
+      return end;
+    });
+    await sleep(50);
+    expect(besideWent).toBe(false);
     alone.release();
     alone.release();
-    expect(writes?.exclusive).toBe(false);
-    (await writes?.enter())?.();
+    (await beside)?.();
+    expect(besideWent).toBe(true);
     await sleep(30);
     expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
   });

@@ -19,6 +19,7 @@
  * {@link LANE_MAX_WAIT_MS}, requests go out unheld, as before the lane existed: the suites stay
  * sound under concurrency (quiet windows, re-measures); the lane keeps them decisive.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { request } from 'node:http';
 import type { ClientRequest } from 'node:http';
 
@@ -101,14 +102,24 @@ export function changesAccount(method: string, operation?: string): boolean {
 
 const NOTHING = (): void => undefined;
 
+/**
+ * The lanes the code running now holds exclusively (an exclusive check's body, a `t.alone` window):
+ * its own writes pass. Async-local, so a check running beside it in the same worker is not exempt.
+ */
+const exclusiveScope = new AsyncLocalStorage<ReadonlySet<string>>();
+
+/** Runs `fn` as a holder of the `name` lane: its writes (and those of what it awaits) pass. */
+export function runHoldingLane<R>(name: string, fn: () => R): R {
+  const held = exclusiveScope.getStore();
+  return exclusiveScope.run(new Set([...(held ?? []), name]), fn);
+}
+
 /** One API's lane as this worker's writes see it (see the module comment). */
 export class RequestLane {
   private hold: LaneHold | undefined;
   private acquiring: Promise<LaneHold | undefined> | undefined;
   private inFlight = 0;
   private readonly releaseWaiters: (() => void)[] = [];
-  /** set while a check of this worker holds the lane exclusively: its own writes pass */
-  exclusive = false;
   /** ms during which at least one write of this worker waited for the lane */
   private blockedTotal = 0;
   private waiting = 0;
@@ -126,12 +137,11 @@ export class RequestLane {
 
   /** Waits until a write may go out; returns the function that ends it (call it once the answer is in). */
   async enter(): Promise<() => void> {
-    if (this.exclusive) return NOTHING;
+    if (this.heldHere()) return NOTHING;
     if (this.hold !== undefined && !this.hold.yieldRequested) return this.admit();
     if (this.waiting++ === 0) this.blockedSince = performance.now();
     try {
       for (;;) {
-        if (this.exclusive) return NOTHING;
         const hold = this.hold;
         if (hold !== undefined && !hold.yieldRequested) return this.admit();
         if (hold !== undefined) {
@@ -152,6 +162,11 @@ export class RequestLane {
     } finally {
       if (--this.waiting === 0) this.blockedTotal += performance.now() - this.blockedSince;
     }
+  }
+
+  /** the code running now holds this lane exclusively ({@link runHoldingLane}) */
+  private heldHere(): boolean {
+    return exclusiveScope.getStore()?.has(this.name) === true;
   }
 
   private admit(): () => void {

@@ -338,7 +338,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         // a body still running past the check's end must not keep the account (released twice: no-op)
         ctx.onTestFinished(() => window.release());
         try {
-          return await fn();
+          return await window.run(fn);
         } finally {
           window.release();
         }
@@ -351,7 +351,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     // time the check's writes waited for an exclusive check is not held against its budget
     const limit = deadline(budget, blocked);
     try {
-      const running = body(tools);
+      // an exclusive check's own writes pass its lane (quiet-lane.ts runHoldingLane)
+      const running = lane ? lane.run(() => body(tools)) : body(tools);
       // after the deadline the body may still settle; its outcome no longer matters
       running.catch(() => undefined);
       outOfTime = (await Promise.race([running, limit.promise])) === 'deadline';
