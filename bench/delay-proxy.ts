@@ -89,7 +89,9 @@ export async function startDelayProxy(target: string, options: DelayProxyOptions
   const maxInFlight = options.maxInFlight ?? 1024;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 60_000;
   // no socket cap: a burst of N requests reaches the target over N connections, as it left the suite
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
+  // idle sockets close after 2 s, before the target's keep-alive timeout (Node's default 5 s): a
+  // request never goes out on a socket the target is closing (a 502 ECONNRESET the suite would see)
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 2_000 });
   const sockets = new Set<Socket>();
   let current = 0;
 
