@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
 import { basicAuthorization } from '../../harness/http/auth.js';
-import type { GatewayAuthMode, GatewaySendOptions } from '../../harness/http/gateway-client.js';
+import type { ApiResponse, GatewayAuthMode, GatewaySendOptions } from '../../harness/http/gateway-client.js';
 import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
 import {
@@ -99,8 +99,10 @@ check(
       { label: 'unknown client id', pair: { clientId: `unknown-${randomUUID()}`, clientSecret: pair.clientSecret } },
       { label: 'empty secret', pair: { clientId: pair.clientId, clientSecret: '' } },
     ];
-    for (const c of cases) {
-      const r = await gw.auth(c.pair);
+    // independent refusals: sent together (up to --concurrency), judged in case order
+    const answers = await t.all(cases, (c) => gw.auth(c.pair));
+    for (const [k, c] of cases.entries()) {
+      const r = answers[k] as ApiResponse;
       t.run.record(ensureNoTokenForInvalidCredentials(r.exchange, r.json, { subject: c.label }));
     }
   },
@@ -127,8 +129,10 @@ check(
       { label: 'Bearer scheme carrying the Basic credential', authorization: basic.replace(/^Basic/, 'Bearer') },
       { label: 'unencoded id:secret', authorization: `Basic ${pair.clientId}:${pair.clientSecret}` },
     ];
-    for (const c of cases) {
-      const r = c.authorization === null ? await gw.auth(null) : await gw.auth(null, { authorization: c.authorization });
+    // independent refusals: sent together (up to --concurrency), judged in case order
+    const answers = await t.all(cases, (c) => (c.authorization === null ? gw.auth(null) : gw.auth(null, { authorization: c.authorization })));
+    for (const [k, c] of cases.entries()) {
+      const r = answers[k] as ApiResponse;
       // the credentials are missing or unreadable: "401 invalid credentials". A 400 for an
       // unparseable header is a reading the text does not exclude, so another 4xx only warns.
       if (!t.run.record(expectCredentialsRefused(r.exchange, { subject: c.label })) && r.status >= 400 && r.status <= 499) t.run.note(`${c.label}: HTTP ${r.status}`);
@@ -200,11 +204,13 @@ check(
     ];
     if (realToken) modes.push({ label: 'real token with a tampered signature', auth: { authorization: `Bearer ${tamper(realToken)}` }, kind: 'invalid' });
     else t.run.note('no token from POST /api/auth: the tampered-token case was not sent');
-    for (const mode of modes) {
-      for (const route of protectedRoutes(t.callbackUrl)) {
-        const r = await gw.send({ ...route.options, auth: mode.auth });
-        t.run.record(expectTokenRefused(r.exchange, mode.kind, { subject: `${route.label} with ${mode.label}` }));
-      }
+    // every probe is refused before it touches anything (fresh ids, fresh bodies per mode): independent,
+    // so they are sent together (up to --concurrency) and judged in mode × route order
+    const probes = modes.flatMap((mode) => protectedRoutes(t.callbackUrl).map((route) => ({ mode, route })));
+    const answers = await t.all(probes, ({ mode, route }) => gw.send({ ...route.options, auth: mode.auth }));
+    for (const [k, { mode, route }] of probes.entries()) {
+      const r = answers[k] as ApiResponse;
+      t.run.record(expectTokenRefused(r.exchange, mode.kind, { subject: `${route.label} with ${mode.label}` }));
     }
   },
 );

@@ -44,20 +44,21 @@ check(
   },
   async (t) => {
     const gw = t.gateway();
-    for (const raw of MALFORMED) {
-      const opts = { rawBody: raw, contentType: 'application/json' };
-      // "All bodies are JSON"; "400 | invalid body"
-      const calls: [string, RequirementId, Promise<ApiResponse>][] = [
-        ['POST /api/v1/pix/in/qrcode', 'GW-PIXIN-CREATE-400', gw.createPixCharge(undefined, opts)],
-        ['POST /api/v1/pix/out/pixkey', 'GW-PIXOUT-CREATE-400', gw.createTransfer(undefined, opts)],
-        ['POST /api/v1/card', 'GW-ERR-400-MEANING', gw.createCardCharge(undefined, opts)],
-        ['POST /api/v1/webhook', 'GW-ERR-400-MEANING', gw.createWebhook(undefined, opts)],
-      ];
-      for (const [label, requirement, call] of calls) {
-        const r = await call;
-        t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [requirement, 'GW-ERR-400-MEANING'], subject: `${label} with ${JSON.stringify(raw)}` }));
-        verifyErrorShape(t, r);
-      }
+    // "All bodies are JSON"; "400 | invalid body"
+    const routes: [string, RequirementId, (opts: { rawBody: string; contentType: string }) => Promise<ApiResponse>][] = [
+      ['POST /api/v1/pix/in/qrcode', 'GW-PIXIN-CREATE-400', (opts) => gw.createPixCharge(undefined, opts)],
+      ['POST /api/v1/pix/out/pixkey', 'GW-PIXOUT-CREATE-400', (opts) => gw.createTransfer(undefined, opts)],
+      ['POST /api/v1/card', 'GW-ERR-400-MEANING', (opts) => gw.createCardCharge(undefined, opts)],
+      ['POST /api/v1/webhook', 'GW-ERR-400-MEANING', (opts) => gw.createWebhook(undefined, opts)],
+    ];
+    // invalid bodies a correct target refuses: independent, sent together (up to --concurrency) and
+    // judged in body × route order
+    const calls = MALFORMED.flatMap((raw) => routes.map(([label, requirement, send]) => ({ raw, label, requirement, send })));
+    const answers = await t.all(calls, (c) => c.send({ rawBody: c.raw, contentType: 'application/json' }));
+    for (const [k, { raw, label, requirement }] of calls.entries()) {
+      const r = answers[k] as ApiResponse;
+      t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [requirement, 'GW-ERR-400-MEANING'], subject: `${label} with ${JSON.stringify(raw)}` }));
+      verifyErrorShape(t, r);
     }
   },
 );
@@ -73,16 +74,26 @@ check(
   },
   async (t) => {
     const gw = t.gateway();
-    for (const raw of ['[]', 'null', '"text"', '42', '']) {
-      const r = await gw.createPixCharge(undefined, { rawBody: raw, contentType: 'application/json' });
-      t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CREATE-400', 'GW-ERR-400-MEANING'], subject: `body ${JSON.stringify(raw)}` }));
-      verifyErrorShape(t, r);
-    }
+    // invalid bodies a correct target refuses: independent, sent together (up to --concurrency) and
+    // judged afterwards in the order listed
+    const probes: { send: () => Promise<ApiResponse>; judge: (r: ApiResponse) => void }[] = ['[]', 'null', '"text"', '42', ''].map((raw) => ({
+      send: () => gw.createPixCharge(undefined, { rawBody: raw, contentType: 'application/json' }),
+      judge: (r) => {
+        t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CREATE-400', 'GW-ERR-400-MEANING'], subject: `body ${JSON.stringify(raw)}` }));
+        verifyErrorShape(t, r);
+      },
+    }));
     // "customer | object | yes"
-    const r = await gw.createPixCharge({ ...pixChargeBody(), customer: 'not-an-object' });
-    t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400'] }));
-    verifyErrorShape(t, r);
-    verify422NamesField(t, r, 'customer');
+    probes.push({
+      send: () => gw.createPixCharge({ ...pixChargeBody(), customer: 'not-an-object' }),
+      judge: (r) => {
+        t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400'] }));
+        verifyErrorShape(t, r);
+        verify422NamesField(t, r, 'customer');
+      },
+    });
+    const answers = await t.all(probes, (p) => p.send());
+    for (const [k, p] of probes.entries()) p.judge(answers[k] as ApiResponse);
   },
 );
 
@@ -193,20 +204,40 @@ check(
   async (t) => {
     const gw = t.gateway();
     const values = fc.sample(fc.constantFrom('rg', 'passport', 'CPF', 'cnpj ', 'ssn'), { numRuns: 3, seed: t.settings.seed });
-    for (const documentType of values) {
-      const pix = pixChargeBody();
-      const r = await gw.createPixCharge({ ...pix, customer: { ...pix.customer, documentType } });
-      t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CREATE-400'], subject: `PIX documentType ${JSON.stringify(documentType)}` }));
-      verifyErrorShape(t, r);
-      verify422NamesField(t, r, 'documentType');
-    }
-    const card = cardChargeBody();
-    const c = await gw.createCardCharge({ ...card, customer: { ...card.customer, documentType: 'passport' } });
-    t.run.record(expectCardRequestNotCharged(c.exchange, { requirements: ['GW-CARD-DOCTYPE-ENUM'], subject: 'card documentType "passport"' }, 'invalid-field'));
-    verifyErrorShape(t, c);
-    const cur = await gw.createCardCharge({ ...cardChargeBody(), currency: 'XYZ' });
-    t.run.record(expectCardRequestNotCharged(cur.exchange, { requirements: ['GW-CARD-CURRENCY'], subject: 'card currency "XYZ"' }, 'invalid-field'));
-    verifyErrorShape(t, cur);
+    // invalid bodies a correct target refuses (and a refused card charge moves nothing): independent,
+    // sent together (up to --concurrency) and judged afterwards in the order listed
+    const probes: { send: () => Promise<ApiResponse>; judge: (r: ApiResponse) => void }[] = values.map((documentType) => ({
+      send: () => {
+        const pix = pixChargeBody();
+        return gw.createPixCharge({ ...pix, customer: { ...pix.customer, documentType } });
+      },
+      judge: (r) => {
+        t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CREATE-400'], subject: `PIX documentType ${JSON.stringify(documentType)}` }));
+        verifyErrorShape(t, r);
+        verify422NamesField(t, r, 'documentType');
+      },
+    }));
+    probes.push(
+      {
+        send: () => {
+          const card = cardChargeBody();
+          return gw.createCardCharge({ ...card, customer: { ...card.customer, documentType: 'passport' } });
+        },
+        judge: (c) => {
+          t.run.record(expectCardRequestNotCharged(c.exchange, { requirements: ['GW-CARD-DOCTYPE-ENUM'], subject: 'card documentType "passport"' }, 'invalid-field'));
+          verifyErrorShape(t, c);
+        },
+      },
+      {
+        send: () => gw.createCardCharge({ ...cardChargeBody(), currency: 'XYZ' }),
+        judge: (cur) => {
+          t.run.record(expectCardRequestNotCharged(cur.exchange, { requirements: ['GW-CARD-CURRENCY'], subject: 'card currency "XYZ"' }, 'invalid-field'));
+          verifyErrorShape(t, cur);
+        },
+      },
+    );
+    const answers = await t.all(probes, (p) => p.send());
+    for (const [k, p] of probes.entries()) p.judge(answers[k] as ApiResponse);
   },
 );
 
@@ -221,17 +252,19 @@ check(
   },
   async (t) => {
     const gw = t.gateway();
-    const answers: ApiResponse[] = [];
+    const requests: (() => Promise<ApiResponse>)[] = [];
     // 401 ("token missing")
-    answers.push(await gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: 'none' }));
+    requests.push(() => gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: 'none' }));
     // 401 at POST /api/auth ("invalid credentials")
     const pair = t.target.gateway?.sandbox;
-    if (pair) answers.push(await gw.auth({ clientId: pair.clientId, clientSecret: `wrong-${randomUUID()}` }));
+    if (pair) requests.push(() => gw.auth({ clientId: pair.clientId, clientSecret: `wrong-${randomUUID()}` }));
     // 400/422 (invalid body)
-    answers.push(await gw.createPixCharge({ ...pixChargeBody(), amountInCents: 1 }));
+    requests.push(() => gw.createPixCharge({ ...pixChargeBody(), amountInCents: 1 }));
     // 404 (unknown resources)
-    answers.push(await gw.getTransaction(`${uniqueTag('none')}`));
-    answers.push(await gw.payPixCharge(randomUUID()));
+    requests.push(() => gw.getTransaction(`${uniqueTag('none')}`));
+    requests.push(() => gw.payPixCharge(randomUUID()));
+    // independent error answers: sent together (up to --concurrency), judged in the order listed
+    const answers = await t.all(requests, (send) => send());
     for (const r of answers) {
       t.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-ANY-401-429'] }));
       // a 401 body may have any shape (it comes before any route; rules/gateway/errors.ts verifyErrorBody)

@@ -191,29 +191,51 @@ check(
       { name: 'card', send: (opts) => gw.createCardCharge(undefined, opts), json: { amountInCents: 1000, currency: 'USD' }, requirement: 'GW-ERR-400-MEANING' },
       { name: 'webhook', send: (opts) => gw.createWebhook(undefined, opts), json: { url: 'https://example.com/h' }, requirement: 'GW-WH-CREATE-REQUIRED' },
     ];
+    // Every request below is independent (an invalid body a correct target refuses, or a fresh charge or
+    // transfer of its own): all are sent together (up to --concurrency) and judged afterwards, in the
+    // order they are listed, so what is sent and judged never depends on the concurrency.
+    const probes: Array<{ send: () => Promise<ApiResponse>; judge: (res: ApiResponse) => void }> = [];
     for (const p of posts) {
       const requirements: RequirementId[] = [p.requirement, 'GW-ERR-400-MEANING'];
       // malformed JSON, empty body, JSON that is not an object: an invalid body, 4xx (400/422 pass, another 4xx warns)
       for (const raw of ['{"amountInCents": 100,', '{', '', 'null', '[]', '"text"', '{"a":1}}', '\u0000']) {
-        const res = await p.send({ rawBody: raw, contentType: 'application/json' });
-        judgeRejected(t, res, `${p.name} body ${JSON.stringify(raw)}`, { requirements });
+        probes.push({
+          send: () => p.send({ rawBody: raw, contentType: 'application/json' }),
+          judge: (res) => judgeRejected(t, res, `${p.name} body ${JSON.stringify(raw)}`, { requirements }),
+        });
       }
       // a valid JSON body with a wrong content type: 2xx or 4xx (not shown), never 5xx
-      const typed = await p.send({ rawBody: JSON.stringify(p.json), contentType: 'text/plain' });
-      t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['GW-JSON-BODIES'] }));
+      probes.push({
+        send: () => p.send({ rawBody: JSON.stringify(p.json), contentType: 'text/plain' }),
+        judge: (typed) => t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['GW-JSON-BODIES'] })),
+      });
     }
     // huge bodies (256 KiB description, over the 140-character limit): 4xx, never 5xx
     const huge = 'x'.repeat(HUGE);
-    judgeRejected(t, await gw.createPixCharge({ ...valid, description: huge }), 'PIX charge with a 256 KiB description', { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] });
-    judgeRejected(t, await gw.createTransfer({ ...transfer, description: huge }), 'transfer with a 256 KiB description', { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'] });
+    probes.push(
+      {
+        send: () => gw.createPixCharge({ ...valid, description: huge }),
+        judge: (res) => judgeRejected(t, res, 'PIX charge with a 256 KiB description', { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] }),
+      },
+      {
+        send: () => gw.createTransfer({ ...transfer, description: huge }),
+        judge: (res) => judgeRejected(t, res, 'transfer with a 256 KiB description', { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'] }),
+      },
+    );
     // odd Unicode inside the limits (RTL mark, combining marks, emoji, BOM): accepted or rejected, never 5xx
     for (const text of ['\u202Eevil\u202C', 'e\u0301\u0301\u0301', '😀👍🏽', '\uFEFFbom', 'ｆｕｌｌ　ｗｉｄｔｈ']) {
-      const res = await gw.createPixCharge({ ...valid, description: text, customer: { ...valid.customer, name: text } });
-      t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DESC-MAX'] }));
+      probes.push({
+        send: () => gw.createPixCharge({ ...valid, description: text, customer: { ...valid.customer, name: text } }),
+        judge: (res) => t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DESC-MAX'] })),
+      });
     }
     // a lone surrogate escaped in JSON is valid JSON syntax but not valid Unicode: 2xx or 4xx, never 5xx
-    const lone = await gw.createPixCharge(undefined, { rawBody: '{"amountInCents":1000,"customer":{"documentType":"cpf","document":"52998224725"},"description":"\\ud800"}', contentType: 'application/json' });
-    t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['GW-JSON-BODIES'] }));
+    probes.push({
+      send: () => gw.createPixCharge(undefined, { rawBody: '{"amountInCents":1000,"customer":{"documentType":"cpf","document":"52998224725"},"description":"\\ud800"}', contentType: 'application/json' }),
+      judge: (lone) => t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['GW-JSON-BODIES'] })),
+    });
+    const answers = await t.all(probes, (probe) => probe.send());
+    for (const [k, probe] of probes.entries()) probe.judge(answers[k] as ApiResponse);
   },
 );
 
@@ -268,16 +290,20 @@ check(
       ['truncated token', `Bearer ${token.slice(0, -4)}`],
       ['token with a changed signature', `Bearer ${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`],
     ];
-    for (const [name, value] of must401) {
-      const res = await gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: value === undefined ? 'none' : { authorization: value } });
-      t.run.record(expectStatus(res.exchange, 401, { requirements: ['GW-AUTH-401-MISSING', 'GW-AUTH-401-INVALID-TOKEN'], subject: name }));
-      if (res.status !== 401) t.run.note(`${name}: HTTP ${res.status}`);
-    }
     // RFC 7235: the scheme is case-insensitive and 1*SP may separate it from the token: 2xx or 401 pass
-    for (const [name, value] of [['lower-case scheme', `bearer ${token}`], ['two spaces after the scheme', `Bearer  ${token}`]] as const) {
-      const res = await gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: { authorization: value } });
-      t.run.record(expectStatus(res.exchange, ['2xx', 401], { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'], subject: name }));
-      t.run.note(`${name}: HTTP ${res.status}`);
+    const lenient: Array<[string, string]> = [['lower-case scheme', `bearer ${token}`], ['two spaces after the scheme', `Bearer  ${token}`]];
+    // reads of the balance that change nothing: sent together (up to --concurrency), judged in list order
+    const probes = [...must401.map(([name, value]) => ({ name, value, lenient: false })), ...lenient.map(([name, value]) => ({ name, value, lenient: true }))];
+    const answers = await t.all(probes, (p) => gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: p.value === undefined ? 'none' : { authorization: p.value } }));
+    for (const [k, { name, lenient: open }] of probes.entries()) {
+      const res = answers[k] as ApiResponse;
+      if (open) {
+        t.run.record(expectStatus(res.exchange, ['2xx', 401], { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'], subject: name }));
+        t.run.note(`${name}: HTTP ${res.status}`);
+      } else {
+        t.run.record(expectStatus(res.exchange, 401, { requirements: ['GW-AUTH-401-MISSING', 'GW-AUTH-401-INVALID-TOKEN'], subject: name }));
+        if (res.status !== 401) t.run.note(`${name}: HTTP ${res.status}`);
+      }
     }
   },
 );

@@ -4,6 +4,7 @@
  * handling open, only a 5xx is a failure and what the target chose is recorded as a note.
  */
 import { check } from '../../harness/run/check.js';
+import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import { expectStatus } from '../../harness/rules/status.js';
 import { verifyEnvironmentsAlike, verifyHttpsBaseUrl } from '../../harness/rules/gateway/general.js';
 import { pixChargeBody } from './support.js';
@@ -52,9 +53,15 @@ check('production and sandbox answer the same invalid request and the same looku
   const unknownId = `conformance-unknown-${Date.now()}`;
   const sandbox = t.gateway();
   const live = t.gateway('live');
+  // four independent requests (an invalid charge refused before anything is created, an unknown id):
+  // sent together (up to --concurrency), compared afterwards in the order listed
+  const [sandboxInvalid, liveInvalid, sandboxLookup, liveLookup] = await t.all(
+    [() => sandbox.createPixCharge(invalid), () => live.createPixCharge(invalid), () => sandbox.getPixCharge(unknownId), () => live.getPixCharge(unknownId)],
+    (send) => send(),
+  );
   const pairs = [
-    { what: 'a PIX charge of 99 cents (below the minimum)', sandbox: await sandbox.createPixCharge(invalid), live: await live.createPixCharge(invalid) },
-    { what: `GET /api/v1/pix/in/qrcode/${unknownId}`, sandbox: await sandbox.getPixCharge(unknownId), live: await live.getPixCharge(unknownId) },
+    { what: 'a PIX charge of 99 cents (below the minimum)', sandbox: sandboxInvalid as ApiResponse, live: liveInvalid as ApiResponse },
+    { what: `GET /api/v1/pix/in/qrcode/${unknownId}`, sandbox: sandboxLookup as ApiResponse, live: liveLookup as ApiResponse },
   ];
   for (const p of pairs) {
     t.run.record(verifyEnvironmentsAlike(p.sandbox.exchange, p.live.exchange, p.what, { requirements: ['GW-ENV-IDENTICAL-BEHAVIOUR'] }));
