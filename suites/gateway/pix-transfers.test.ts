@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import type { TransferRequest } from '../../harness/http/gateway-client.js';
+import type { ApiResponse, TransferRequest } from '../../harness/http/gateway-client.js';
 import { ensureErrorShapeIdempotencyConflict, expectStatus, show, verifyEndToEndId, verifyIntegerCents } from '../../harness/rules/index.js';
 import { expectInvalidBodyRejected, expectUnknownIdRefused, verifyErrorBody } from '../../harness/rules/gateway/errors.js';
 import {
@@ -164,16 +164,18 @@ check('transfer amount: minimum 1 cent, integer', {
   }, { numRuns: cases.length * 2 });
   // the two limits the brief pins explicitly, whatever the property drew
   const gw = t.gateway();
-  const zero = await gw.createTransfer(transferBody(0));
-  t.run.record(expectInvalidBodyRejected(zero.exchange, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400'], subject: 'amount 0' }));
-  // "amount | integer": a numeric string and a fractional number, whatever the property drew (issue 15), concurrently
+  // "amount | integer": a numeric string and a fractional number, whatever the property drew (issue 15)
   const notIntegers: unknown[] = ['150', 150.5];
-  const refused = await Promise.all(notIntegers.map((amount) => gw.createTransfer({ ...transferBody(1), amount } as unknown as TransferRequest)));
+  // 0, the non-integers and 1: fresh transfers, independent: sent together, judged in order
+  const amounts: unknown[] = [0, ...notIntegers, 1];
+  const [zero, ...rest] = (await t.all(amounts, (amount) => gw.createTransfer({ ...transferBody(1), amount } as unknown as TransferRequest))) as ApiResponse[];
+  const refused = rest.slice(0, notIntegers.length);
+  const one = rest[notIntegers.length] as ApiResponse;
+  t.run.record(expectInvalidBodyRejected((zero as ApiResponse).exchange, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400'], subject: 'amount 0' }));
   notIntegers.forEach((amount, i) => {
     const r = refused[i];
     if (r) t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-AMOUNT-INT', 'GW-PIXOUT-CREATE-400'], subject: `amount ${show(amount)}` }));
   });
-  const one = await gw.createTransfer(transferBody(1));
   t.run.record(expectStatus(one.exchange, 200, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-200'] }));
 });
 
@@ -185,7 +187,11 @@ check('transfer currency: only BRL, BRL by default', {
   const gw = t.gateway();
   // every non-BRL value, each time (a draw of 4 from 4 could miss USD: issue 15), concurrently
   const currencies = ['USD', 'EUR', 'brl', ''];
-  const refused = await Promise.all(currencies.map((currency) => gw.createTransfer({ ...transferBody(120), currency })));
+  // with them, "BRL" and no currency: fresh transfers, independent: sent together, judged in order
+  const bodies: Parameters<typeof gw.createTransfer>[0][] = [...currencies.map((currency) => ({ ...transferBody(120), currency })), transferBody(120, { currency: 'BRL' }), transferBody(121)];
+  const answers = (await t.all(bodies, (body) => gw.createTransfer(body))) as ApiResponse[];
+  const refused = answers.slice(0, currencies.length);
+  const [brl, absent] = answers.slice(currencies.length) as [ApiResponse, ApiResponse];
   currencies.forEach((currency, i) => {
     const r = refused[i];
     if (!r) return;
@@ -193,9 +199,7 @@ check('transfer currency: only BRL, BRL by default', {
     t.run.record(expectTransferCurrencyRejected(r.exchange, currency, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400'], subject: `currency ${show(currency)}` }));
     t.run.note(`currency ${show(currency)}: HTTP ${r.status}`);
   });
-  const brl = await gw.createTransfer(transferBody(120, { currency: 'BRL' }));
   t.run.record(expectStatus(brl.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-200'] }));
-  const absent = await gw.createTransfer(transferBody(121));
   t.run.record(expectStatus(absent.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-DEFAULT', 'GW-PIXOUT-CREATE-200'] }));
   const id = dataOf(absent)?.id;
   if (typeof id === 'string') {
@@ -217,9 +221,9 @@ check('transfer description: 140 characters accepted, 141 refused', {
     else it.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], subject: `description of ${text.length} characters` }));
   }, { numRuns: 4 });
   const gw = t.gateway();
-  const at = await gw.createTransfer(transferBody(130, { description: 'd'.repeat(140) }));
+  // two fresh transfers, independent: sent together, judged in order
+  const [at, over] = (await t.all([140, 141], (n) => gw.createTransfer(transferBody(130, { description: 'd'.repeat(n) })))) as [ApiResponse, ApiResponse];
   t.run.record(expectStatus(at.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
-  const over = await gw.createTransfer(transferBody(130, { description: 'd'.repeat(141) }));
   t.run.record(expectInvalidBodyRejected(over.exchange, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], subject: 'description of 141 characters' }));
 });
 
@@ -297,13 +301,13 @@ check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
   requirements: ['GW-PIXOUT-GET-404-SHAPE', 'GW-PIXOUT-COMPLETE-404'],
 }, async (t) => {
   const gw = t.gateway();
-  const id = randomUUID();
+  // one unknown id each, so the lookup and the /complete cannot meet: sent together, judged in order
+  const [id, completeId] = [randomUUID(), randomUUID()];
+  const [get, complete] = (await t.all([() => gw.getTransfer(id), () => gw.completeTransfer(completeId)], (send) => send())) as [ApiResponse, ApiResponse];
   // "404 body `{error: NOT_FOUND, message}`"
-  const get = await gw.getTransfer(id);
   t.run.record(expectUnknownIdRefused(get.exchange, id, { requirements: ['GW-PIXOUT-GET-404-SHAPE'] }, { body: 'not-found' }));
   // "404 not found." (body shape not pinned for /complete)
-  const complete = await gw.completeTransfer(id);
-  t.run.record(expectUnknownIdRefused(complete.exchange, id, { requirements: ['GW-PIXOUT-COMPLETE-404'] }, { body: 'any' }));
+  t.run.record(expectUnknownIdRefused(complete.exchange, completeId, { requirements: ['GW-PIXOUT-COMPLETE-404'] }, { body: 'any' }));
 });
 
 check('complete is refused when the sandbox balance does not cover the amount', {
