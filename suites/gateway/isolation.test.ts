@@ -17,7 +17,7 @@ import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectStatus } from '../../harness/rules/index.js';
 import { ensureEnvironmentsShareHost, ensureSandboxStateUnchanged, ensureSandboxWebhookHidden, judgeForeignAccess } from '../../harness/rules/gateway/isolation.js';
-import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, transferBody } from './webhook-steps.js';
+import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, settle, taken, transferBody } from './webhook-steps.js';
 import type { CreatedCharge } from './webhook-steps.js';
 
 const AREA = 'Isolation';
@@ -86,16 +86,18 @@ check('production credentials never see sandbox charges, transfers or webhooks',
   // "Two environments share the same host. The environment is chosen by the credential pair used at
   // POST /api/auth": both pairs get a token at the one host the target is configured with
   // POST /api/auth twice and three reads with production credentials: nothing here changes
-  // anything another one reads, so they are sent together and judged in order
-  const [sandboxAuth, liveAuth, charge, transfer, txn] = (await t.all(
+  // anything another one reads, so they are sent together and judged in order. The reads need a
+  // production token: when none can be had they throw (AuthFailedError), and they throw where they
+  // did one after the other, after the two exchanges are judged (settled, then taken in order)
+  const [sandboxAuth, liveAuth, charge, transfer, txn] = await t.all(
     [() => sandbox.auth(), () => live.auth(), () => live.getPixCharge(resources.chargeId), () => live.getTransfer(resources.transferId), () => live.getTransaction(resources.chargeId)],
-    (send) => send(),
-  )) as ApiResponse[] as [ApiResponse, ApiResponse, ApiResponse, ApiResponse, ApiResponse];
-  t.run.record(ensureEnvironmentsShareHost(sandboxAuth.exchange, liveAuth.exchange));
+    (send) => settle(send()),
+  );
+  t.run.record(ensureEnvironmentsShareHost(taken(sandboxAuth).exchange, taken(liveAuth).exchange));
   // "Sandbox data is isolated": 403 or 404 both pass
-  expectForeign(t, charge, 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXIN-GET-404-SHAPE']);
-  expectForeign(t, transfer, 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXOUT-GET-404-SHAPE']);
-  expectForeign(t, txn, 'production', ['GW-ENV-ISOLATION']);
+  expectForeign(t, taken(charge), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXIN-GET-404-SHAPE']);
+  expectForeign(t, taken(transfer), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXOUT-GET-404-SHAPE']);
+  expectForeign(t, taken(txn), 'production', ['GW-ENV-ISOLATION']);
   // "webhooks are registered separately using the sandbox token": the production list must not show ours
   const hook = await registerWebhook(sandbox, t.run, t.callbackUrl, ['transaction_paid']);
   try {

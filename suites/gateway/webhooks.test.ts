@@ -43,11 +43,13 @@ import {
   judgeWebhookRegistration,
   removeWebhooks,
   sendWebhookRegistration,
+  settle,
+  taken,
   RUN_EVENTS,
   transferBody,
   UPDATED_EVENTS,
 } from './webhook-steps.js';
-import type { GatewayEvent, RegisteredWebhook, ResourceKind, SentWebhookRegistration } from './webhook-steps.js';
+import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-steps.js';
 
 const AREA = 'Webhooks';
 /**
@@ -311,14 +313,19 @@ check('unsubscribed and deleted webhooks receive nothing', {
   // another account (webhooks selected by event name only, or without the environment), when those
   // credentials are configured
   const pairs = foreignPairs(t);
-  // every registration is its own webhook at its own path: all sent together, judged in order (ours, then the foreign ones)
-  const sent = await t.all([...specs.map((events) => ({ gw, events })), ...pairs.map((p) => ({ gw: p.gw, events: ['transaction_created'] }))], (r) => sendWebhookRegistration(r.gw, t.callbackUrl, r.events));
-  const [control, unsubscribed, deleted] = sent.slice(0, specs.length).map((registration) => judgeWebhookRegistration(gw, t.run, registration));
-  const foreign = pairs.flatMap((p, i): ForeignWebhook[] => {
-    const hook = judgeWebhookRegistration(p.gw, t.run, sent[specs.length + i] as SentWebhookRegistration);
-    return hook ? [{ by: p.by, label: p.label, gw: p.gw, hook }] : [];
-  });
+  // every registration is its own webhook at its own path: all sent together, judged in order (ours,
+  // then the foreign ones). A registration that threw (e.g. no token for a foreign pair) throws where
+  // it did when they went out one after the other: after the ones before it are judged
+  const sent = await t.all([...specs.map((events) => ({ gw, events })), ...pairs.map((p) => ({ gw: p.gw, events: ['transaction_created'] }))], (r) => settle(sendWebhookRegistration(r.gw, t.callbackUrl, r.events)));
+  const hooks: (RegisteredWebhook | undefined)[] = [];
+  const foreign: ForeignWebhook[] = [];
   try {
+    for (const registration of sent.slice(0, specs.length)) hooks.push(judgeWebhookRegistration(gw, t.run, taken(registration)));
+    for (const [i, p] of pairs.entries()) {
+      const hook = judgeWebhookRegistration(p.gw, t.run, taken(sent[specs.length + i]));
+      if (hook) foreign.push({ by: p.by, label: p.label, gw: p.gw, hook });
+    }
+    const [control, unsubscribed, deleted] = hooks;
     if (!control || !unsubscribed || !deleted) return;
     const removed = await gw.deleteWebhook(deleted.id);
     t.run.record(expectStatus(removed.exchange, '2xx', { requirements: ['GW-WH-DELETE'] }));
@@ -354,8 +361,8 @@ check('unsubscribed and deleted webhooks receive nothing', {
     t.run.record(ensureRemovedWebhookReceivesNothing(atDeleted, window));
     if (!atUnsubscribed && !atDeleted) t.run.note(`nothing arrived at the unsubscribed or removed webhook ${window}`);
   } finally {
-    // cleanups of distinct webhooks, recording nothing: together
-    await Promise.all([removeWebhooks(gw, [control, unsubscribed]), ...foreign.map((f) => removeWebhooks(f.gw, [f.hook]))]);
+    // cleanups of distinct webhooks, recording nothing: together (the deleted one was removed above)
+    await Promise.all([removeWebhooks(gw, hooks.slice(0, 2)), ...foreign.map((f) => removeWebhooks(f.gw, [f.hook]))]);
   }
 });
 
