@@ -107,7 +107,7 @@ export async function balanceCents(gw: GatewayClient, run: CheckRun): Promise<nu
   return Math.round(Number(text) * 100);
 }
 
-/** A request's answer (requests sent together: harness/run/parallel.ts) or what it threw, so requests sent together can be taken in order. */
+/** A request's answer or what it threw, so requests sent together (t.all) can be taken in order. */
 export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export function settle<T>(p: Promise<T>): Promise<Settled<T>> {
