@@ -17,7 +17,8 @@ import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectStatus } from '../../harness/rules/index.js';
 import { ensureEnvironmentsShareHost, ensureSandboxStateUnchanged, ensureSandboxWebhookHidden, judgeForeignAccess } from '../../harness/rules/gateway/isolation.js';
-import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, transferBody } from './webhook-steps.js';
+import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, settle, taken, transferBody } from './webhook-steps.js';
+import type { CreatedCharge } from './webhook-steps.js';
 
 const AREA = 'Isolation';
 
@@ -29,8 +30,10 @@ interface SandboxResources {
 /** A pending charge and a banking_processing transfer of the sandbox account (no balance needed). */
 async function sandboxResources(t: CheckTools): Promise<SandboxResources | undefined> {
   const gw = t.gateway();
-  const charge = await createCharge(gw, t.run, 1_050);
-  const transfer = await gw.createTransfer(transferBody(105));
+  // two fresh resources, independent: sent together; the charge is judged as it comes back
+  // (createCharge), the transfer after both, as when they went out one after the other
+  const sends: (() => Promise<unknown>)[] = [() => createCharge(gw, t.run, 1_050), () => gw.createTransfer(transferBody(105))];
+  const [charge, transfer] = (await t.all(sends, (send) => send())) as [CreatedCharge | undefined, ApiResponse];
   t.run.record(expectStatus(transfer.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
   const transferId = dataOf(transfer)?.id;
   if (!charge || typeof transferId !== 'string') return undefined;
@@ -40,8 +43,8 @@ async function sandboxResources(t: CheckTools): Promise<SandboxResources | undef
 /** The sandbox owner re-reads its resources: nothing done with other credentials took effect. */
 async function expectUnchanged(t: CheckTools, resources: SandboxResources, requirements: RequirementId[], by: string): Promise<void> {
   const gw = t.gateway();
-  const charge = await gw.getPixCharge(resources.chargeId);
-  const transfer = await gw.getTransfer(resources.transferId);
+  // two reads of two resources: together
+  const [charge, transfer] = (await t.all([() => gw.getPixCharge(resources.chargeId), () => gw.getTransfer(resources.transferId)], (read) => read())) as [ApiResponse, ApiResponse];
   t.run.record(ensureSandboxStateUnchanged({
     ...(is2xx(charge) ? { charge, chargeStatus: dataOf(charge)?.status } : {}),
     ...(is2xx(transfer) ? { transfer, transferStatus: dataOf(transfer)?.status } : {}),
@@ -65,9 +68,9 @@ check('production credentials: /pay and /complete answer 403 and change nothing'
   if (!resources) return;
   const live = t.gateway('live');
   // "403 credentials are not sandbox credentials (production)." / "403 not sandbox credentials."
-  const pay = await live.payPixCharge(resources.chargeId);
+  // the two calls name two different resources: sent together, judged in order
+  const [pay, complete] = (await t.all([() => live.payPixCharge(resources.chargeId), () => live.completeTransfer(resources.transferId)], (send) => send())) as [ApiResponse, ApiResponse];
   t.run.record(expectStatus(pay.exchange, 403, { requirements: ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'] }));
-  const complete = await live.completeTransfer(resources.transferId);
   t.run.record(expectStatus(complete.exchange, 403, { requirements: ['GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'] }));
   await expectUnchanged(t, resources, ['GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ENV-ISOLATION'], 'with production credentials');
 });
@@ -82,11 +85,19 @@ check('production credentials never see sandbox charges, transfers or webhooks',
   const live = t.gateway('live');
   // "Two environments share the same host. The environment is chosen by the credential pair used at
   // POST /api/auth": both pairs get a token at the one host the target is configured with
-  t.run.record(ensureEnvironmentsShareHost((await sandbox.auth()).exchange, (await live.auth()).exchange));
+  // POST /api/auth twice and three reads with production credentials: nothing here changes
+  // anything another one reads, so they are sent together and judged in order. The reads need a
+  // production token: when none can be had they throw (AuthFailedError), and they throw where they
+  // did one after the other, after the two exchanges are judged (settled, then taken in order)
+  const [sandboxAuth, liveAuth, charge, transfer, txn] = await t.all(
+    [() => sandbox.auth(), () => live.auth(), () => live.getPixCharge(resources.chargeId), () => live.getTransfer(resources.transferId), () => live.getTransaction(resources.chargeId)],
+    (send) => settle(send()),
+  );
+  t.run.record(ensureEnvironmentsShareHost(taken(sandboxAuth).exchange, taken(liveAuth).exchange));
   // "Sandbox data is isolated": 403 or 404 both pass
-  expectForeign(t, await live.getPixCharge(resources.chargeId), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXIN-GET-404-SHAPE']);
-  expectForeign(t, await live.getTransfer(resources.transferId), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXOUT-GET-404-SHAPE']);
-  expectForeign(t, await live.getTransaction(resources.chargeId), 'production', ['GW-ENV-ISOLATION']);
+  expectForeign(t, taken(charge), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXIN-GET-404-SHAPE']);
+  expectForeign(t, taken(transfer), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXOUT-GET-404-SHAPE']);
+  expectForeign(t, taken(txn), 'production', ['GW-ENV-ISOLATION']);
   // "webhooks are registered separately using the sandbox token": the production list must not show ours
   const hook = await registerWebhook(sandbox, t.run, t.callbackUrl, ['transaction_paid']);
   try {
@@ -107,11 +118,15 @@ check("another account gets 404 on this account's charges, transfers and webhook
   if (!resources) return;
   const other = t.gateway('other');
   // "404 | resource not found or belongs to another account"
-  expectForeign(t, await other.getPixCharge(resources.chargeId), 'other-account', ['GW-ERR-404-OTHER-ACCOUNT'], ['GW-PIXIN-GET-404-SHAPE']);
-  expectForeign(t, await other.getTransfer(resources.transferId), 'other-account', ['GW-ERR-404-OTHER-ACCOUNT'], ['GW-PIXOUT-GET-404-SHAPE']);
-  expectForeign(t, await other.getTransaction(resources.chargeId), 'other-account', ['GW-ERR-404-OTHER-ACCOUNT']);
-  expectForeign(t, await other.payPixCharge(resources.chargeId), 'other-account', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXIN-PAY-404']);
-  expectForeign(t, await other.completeTransfer(resources.transferId), 'other-account', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXOUT-COMPLETE-404']);
+  // the three reads together, then the two writes (one per resource) together: the reads still see
+  // the resources before any foreign write; each batch is judged in order
+  const [charge, transfer, txn] = (await t.all([() => other.getPixCharge(resources.chargeId), () => other.getTransfer(resources.transferId), () => other.getTransaction(resources.chargeId)], (read) => read())) as [ApiResponse, ApiResponse, ApiResponse];
+  expectForeign(t, charge, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT'], ['GW-PIXIN-GET-404-SHAPE']);
+  expectForeign(t, transfer, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT'], ['GW-PIXOUT-GET-404-SHAPE']);
+  expectForeign(t, txn, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT']);
+  const [pay, complete] = (await t.all([() => other.payPixCharge(resources.chargeId), () => other.completeTransfer(resources.transferId)], (send) => send())) as [ApiResponse, ApiResponse];
+  expectForeign(t, pay, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXIN-PAY-404']);
+  expectForeign(t, complete, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXOUT-COMPLETE-404']);
   await expectUnchanged(t, resources, ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "with another account's credentials");
   const sandbox = t.gateway();
   const hook = await registerWebhook(sandbox, t.run, t.callbackUrl, ['transaction_paid']);

@@ -38,7 +38,7 @@ import {
   splitScenario,
   TEXT_LIMITS,
 } from '../../generators/index.js';
-import type { PixChargeRequest } from '../../harness/http/gateway-client.js';
+import type { ApiResponse, PixChargeRequest } from '../../harness/http/gateway-client.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { createPendingCharge, dataOf, freshCpf, isRecord, pixChargeBody, pixChargeRequest, uniqueTag } from './support.js';
 import { receiverPath } from './webhook-steps.js';
@@ -235,8 +235,11 @@ check(
   async (t) => {
     const gw = t.gateway();
     // "amountInCents | integer | yes | minimum 100"; "400 invalid body"; maximum amounts: not shown
-    for (const a of boundaryAmounts(100)) {
-      const r = await gw.createPixCharge({ ...pixChargeBody(), amountInCents: a.value });
+    // (fresh charges, independent: sent together, judged in order)
+    const amounts = boundaryAmounts(100);
+    const answers = await t.all(amounts, (a) => gw.createPixCharge({ ...pixChargeBody(), amountInCents: a.value }));
+    for (const [k, a] of amounts.entries()) {
+      const r = answers[k] as ApiResponse;
       if (a.validity === 'valid') {
         if (t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-200', 'GW-PIXIN-ITEMS-OPTIONAL', 'GW-PIXIN-TRACKING-OPTIONAL'] }))) {
           t.run.record(ensureChargeStatus(r.json, 'pending', { requirements: ['GW-PIXIN-CREATE-PENDING'], exchanges: [r.exchange] }));
@@ -270,17 +273,18 @@ check(
       const core = `${uniqueTag('d')}${'x'.repeat(n)}`.slice(0, n - 1);
       return `${core}z`;
     };
-    // "description | string | no | max 140 the service"
-    const at = await gw.createPixCharge(pixChargeBody({ description: ascii(max) }));
-    t.run.record(expectStatus(at.exchange, 200, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-200'] }));
-    const over = await gw.createPixCharge(pixChargeBody({ description: ascii(max + 1) }));
-    t.run.record(expectInvalidBodyRejected(over.exchange, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] }));
     // how characters are counted is not stated (README): multi-byte text is an observation only
-    for (const [label, text] of [
+    const multiByte = [
       ['140 accented letters (2 UTF-8 bytes each)', 'é'.repeat(max)],
       ['140 emoji (2 UTF-16 units each)', '😀'.repeat(max)],
-    ] as const) {
-      const r = await gw.createPixCharge(pixChargeBody({ description: text }));
+    ] as const;
+    // four fresh charges, independent: sent together, judged in order
+    const [at, over, ...multi] = (await t.all([ascii(max), ascii(max + 1), ...multiByte.map(([, text]) => text)], (description) => gw.createPixCharge(pixChargeBody({ description })))) as ApiResponse[];
+    // "description | string | no | max 140 the service"
+    t.run.record(expectStatus((at as ApiResponse).exchange, 200, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-200'] }));
+    t.run.record(expectInvalidBodyRejected((over as ApiResponse).exchange, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] }));
+    for (const [k, [label]] of multiByte.entries()) {
+      const r = multi[k] as ApiResponse;
       t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DESC-MAX'] }));
       t.run.note(`description of ${label}: HTTP ${r.status}`);
     }
@@ -300,17 +304,9 @@ check(
     const gw = t.gateway();
     // "PIX … payments require a valid CPF or CNPJ": a CPF whose check digit is wrong, always sent
     const [badCpf] = fc.sample(cpfWithBadCheckDigit(), { numRuns: 1, seed: t.settings.seed });
-    const fixed = await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: badCpf ?? '52998224724' } }));
-    t.run.record(expectInvalidBodyRejected(fixed.exchange, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'] }));
     // one document per invalid class (check digits of CPF, numeric and alphanumeric CNPJ; one-digit
     // documents and zeros; lengths), every run, concurrently (issue 15)
     const cases = invalidDocumentCases(t.settings.seed).map((c) => ({ ...c, type: c.rule.startsWith('cpf') ? ('cpf' as const) : ('cnpj' as const) }));
-    const answers = await Promise.all(cases.map((c) => gw.createPixCharge(pixChargeBody({ customer: { documentType: c.type, document: c.value } }))));
-    cases.forEach((c, i) => {
-      const r = answers[i];
-      if (!r) return;
-      t.run.record(judgeCustomerDocumentAnswer(r.exchange, c.type, c.value, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'], subject: `${c.rule} document ${show(c.value)}` }));
-    });
 
     // one body per rule of the customer, every run, concurrently (the property below draws more):
     // "customer | object | yes", "documentType | string | yes", "`cpf` or `cnpj`", and "digits only"
@@ -325,7 +321,23 @@ check(
       { requirement: 'GW-PIXIN-DOCTYPE-ENUM', what: 'documentType "rg"', body: { ...withoutCustomer, customer: { documentType: 'rg', document: digits } } },
       { requirement: 'GW-PIXIN-DOC-DIGITS', what: `the CPF ${digits} with letters ("CPF${digits}")`, body: { ...withoutCustomer, customer: { documentType: 'cpf', document: `CPF${digits}` } } },
     ];
-    const fixedAnswers = await Promise.all(fixedCustomers.map((c) => gw.createPixCharge(c.body)));
+    // "digits only" with punctuation: ambiguous (README); judged after the property below
+    const [plain] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed + 1 });
+    // every fixed body is a fresh charge a correct target refuses (the formatted CPF: any answer),
+    // independent of the others: the groups are sent together, judged in the order they always were
+    const batches: (() => Promise<ApiResponse[]>)[] = [
+      async () => [await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: badCpf ?? '52998224724' } }))],
+      () => Promise.all(cases.map((c) => gw.createPixCharge(pixChargeBody({ customer: { documentType: c.type, document: c.value } })))),
+      () => Promise.all(fixedCustomers.map((c) => gw.createPixCharge(c.body))),
+      async () => [await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: formatCpf(plain ?? freshCpf()) } }))],
+    ];
+    const [[fixed], answers = [], fixedAnswers = [], [formatted]] = (await t.all(batches, (send) => send())) as [[ApiResponse], ApiResponse[], ApiResponse[], [ApiResponse]];
+    t.run.record(expectInvalidBodyRejected(fixed.exchange, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'] }));
+    cases.forEach((c, i) => {
+      const r = answers[i];
+      if (!r) return;
+      t.run.record(judgeCustomerDocumentAnswer(r.exchange, c.type, c.value, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'], subject: `${c.rule} document ${show(c.value)}` }));
+    });
     fixedCustomers.forEach((c, i) => {
       const r = fixedAnswers[i];
       if (r) t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [c.requirement, 'GW-PIXIN-CREATE-400'], subject: c.what }));
@@ -341,8 +353,6 @@ check(
     }, { numRuns: 8 });
 
     // "digits only" with punctuation: ambiguous (README); either answer is only an observation
-    const [plain] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed + 1 });
-    const formatted = await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: formatCpf(plain ?? freshCpf()) } }));
     t.run.record(expectStatus(formatted.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DOC-DIGITS'] }));
     t.run.note(`a valid CPF written with punctuation: HTTP ${formatted.status}`);
   },
@@ -369,8 +379,10 @@ check(
       { splits: [{ email, percentage: 100.01 }], valid: false },
       { splits: [{ email, percentage: 50 }, { email, percentage: 50.01 }], valid: false },
     ];
-    for (const c of fixed) {
-      const r = await gw.createPixCharge(pixChargeBody({ splits: c.splits }));
+    // fresh charges, independent: sent together, judged in order
+    const fixedAnswers = await t.all(fixed, (c) => gw.createPixCharge(pixChargeBody({ splits: c.splits })));
+    for (const [k, c] of fixed.entries()) {
+      const r = fixedAnswers[k] as ApiResponse;
       const requirements = c.valid ? (['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLITS-OPTIONAL'] as const) : (['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] as const);
       t.run.record(judgeSplitAnswer(r.exchange, { splits: c.splits, recipient: 'company' }, { requirements }));
     }
@@ -396,12 +408,12 @@ check(
     const stranger = `${uniqueTag('nobody')}@example.com`;
     // over 100: invalid whether or not the e-mail is a company ("must not exceed 100")
     const overSplits = [{ email: stranger, percentage: 60 }, { email: stranger, percentage: 41 }];
-    const over = await gw.createPixCharge(pixChargeBody({ splits: overSplits }));
-    t.run.record(judgeSplitAnswer(over.exchange, { splits: overSplits, recipient: 'unknown' }, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] }));
     // "email | e-mail of another company on the platform": the text does not say WHEN an unknown
     // recipient is refused (the split "runs when the payment is confirmed"), so accepting one warns
     const unknownSplits = [{ email: stranger, percentage: 10 }];
-    const unknown = await gw.createPixCharge(pixChargeBody({ splits: unknownSplits }));
+    // two fresh charges, independent: sent together, judged in order
+    const [over, unknown] = (await t.all([overSplits, unknownSplits], (splits) => gw.createPixCharge(pixChargeBody({ splits })))) as [ApiResponse, ApiResponse];
+    t.run.record(judgeSplitAnswer(over.exchange, { splits: overSplits, recipient: 'unknown' }, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] }));
     t.run.record(judgeSplitAnswer(unknown.exchange, { splits: unknownSplits, recipient: 'unknown' }, { requirements: ['GW-PIXIN-SPLIT-EMAIL'] }));
     t.run.note(`split to a non-company e-mail: HTTP ${unknown.status}`);
   },
@@ -419,8 +431,11 @@ check(
   async (t) => {
     const gw = t.gateway();
     // "404 body {error: NOT_FOUND, message}": ids plausible as ids (rules/gateway/errors.ts expectUnknownIdRefused)
-    for (const id of [randomUUID(), `no-such-charge-${uniqueTag('x')}`, '0']) {
-      const r = await gw.getPixCharge(id);
+    // lookups of unknown ids, independent: sent together, judged in order
+    const ids = [randomUUID(), `no-such-charge-${uniqueTag('x')}`, '0'];
+    const answers = await t.all(ids, (id) => gw.getPixCharge(id));
+    for (const [k, id] of ids.entries()) {
+      const r = answers[k] as ApiResponse;
       t.run.record(expectUnknownIdRefused(r.exchange, id, { requirements: ['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES'] }, { body: 'not-found' }));
     }
   },
@@ -440,16 +455,18 @@ check(
     const charge = await createPendingCharge(gw, t.run, pixChargeBody({ amountInCents: 1234 }));
     if (!charge) return;
     // "No body. 200: success, message, data{id, status, endToEndId} with status paid"
-    const pay = await gw.payPixCharge(charge.id);
+    // the unknown charge's /pay (judged last) touches nothing of ours: it goes out with ours
+    const unknownId = randomUUID();
+    const [pay, unknown] = (await t.all([charge.id, unknownId], (id) => gw.payPixCharge(id))) as [ApiResponse, ApiResponse];
     const paid = t.run.record(expectStatus(pay.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
     if (paid) t.run.record(verifyPaidCharge(pay.json, charge.id, { requirements: ['GW-PIXIN-PAY-PAID', 'GW-PIXIN-PAY-200'], exchanges: [pay.exchange] }));
+    // two lookups after /pay (reads, neither changes the charge): sent together, judged in order
+    const [get, txn] = (await t.all([() => gw.getPixCharge(charge.id), () => gw.getTransaction(charge.id)], (lookup) => lookup())) as [ApiResponse, ApiResponse];
     // "with the current status"
-    const get = await gw.getPixCharge(charge.id);
     if (t.run.record(expectStatus(get.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] })) && paid) {
       t.run.record(ensureChargeStatus(get.json, 'paid', { requirements: ['GW-PIXIN-GET-CURRENT-STATUS'], exchanges: [get.exchange] }));
     }
     // "Generic status lookup for card transactions and PIX charges … Response body: not shown"
-    const txn = await gw.getTransaction(charge.id);
     t.run.record(verifyTransactionLookup(txn.exchange, { requirements: ['GW-TXN-LOOKUP-PIX', 'GW-JSON-BODIES'] }));
     t.run.note(`GET /api/v1/transactions/{id} of a paid PIX charge: HTTP ${txn.status}, body keys ${show(isRecord(txn.json) ? Object.keys(txn.json) : txn.json)}, data.status ${show(dataOf(txn.json)?.status)}`);
     // "400 charge no longer pending" — a fixed status
@@ -459,8 +476,6 @@ check(
       t.run.record(verifyErrorBody(again.exchange, { requirements: ['GW-ERR-SHAPES'] }));
     }
     // "404 charge not found"
-    const unknownId = randomUUID();
-    const unknown = await gw.payPixCharge(unknownId);
     t.run.record(expectUnknownIdRefused(unknown.exchange, unknownId, { requirements: ['GW-PIXIN-PAY-404', 'GW-ERR-SHAPES'] }, { body: 'either' }));
   },
 );

@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import type { TransferRequest } from '../../harness/http/gateway-client.js';
+import type { RunTools } from '../../harness/run/check.js';
+import type { ApiResponse, TransferRequest } from '../../harness/http/gateway-client.js';
 import { ensureErrorShapeIdempotencyConflict, expectStatus, show, verifyEndToEndId, verifyIntegerCents } from '../../harness/rules/index.js';
 import { expectInvalidBodyRejected, expectUnknownIdRefused, verifyErrorBody } from '../../harness/rules/gateway/errors.js';
 import {
@@ -33,6 +34,17 @@ const AREA = 'PIX transfers';
 const transferBodies: fc.Arbitrary<TransferRequest> = fc
   .tuple(pixKey(), validAmount({ min: 1, max: 50_000 }))
   .map(([key, amount]) => ({ pixKey: key.value, amount, description: 'paygate-conformance' }));
+
+/**
+ * Runs a property and, beside it (after it when the run sends one request at a time), a check's
+ * fixed requests: fresh transfers of their own, which neither read nor change what the property's
+ * runs create. The property records as it always did; the caller judges the fixed answers after
+ * this returns, so the judgements come in the order of the sequential check.
+ */
+async function besideProperty<R>(t: RunTools, property: () => Promise<void>, send: () => Promise<R>): Promise<R> {
+  const [, answers] = await t.all<() => Promise<unknown>, unknown>([property, send], (step) => step());
+  return answers as R;
+}
 
 check('a transfer without x-idempotency-key is refused', {
   id: 'gateway.pixout.idempotency-key-required', api: 'gateway', area: AREA, severity: 'critical',
@@ -68,7 +80,18 @@ check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONF
   requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING', 'GW-ERR-CODES'],
 }, async (t) => {
   // "The same key with a different body gives 409 (`IDEMPOTENCY_CONFLICT`)."
-  await t.property('same-key-different-body', idempotencyScenario(transferBodies, { kind: 'same-key-different-body' }), async (scenario, it) => {
+  // bodies that differ in ONE field only (issue 15: a fingerprint over the amount alone passes
+  // bodies that differ everywhere): same key, same amount, another pixKey; then another amount.
+  // Their keys are their own, so they go out beside the property and are judged after it.
+  const gw = t.gateway();
+  const base = transferBody(130);
+  const variants: TransferRequest[] = [{ ...base, pixKey: randomUUID() }, { ...base, amount: 131 }];
+  const sendVariants = async () => {
+    const originals = await Promise.all(variants.map(() => randomUUID()).map(async (key) => ({ key, first: await gw.createTransfer(base, { idempotencyKey: key }) })));
+    const reused = await Promise.all(originals.map(({ key }, i) => gw.createTransfer(variants[i] as TransferRequest, { idempotencyKey: key })));
+    return { originals, reused };
+  };
+  const { originals, reused } = await besideProperty(t, () => t.property('same-key-different-body', idempotencyScenario(transferBodies, { kind: 'same-key-different-body' }), async (scenario, it) => {
     const gw = it.gateway();
     const key = scenario.key ?? randomUUID();
     const [a, b] = scenario.bodies;
@@ -79,14 +102,7 @@ check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONF
     const reqs = ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'] as const;
     it.run.record(expectStatus(second.exchange, 409, { requirements: reqs }));
     if (second.status === 409) it.run.record(ensureErrorShapeIdempotencyConflict(second.json, { requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], exchanges: [second.exchange] }));
-  }, { numRuns: 3 });
-  // bodies that differ in ONE field only (issue 15: a fingerprint over the amount alone passes
-  // bodies that differ everywhere): same key, same amount, another pixKey; then another amount
-  const gw = t.gateway();
-  const base = transferBody(130);
-  const variants: TransferRequest[] = [{ ...base, pixKey: randomUUID() }, { ...base, amount: 131 }];
-  const originals = await Promise.all(variants.map(() => randomUUID()).map(async (key) => ({ key, first: await gw.createTransfer(base, { idempotencyKey: key }) })));
-  const reused = await Promise.all(originals.map(({ key }, i) => gw.createTransfer(variants[i] as TransferRequest, { idempotencyKey: key })));
+  }, { numRuns: 3 }), sendVariants);
   originals.forEach(({ first }, i) => {
     const second = reused[i];
     const firstId = dataOf(first)?.id;
@@ -151,7 +167,13 @@ check('transfer amount: minimum 1 cent, integer', {
 }, async (t) => {
   // "amount | integer | yes | cents, minimum 1"; maximum amounts: not shown (huge values are skipped)
   const cases = boundaryAmounts(1).filter((a) => a.validity !== 'unspecified');
-  await t.property('boundary amount', fc.constantFrom(...cases), async (amount, it) => {
+  // the two limits the brief pins explicitly, whatever the property drew
+  const gw = t.gateway();
+  // "amount | integer": a numeric string and a fractional number, whatever the property drew (issue 15)
+  const notIntegers: unknown[] = ['150', 150.5];
+  // 0, the non-integers and 1: fresh transfers, independent: sent together (beside the property), judged after it, in order
+  const amounts: unknown[] = [0, ...notIntegers, 1];
+  const fixed = await besideProperty(t, () => t.property('boundary amount', fc.constantFrom(...cases), async (amount, it) => {
     const r = await it.gateway().createTransfer({ ...transferBody(1), amount: amount.value });
     const reqs = amount.label === 'fractional' || amount.label === 'string' || amount.label === 'null' ? (['GW-PIXOUT-AMOUNT-INT'] as const) : (['GW-PIXOUT-AMOUNT-MIN'] as const);
     if (amount.validity === 'valid') {
@@ -161,19 +183,15 @@ check('transfer amount: minimum 1 cent, integer', {
     } else {
       it.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [...reqs, 'GW-PIXOUT-CREATE-400'], subject: `amount ${amount.label} (${show(amount.value)})` }));
     }
-  }, { numRuns: cases.length * 2 });
-  // the two limits the brief pins explicitly, whatever the property drew
-  const gw = t.gateway();
-  const zero = await gw.createTransfer(transferBody(0));
-  t.run.record(expectInvalidBodyRejected(zero.exchange, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400'], subject: 'amount 0' }));
-  // "amount | integer": a numeric string and a fractional number, whatever the property drew (issue 15), concurrently
-  const notIntegers: unknown[] = ['150', 150.5];
-  const refused = await Promise.all(notIntegers.map((amount) => gw.createTransfer({ ...transferBody(1), amount } as unknown as TransferRequest)));
+  }, { numRuns: cases.length * 2 }), () => t.all(amounts, (amount) => gw.createTransfer({ ...transferBody(1), amount } as unknown as TransferRequest)));
+  const [zero, ...rest] = fixed;
+  const refused = rest.slice(0, notIntegers.length);
+  const one = rest[notIntegers.length] as ApiResponse;
+  t.run.record(expectInvalidBodyRejected((zero as ApiResponse).exchange, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400'], subject: 'amount 0' }));
   notIntegers.forEach((amount, i) => {
     const r = refused[i];
     if (r) t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-AMOUNT-INT', 'GW-PIXOUT-CREATE-400'], subject: `amount ${show(amount)}` }));
   });
-  const one = await gw.createTransfer(transferBody(1));
   t.run.record(expectStatus(one.exchange, 200, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-200'] }));
 });
 
@@ -185,7 +203,11 @@ check('transfer currency: only BRL, BRL by default', {
   const gw = t.gateway();
   // every non-BRL value, each time (a draw of 4 from 4 could miss USD: issue 15), concurrently
   const currencies = ['USD', 'EUR', 'brl', ''];
-  const refused = await Promise.all(currencies.map((currency) => gw.createTransfer({ ...transferBody(120), currency })));
+  // with them, "BRL" and no currency: fresh transfers, independent: sent together, judged in order
+  const bodies: Parameters<typeof gw.createTransfer>[0][] = [...currencies.map((currency) => ({ ...transferBody(120), currency })), transferBody(120, { currency: 'BRL' }), transferBody(121)];
+  const answers = (await t.all(bodies, (body) => gw.createTransfer(body))) as ApiResponse[];
+  const refused = answers.slice(0, currencies.length);
+  const [brl, absent] = answers.slice(currencies.length) as [ApiResponse, ApiResponse];
   currencies.forEach((currency, i) => {
     const r = refused[i];
     if (!r) return;
@@ -193,9 +215,7 @@ check('transfer currency: only BRL, BRL by default', {
     t.run.record(expectTransferCurrencyRejected(r.exchange, currency, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400'], subject: `currency ${show(currency)}` }));
     t.run.note(`currency ${show(currency)}: HTTP ${r.status}`);
   });
-  const brl = await gw.createTransfer(transferBody(120, { currency: 'BRL' }));
   t.run.record(expectStatus(brl.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-200'] }));
-  const absent = await gw.createTransfer(transferBody(121));
   t.run.record(expectStatus(absent.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-DEFAULT', 'GW-PIXOUT-CREATE-200'] }));
   const id = dataOf(absent)?.id;
   if (typeof id === 'string') {
@@ -211,15 +231,14 @@ check('transfer description: 140 characters accepted, 141 refused', {
   requirements: ['GW-PIXOUT-DESC-MAX'],
 }, async (t) => {
   // "description | string | no | max 140 the service" (ASCII at the limit; multi-byte counting is not stated)
-  await t.property('description length', fc.constantFrom(140, 141).chain((n) => asciiTextOfLength(n)), async (text, it) => {
+  const gw = t.gateway();
+  // two fresh transfers at the limit, independent: sent together (beside the property), judged after it, in order
+  const [at, over] = (await besideProperty(t, () => t.property('description length', fc.constantFrom(140, 141).chain((n) => asciiTextOfLength(n)), async (text, it) => {
     const r = await it.gateway().createTransfer(transferBody(130, { description: text }));
     if (text.length <= 140) it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
     else it.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], subject: `description of ${text.length} characters` }));
-  }, { numRuns: 4 });
-  const gw = t.gateway();
-  const at = await gw.createTransfer(transferBody(130, { description: 'd'.repeat(140) }));
+  }, { numRuns: 4 }), () => t.all([140, 141], (n) => gw.createTransfer(transferBody(130, { description: 'd'.repeat(n) }))))) as [ApiResponse, ApiResponse];
   t.run.record(expectStatus(at.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
-  const over = await gw.createTransfer(transferBody(130, { description: 'd'.repeat(141) }));
   t.run.record(expectInvalidBodyRejected(over.exchange, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], subject: 'description of 141 characters' }));
 });
 
@@ -297,13 +316,13 @@ check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
   requirements: ['GW-PIXOUT-GET-404-SHAPE', 'GW-PIXOUT-COMPLETE-404'],
 }, async (t) => {
   const gw = t.gateway();
-  const id = randomUUID();
+  // one unknown id each, so the lookup and the /complete cannot meet: sent together, judged in order
+  const [id, completeId] = [randomUUID(), randomUUID()];
+  const [get, complete] = (await t.all([() => gw.getTransfer(id), () => gw.completeTransfer(completeId)], (send) => send())) as [ApiResponse, ApiResponse];
   // "404 body `{error: NOT_FOUND, message}`"
-  const get = await gw.getTransfer(id);
   t.run.record(expectUnknownIdRefused(get.exchange, id, { requirements: ['GW-PIXOUT-GET-404-SHAPE'] }, { body: 'not-found' }));
   // "404 not found." (body shape not pinned for /complete)
-  const complete = await gw.completeTransfer(id);
-  t.run.record(expectUnknownIdRefused(complete.exchange, id, { requirements: ['GW-PIXOUT-COMPLETE-404'] }, { body: 'any' }));
+  t.run.record(expectUnknownIdRefused(complete.exchange, completeId, { requirements: ['GW-PIXOUT-COMPLETE-404'] }, { body: 'any' }));
 });
 
 check('complete is refused when the sandbox balance does not cover the amount', {

@@ -107,6 +107,23 @@ export async function balanceCents(gw: GatewayClient, run: CheckRun): Promise<nu
   return Math.round(Number(text) * 100);
 }
 
+/** A request's answer or what it threw, so requests sent together (t.all) can be taken in order. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/** The answer, or the request's error thrown here: where the request, sent alone, would have thrown. */
+export function taken<T>(s: Settled<T> | undefined): T {
+  if (s === undefined) throw new Error('taken: no such request');
+  if (!s.ok) throw s.error;
+  return s.value;
+}
+
 export interface RegisteredWebhook {
   id: number | string;
   secret: string | undefined;
@@ -118,9 +135,27 @@ export interface RegisteredWebhook {
 
 /** POST /api/v1/webhook for a fresh receiver path; records a failure unless 2xx with an id. */
 export async function registerWebhook(gw: GatewayClient, run: CheckRun, callbackUrl: (path: string) => string, events: string[]): Promise<RegisteredWebhook | undefined> {
+  return judgeWebhookRegistration(gw, run, await sendWebhookRegistration(gw, callbackUrl, events));
+}
+
+/** A registration sent, not yet judged (so several can be in flight and judged in order). */
+export interface SentWebhookRegistration {
+  path: string;
+  url: string;
+  events: string[];
+  r: ApiResponse;
+}
+
+/** The request half of {@link registerWebhook}: records nothing. */
+export async function sendWebhookRegistration(gw: GatewayClient, callbackUrl: (path: string) => string, events: string[]): Promise<SentWebhookRegistration> {
   const path = receiverPath();
   const url = callbackUrl(path);
-  const r = await gw.createWebhook({ url, events });
+  return { path, url, events, r: await gw.createWebhook({ url, events }) };
+}
+
+/** The judging half of {@link registerWebhook}: records a failure unless 2xx with an id. */
+export function judgeWebhookRegistration(gw: GatewayClient, run: CheckRun, sent: SentWebhookRegistration): RegisteredWebhook | undefined {
+  const { path, url, events, r } = sent;
   run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] }));
   const data = dataOf(r);
   const id = data?.id;
@@ -132,11 +167,13 @@ export async function registerWebhook(gw: GatewayClient, run: CheckRun, callback
   return { id, secret, path, url, events, response: r };
 }
 
-/** Removes webhooks this check registered (cleanup: any 2xx; the webhook suite judges the route itself). */
+/**
+ * Removes webhooks this check registered (cleanup: any 2xx; the webhook suite judges the route
+ * itself). Nothing is recorded and each DELETE names another webhook: they go out together.
+ */
 export async function removeWebhooks(gw: GatewayClient, hooks: ReadonlyArray<RegisteredWebhook | undefined>): Promise<void> {
-  for (const hook of hooks) {
-    if (hook) await gw.withObserver(undefined).deleteWebhook(hook.id).catch(() => undefined);
-  }
+  const quiet = gw.withObserver(undefined);
+  await Promise.all(hooks.map((hook) => (hook ? quiet.deleteWebhook(hook.id).catch(() => undefined) : undefined)));
 }
 
 // ── deliveries ────────────────────────────────────────────────────────────────────────────────

@@ -40,8 +40,11 @@ import {
   isRecord,
   payCharge,
   receiverPath,
-  registerWebhook,
+  judgeWebhookRegistration,
   removeWebhooks,
+  sendWebhookRegistration,
+  settle,
+  taken,
   RUN_EVENTS,
   transferBody,
   UPDATED_EVENTS,
@@ -185,11 +188,14 @@ check('webhook creation requires url and events', {
   await removeWebhooks(t.gateway(), created);
 });
 
-/** Registers `n` webhooks for `events`; undefined entries when registration failed (already recorded). */
+/**
+ * Registers one webhook per entry of `specs` (its events); undefined entries when registration
+ * failed (already recorded). Each registration is its own webhook at its own path, independent of
+ * the others: they are sent together and judged in order.
+ */
 async function registerAll(t: CheckTools, gw: GatewayClient, specs: string[][]): Promise<(RegisteredWebhook | undefined)[]> {
-  const hooks: (RegisteredWebhook | undefined)[] = [];
-  for (const events of specs) hooks.push(await registerWebhook(gw, t.run, t.callbackUrl, events));
-  return hooks;
+  const sent = await t.all(specs, (events) => sendWebhookRegistration(gw, t.callbackUrl, events));
+  return sent.map((registration) => judgeWebhookRegistration(gw, t.run, registration));
 }
 
 check('every run event reaches each subscribed webhook and the postbackUrl, signed and well-formed', {
@@ -302,12 +308,24 @@ check('unsubscribed and deleted webhooks receive nothing', {
   const rc = t.receiver();
   const gw = t.gateway();
   // control: subscribed to transaction_created; unsubscribed: transfer events only; deleted: subscribed, then removed
-  const [control, unsubscribed, deleted] = await registerAll(t, gw, [['transaction_created'], ['transfer_created', 'transfer_completed'], ['transaction_created']]);
+  const specs = [['transaction_created'], ['transfer_created', 'transfer_completed'], ['transaction_created']];
   // issue 15: the same event must not reach a webhook registered with the production token or by
   // another account (webhooks selected by event name only, or without the environment), when those
   // credentials are configured
-  const foreign = await registerForeignWebhooks(t, ['transaction_created']);
+  const pairs = foreignPairs(t);
+  // every registration is its own webhook at its own path: all sent together, judged in order (ours,
+  // then the foreign ones). A registration that threw (e.g. no token for a foreign pair) throws where
+  // it did when they went out one after the other: after the ones before it are judged
+  const sent = await t.all([...specs.map((events) => ({ gw, events })), ...pairs.map((p) => ({ gw: p.gw, events: ['transaction_created'] }))], (r) => settle(sendWebhookRegistration(r.gw, t.callbackUrl, r.events)));
+  const hooks: (RegisteredWebhook | undefined)[] = [];
+  const foreign: ForeignWebhook[] = [];
   try {
+    for (const registration of sent.slice(0, specs.length)) hooks.push(judgeWebhookRegistration(gw, t.run, taken(registration)));
+    for (const [i, p] of pairs.entries()) {
+      const hook = judgeWebhookRegistration(p.gw, t.run, taken(sent[specs.length + i]));
+      if (hook) foreign.push({ by: p.by, label: p.label, gw: p.gw, hook });
+    }
+    const [control, unsubscribed, deleted] = hooks;
     if (!control || !unsubscribed || !deleted) return;
     const removed = await gw.deleteWebhook(deleted.id);
     t.run.record(expectStatus(removed.exchange, '2xx', { requirements: ['GW-WH-DELETE'] }));
@@ -343,8 +361,8 @@ check('unsubscribed and deleted webhooks receive nothing', {
     t.run.record(ensureRemovedWebhookReceivesNothing(atDeleted, window));
     if (!atUnsubscribed && !atDeleted) t.run.note(`nothing arrived at the unsubscribed or removed webhook ${window}`);
   } finally {
-    await removeWebhooks(gw, [control, unsubscribed]);
-    await Promise.all(foreign.map((f) => removeWebhooks(f.gw, [f.hook])));
+    // cleanups of distinct webhooks, recording nothing: together (the deleted one was removed above)
+    await Promise.all([removeWebhooks(gw, hooks.slice(0, 2)), ...foreign.map((f) => removeWebhooks(f.gw, [f.hook]))]);
   }
 });
 
@@ -355,16 +373,12 @@ interface ForeignWebhook {
   hook: RegisteredWebhook;
 }
 
-/** Webhooks registered with the production pair and with another account's pair, when configured. */
-async function registerForeignWebhooks(t: CheckTools, events: string[]): Promise<ForeignWebhook[]> {
-  const pairs = [
+/** The production pair and another account's pair, when configured (each registers a webhook). */
+function foreignPairs(t: CheckTools): Omit<ForeignWebhook, 'hook'>[] {
+  return [
     { by: 'production' as const, pair: 'live' as const, capability: 'gateway.live' as const, label: 'the webhook registered with the production token' },
     { by: 'other-account' as const, pair: 'other' as const, capability: 'gateway.other' as const, label: "another account's webhook" },
-  ].filter((p) => notRunReason(t.target, p.capability) === undefined);
-  const registered = await Promise.all(pairs.map(async (p) => {
-    const gw = t.gateway(p.pair);
-    const hook = await registerWebhook(gw, t.run, t.callbackUrl, events);
-    return hook ? { by: p.by, label: p.label, gw, hook } : undefined;
-  }));
-  return registered.filter((f): f is ForeignWebhook => f !== undefined);
+  ]
+    .filter((p) => notRunReason(t.target, p.capability) === undefined)
+    .map((p) => ({ by: p.by, label: p.label, gw: t.gateway(p.pair) }));
 }
