@@ -197,6 +197,27 @@ export function recordAll(run: CheckRun, ...judgements: Judgement[]): boolean {
 }
 
 /**
+ * Independent reads of one step (or of the audit), judged in item order: `judge` gets each answer
+ * and returns `false` to stop (a failure after which the rest would be meaningless).
+ *
+ * In a run judged one sequence at a time (`it.parallel` 1: `--concurrency 1`, and the verdict run
+ * after a concurrent phase) it is the plain loop, send then judge, item by item, so nothing after a
+ * stop is sent. In the concurrent phase (which only decides a pass, harness/run/concurrent-runs.ts)
+ * every request is sent at once (`it.all`) and the answers are judged in the same order with the
+ * same stop: the same judgements; what is sent differs only after a stop, i.e. in a run that found
+ * something and is judged again one at a time anyway. Only for requests that neither move nor read
+ * what another one of them changes (lookups of distinct resources, a statement beside a lookup).
+ */
+export async function sendThenJudge<T, A>(it: RunTools, items: readonly T[], send: (item: T) => Promise<A>, judge: (item: T, answer: A) => boolean | void): Promise<void> {
+  if (it.parallel <= 1 || items.length <= 1) {
+    for (const item of items) if (judge(item, await send(item)) === false) return;
+    return;
+  }
+  const answers = await it.all(items, (item) => send(item));
+  for (const [k, item] of items.entries()) if (judge(item, answers[k] as A) === false) return;
+}
+
+/**
  * A 429 (never a failure by itself) leaves the effect unknown: the sequence is abandoned without a
  * failure (the status check already recorded the warning).
  */

@@ -40,9 +40,9 @@ import {
   verifyStatusFilter,
 } from '../../../harness/rules/partner/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, recordAll, sendThenJudge, shortId } from '../../../harness/run/model.js';
 import { is2xx } from '../../../harness/json.js';
-import { readStatement } from './finance.js';
+import { readStatement, statementAnswer } from './finance.js';
 import type { Statement } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
@@ -199,7 +199,11 @@ export class CreateAgainWithoutKey extends OnCharge {
 
 /** GET the charge and compare with the model. */
 export async function verifyChargeState(r: PartnerReal, c: ModelCharge): Promise<ChargeState | undefined> {
-  const res = await r.pt.getCharge(c.id);
+  return chargeStateAnswer(r, c, await r.pt.getCharge(c.id));
+}
+
+/** Judges a GET of the charge against the model; returns the state it shows (undefined: none of the model's). */
+export function chargeStateAnswer(r: PartnerReal, c: ModelCharge, res: ApiResponse): ChargeState | undefined {
   if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['PT-CHARGE-GET-CURRENT'] }))) return undefined;
   abandonOn429(r, res);
   const data = chargeOf(res.json);
@@ -400,11 +404,25 @@ export class PayCancelConcurrently extends OnCharge {
     r.log.outcome(`pay HTTP ${pay.status} ‖ cancel HTTP ${cancel.status}`);
     abandonOn429(r, pay, cancel);
     const cancelOk = is2xx(cancel.status);
-    const now = await verifyChargeState(r, { ...c, status: cancelOk ? 'canceled' : 'paid' });
-    if (recordAll(r.it.run, judgePayCancelRace({ pay, cancel, finalState: now }, { requirements: ['PT-STATE-ONE-TRANSITION'] }))) return;
-    // cancel 2xx means cancel ran first (cancel of a paid charge is 409): the charge must end canceled and uncaptured
-    c.status = now === 'canceled' ? 'canceled' : 'paid';
-    const after = await readStatement(r);
+    // the lookup and the closing statement are two reads after the race: sent together in the
+    // concurrent phase (one round trip less inside this sibling-lane hold), judged in this order
+    let after: Statement | undefined;
+    let stopped = false;
+    await sendThenJudge(r.it, ['lookup', 'statement'] as const, (read) => (read === 'lookup' ? r.pt.getCharge(c.id) : r.pt.getFinance()), (read, res) => {
+      if (read === 'statement') {
+        after = statementAnswer(r, res);
+        return;
+      }
+      const now = chargeStateAnswer(r, { ...c, status: cancelOk ? 'canceled' : 'paid' }, res);
+      if (recordAll(r.it.run, judgePayCancelRace({ pay, cancel, finalState: now }, { requirements: ['PT-STATE-ONE-TRANSITION'] }))) {
+        stopped = true;
+        return false;
+      }
+      // cancel 2xx means cancel ran first (cancel of a paid charge is 409): the charge must end canceled and uncaptured
+      c.status = now === 'canceled' ? 'canceled' : 'paid';
+      return;
+    });
+    if (stopped) return;
     if (before && after) {
       const text = captureWindow(r, c, before, after, exchanges, { mustNotCapture: c.status === 'canceled' });
       r.log.outcome(`pay HTTP ${pay.status} ‖ cancel HTTP ${cancel.status}; ${c.status}; ${text}`);
