@@ -2,7 +2,7 @@
 // `limit` runs are in flight, and any failing or throwing run hands the verdict back (undefined).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runConcurrently } from '../harness/run/concurrent-runs.js';
+import { runConcurrently, startOrder } from '../harness/run/concurrent-runs.js';
 
 const arb = fc.record({ a: fc.integer(), b: fc.string(), c: fc.array(fc.nat({ max: 9 }), { maxLength: 4 }) });
 
@@ -31,6 +31,30 @@ describe('runConcurrently', () => {
     });
     expect(max).toBe(5);
     expect(out).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
+  it('starts the largest values first (fast-check draws them last), results still in run order', async () => {
+    const started: number[] = [];
+    const lengths = await runConcurrently(fc.array(fc.nat(), { maxLength: 30 }), { seed: 5, numRuns: 30 }, 1, async (v, index) => {
+      started.push(index);
+      return { passed: true, result: v.length };
+    });
+    const values = fc.sample(fc.array(fc.nat(), { maxLength: 30 }), { seed: 5, numRuns: 30 });
+    expect(lengths).toEqual(values.map((v) => v.length));
+    expect(started).toEqual(startOrder(values));
+    expect([...started].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    const sizes = started.map((i) => (values[i] as number[]).length);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    expect(started[0]).not.toBe(0);
+  });
+
+  it('sizes a command sequence by its commands (it prints none before it ran) without running it', () => {
+    const commands = fc.commands([fc.nat().map((n) => ({ check: () => true, run: () => { throw new Error(`ran ${n}`); }, toString: () => `c${n}` }))], { maxCommands: 8 });
+    const values = fc.sample(commands, { seed: 2, numRuns: 20 });
+    const order = startOrder(values);
+    const sizes = order.map((i) => [...(values[i] as Iterable<unknown>)].length);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    expect(sizes[0]).toBeGreaterThan(sizes[sizes.length - 1] as number);
   });
 
   it('returns undefined when a run fails or throws, and starts no run after that', async () => {

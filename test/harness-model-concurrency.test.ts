@@ -38,11 +38,70 @@ describe('SiblingLane', () => {
     expect(maxMoving).toBeGreaterThan(1);
   });
 
+  it('lets the next opening read go beside a settled closing read, never a move inside any window', async () => {
+    const lane = new SiblingLane();
+    const open = new Set<number>(); // measurements between their opening read's start and closing read's end
+    const events: string[] = [];
+    const violations: string[] = [];
+    const moveNow = (who: string, own?: number): void => {
+      for (const m of open) if (m !== own) violations.push(`${who} moved inside measurement ${m}'s window`);
+    };
+    const measure = (i: number, settle = true) =>
+      lane.measure(async (w) => {
+        open.add(i);
+        events.push(`open ${i}`);
+        await tick(3);
+        await w.beforeMove();
+        moveNow(`measurement ${i}`, i);
+        await tick(3);
+        if (settle) w.settle();
+        events.push(`closing ${i}`);
+        await tick(4);
+        events.push(`closed ${i}`);
+        open.delete(i);
+        return i;
+      });
+    const move = (i: number) =>
+      lane.move(async () => {
+        moveNow(`move ${i}`);
+        await tick(2);
+        return i;
+      });
+    const results = await Promise.all([measure(1), measure(2), move(3), measure(4, false), move(5), measure(6), measure(7)]);
+    expect(results).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(violations).toEqual([]);
+    // pipelining happened: measurement 2 opened before measurement 1's closing read was answered
+    expect(events.indexOf('open 2')).toBeLessThan(events.indexOf('closed 1'));
+    // a measurement that never settles keeps the lane to itself until it ends
+    const after4 = events.indexOf('closed 4');
+    expect(events.slice(events.indexOf('open 4') + 1, after4).filter((e) => e.startsWith('open'))).toEqual([]);
+  });
+
+  it('runs a settled measurement alone when nothing else waits (sequential runs never wait)', async () => {
+    const lane = new SiblingLane();
+    const order: string[] = [];
+    await lane.measure(async (w) => {
+      order.push('read');
+      await w.beforeMove();
+      order.push('move');
+      w.settle();
+      w.settle();
+      order.push('read');
+    });
+    await lane.move(async () => order.push('move'));
+    await lane.measure(async () => order.push('read'));
+    expect(order).toEqual(['read', 'move', 'read', 'move', 'read']);
+  });
+
   it('releases the lane when a step throws', async () => {
     const lane = new SiblingLane();
     await expect(lane.measure(async () => {
       throw new Error('stop');
     })).rejects.toThrow('stop');
+    await expect(lane.measure(async (w) => {
+      w.settle();
+      throw new Error('after settle');
+    })).rejects.toThrow('after settle');
     await expect(lane.measure(async () => 'next')).resolves.toBe('next');
     await expect(lane.move(async () => 'moved')).resolves.toBe('moved');
   });

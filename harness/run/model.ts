@@ -104,21 +104,61 @@ export class SequenceLog {
  * flight at most {@link SIBLING_DRAIN_MS} (one stuck request must not stall the property); past that
  * it runs beside them, and the rules stay sound, only less decisive (they bound foreign postings).
  * Measurements never nest and never call {@link SiblingLane.move} (a nested hold would wait on itself).
+ *
+ * Closing reads overlap the next opening read: a measurement whose moves have all been answered
+ * calls {@link MeasureWindow.settle} before its closing read. From then on the next measurement may
+ * take its opening read (both reads see the account after the first one's moves and before the
+ * second one's), but its own moves wait in {@link MeasureWindow.beforeMove} until every settled
+ * measurement's closing read is answered, and no moving step starts until then either. So each
+ * window still contains no sibling's move, as when the measurements ran one after the other, and a
+ * chain of measurements costs one round trip less each (issue 16).
  */
 export class SiblingLane {
   private readonly lock = new LaneLock(SIBLING_DRAIN_MS);
+  /** measurements past {@link MeasureWindow.settle} whose closing reads are not answered yet */
+  private closing = 0;
+  private readonly closed: (() => void)[] = [];
 
-  /** runs `step` with no sibling's moving step or measurement in flight */
-  measure<T>(step: () => Promise<T>): Promise<T> {
-    return this.hold('exclusive', step);
+  /** runs `step` with no sibling's moving step or open measurement in flight (see {@link MeasureWindow}) */
+  async measure<T>(step: (window: MeasureWindow) => Promise<T>): Promise<T> {
+    const release = await this.hold('exclusive');
+    let settled = false;
+    const window: MeasureWindow = {
+      beforeMove: () => this.noneClosing(),
+      settle: () => {
+        if (settled) return;
+        settled = true;
+        this.closing++;
+        release();
+      },
+    };
+    try {
+      return await step(window);
+    } finally {
+      if (settled) {
+        this.closing--;
+        if (this.closing === 0) for (const wake of this.closed.splice(0)) wake();
+      } else release();
+    }
   }
 
   /** runs `step` (it moves an account-wide value) outside any sibling's measurement */
-  move<T>(step: () => Promise<T>): Promise<T> {
-    return this.hold('shared', step);
+  async move<T>(step: () => Promise<T>): Promise<T> {
+    const release = await this.hold('shared');
+    try {
+      // a settled measurement's closing read may still be in flight (no new one can settle while we hold)
+      await this.noneClosing();
+      return await step();
+    } finally {
+      release();
+    }
   }
 
-  private async hold<T>(mode: LaneMode, step: () => Promise<T>): Promise<T> {
+  private noneClosing(): Promise<void> {
+    return this.closing === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.closed.push(resolve));
+  }
+
+  private async hold(mode: LaneMode): Promise<() => void> {
     let granted = false;
     let wake: (() => void) | undefined;
     const release = this.lock.acquire(mode, () => {
@@ -126,12 +166,16 @@ export class SiblingLane {
       wake?.();
     });
     if (!granted) await new Promise<void>((resolve) => (wake = resolve));
-    try {
-      return await step();
-    } finally {
-      release();
-    }
+    return release;
   }
+}
+
+/** What a measurement step of {@link SiblingLane.measure} tells the lane. */
+export interface MeasureWindow {
+  /** await before the first move of the measurement (after its opening read) */
+  beforeMove(): Promise<void>;
+  /** call once every move of the measurement has been answered, before its closing read */
+  settle(): void;
 }
 
 /** How long a measurement waits for sibling moving steps in flight (each is one request or burst). */
@@ -194,6 +238,27 @@ export abstract class PickingCommand<M extends object, R extends ModelContext, E
 export function recordAll(run: CheckRun, ...judgements: Judgement[]): boolean {
   run.record(judgements);
   return fails(judgements);
+}
+
+/**
+ * Independent reads of one step (or of the audit), judged in item order: `judge` gets each answer
+ * and returns `false` to stop (a failure after which the rest would be meaningless).
+ *
+ * In a run judged one sequence at a time (`it.parallel` 1: `--concurrency 1`, and the verdict run
+ * after a concurrent phase) it is the plain loop, send then judge, item by item, so nothing after a
+ * stop is sent. In the concurrent phase (which only decides a pass, harness/run/concurrent-runs.ts)
+ * every request is sent at once (`it.all`) and the answers are judged in the same order with the
+ * same stop: the same judgements; what is sent differs only after a stop, i.e. in a run that found
+ * something and is judged again one at a time anyway. Only for requests that neither move nor read
+ * what another one of them changes (lookups of distinct resources, a statement beside a lookup).
+ */
+export async function sendThenJudge<T, A>(it: RunTools, items: readonly T[], send: (item: T) => Promise<A>, judge: (item: T, answer: A) => boolean | void): Promise<void> {
+  if (it.parallel <= 1 || items.length <= 1) {
+    for (const item of items) if (judge(item, await send(item)) === false) return;
+    return;
+  }
+  const answers = await it.all(items, (item) => send(item));
+  for (const [k, item] of items.entries()) if (judge(item, answers[k] as A) === false) return;
 }
 
 /**

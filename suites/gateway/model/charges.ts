@@ -113,7 +113,11 @@ export class GetPixCharge extends OnCharge {
 
 /** GET the charge and compare its status with the model (GW-PIXIN-GET-CURRENT-STATUS). */
 export async function verifyChargeState(r: GatewayReal, c: ModelCharge): Promise<void> {
-  const res = await r.gw.getPixCharge(c.id);
+  chargeStateAnswer(r, c, await r.gw.getPixCharge(c.id));
+}
+
+/** Judges a GET of the PIX charge against the model. */
+export function chargeStateAnswer(r: GatewayReal, c: ModelCharge, res: ApiResponse): void {
   if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] }))) return;
   abandonOn429(r, res);
   r.log.outcome(`status ${JSON.stringify(dataOf(res.json)?.status)}`);

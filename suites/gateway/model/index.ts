@@ -6,8 +6,9 @@ import fc from 'fast-check';
 import type { CardChargeRequest, PixChargeRequest, TransferRequest } from '../../../harness/http/gateway-client.js';
 import { card, cardCustomer, pixCustomer, pixKey } from '../../../generators/index.js';
 import type { GatewayModel, GatewayReal } from './model.js';
-import { CreatePixCharge, GetPixCharge, PayPayConcurrently, PayPixCharge, verifyChargeState } from './charges.js';
-import { CompleteCompleteConcurrently, CompleteOverdrawn, CompleteTransfer, ConflictTransfer, CreateTransfer, GetTransfer, ReplayTransfer, SameKeyConcurrently, verifyTransferState } from './transfers.js';
+import { CreatePixCharge, GetPixCharge, PayPayConcurrently, PayPixCharge, chargeStateAnswer } from './charges.js';
+import { CompleteCompleteConcurrently, CompleteOverdrawn, CompleteTransfer, ConflictTransfer, CreateTransfer, GetTransfer, ReplayTransfer, SameKeyConcurrently, transferStateAnswer } from './transfers.js';
+import { sendThenJudge } from '../../../harness/run/model.js';
 import { CreateCardCharge } from './cards.js';
 import { GetBalance } from './balance.js';
 import { CreateWebhook, DeleteWebhook } from './webhooks.js';
@@ -61,14 +62,17 @@ export function gatewayCommands(): fc.Arbitrary<Cmd>[] {
 
 /** After the last command: every charge and transfer is in the state the model says; leftover webhooks are removed. */
 export async function auditGateway(m: GatewayModel, r: GatewayReal): Promise<void> {
-  for (const c of m.charges) {
-    await verifyChargeState(r, c);
-    if (r.it.run.failures.length) return;
-  }
-  for (const t of m.transfers) {
-    await verifyTransferState(r, t);
-    if (r.it.run.failures.length) return;
-  }
-  for (const w of m.webhooks) if (!w.deleted) await r.gw.deleteWebhook(w.id);
+  // independent lookups of distinct resources: sent together in the concurrent phase, judged in
+  // order (charges, then transfers), stopping at the first failure as one at a time
+  const before = r.it.run.failures.length;
+  const resources = [...m.charges.map((c) => ({ c })), ...m.transfers.map((t) => ({ t }))];
+  await sendThenJudge(r.it, resources, (x) => ('c' in x ? r.gw.getPixCharge(x.c.id) : r.gw.getTransfer(x.t.id)), (x, res) => {
+    if ('c' in x) chargeStateAnswer(r, x.c, res);
+    else transferStateAnswer(r, x.t, res);
+    return r.it.run.failures.length === before;
+  });
+  if (r.it.run.failures.length > before) return;
+  // cleanup of the webhooks this sequence left (distinct ids): together in the concurrent phase
+  await r.it.all(m.webhooks.filter((w) => !w.deleted), (w) => r.gw.deleteWebhook(w.id));
   r.log.outcome(`${m.charges.length} charge(s), ${m.transfers.length} transfer(s) as modelled`);
 }

@@ -248,7 +248,11 @@ export class GetTransfer extends OnTransfer {
 
 /** GET the transfer and compare its status with the model. */
 export async function verifyTransferState(r: GatewayReal, t: ModelTransfer): Promise<void> {
-  const res = await r.gw.getTransfer(t.id);
+  transferStateAnswer(r, t, await r.gw.getTransfer(t.id));
+}
+
+/** Judges a GET of the transfer against the model. */
+export function transferStateAnswer(r: GatewayReal, t: ModelTransfer, res: ApiResponse): void {
   if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }))) return;
   abandonOn429(r, res);
   r.log.outcome(`status ${JSON.stringify(dataOf(res.json)?.status)}`);

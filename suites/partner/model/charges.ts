@@ -40,9 +40,10 @@ import {
   verifyStatusFilter,
 } from '../../../harness/rules/partner/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, recordAll, sendThenJudge, shortId } from '../../../harness/run/model.js';
+import type { MeasureWindow } from '../../../harness/run/model.js';
 import { is2xx } from '../../../harness/json.js';
-import { readStatement } from './finance.js';
+import { readStatement, statementAnswer } from './finance.js';
 import type { Statement } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
@@ -199,7 +200,11 @@ export class CreateAgainWithoutKey extends OnCharge {
 
 /** GET the charge and compare with the model. */
 export async function verifyChargeState(r: PartnerReal, c: ModelCharge): Promise<ChargeState | undefined> {
-  const res = await r.pt.getCharge(c.id);
+  return chargeStateAnswer(r, c, await r.pt.getCharge(c.id));
+}
+
+/** Judges a GET of the charge against the model; returns the state it shows (undefined: none of the model's). */
+export function chargeStateAnswer(r: PartnerReal, c: ModelCharge, res: ApiResponse): ChargeState | undefined {
   if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['PT-CHARGE-GET-CURRENT'] }))) return undefined;
   abandonOn429(r, res);
   const data = chargeOf(res.json);
@@ -314,8 +319,8 @@ export class PayCharge extends OnCharge {
     const c = this.target(m);
     r.log.describe(`pay charge ${c.ref} (model: ${c.status})${this.measure && c.status === 'pending' ? ', reading the statement before and after' : ''}`);
     if (c.status === 'pending') {
-      if (this.measure) await r.siblings.measure(() => this.payPending(c, r, true));
-      else await r.siblings.move(() => this.payPending(c, r, false));
+      if (this.measure) await r.siblings.measure((window) => this.payPending(c, r, window));
+      else await r.siblings.move(() => this.payPending(c, r, undefined));
       return;
     }
     const res = await r.siblings.move(() => r.pt.payCharge(c.id));
@@ -326,13 +331,16 @@ export class PayCharge extends OnCharge {
     if (is2xx(res.status)) await verifyChargeState(r, c);
   }
 
-  /** Pays a pending charge; `measure`: the statement before and after (the caller holds the sibling lane alone). */
-  private async payPending(c: ModelCharge, r: PartnerReal, measure: boolean): Promise<void> {
-    const before = measure ? await readStatement(r) : undefined;
+  /** Pays a pending charge; `window` (a measurement): the statement before and after (the caller holds the sibling lane alone). */
+  private async payPending(c: ModelCharge, r: PartnerReal, window: MeasureWindow | undefined): Promise<void> {
+    const before = window ? await readStatement(r) : undefined;
+    await window?.beforeMove();
     const res = await r.pt.payCharge(c.id);
     if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-CHARGE-PAY-CONFIRMS'] }))) return;
     abandonOn429(r, res);
     c.status = 'paid';
+    // the pay is answered: a sibling's opening read may go beside our closing read (SiblingLane)
+    window?.settle();
     const after = before ? await readStatement(r) : undefined;
     r.log.outcome(`HTTP ${res.status}${before && after ? `; ${captureWindow(r, c, before, after, [res.exchange])}` : ''}`);
   }
@@ -352,11 +360,12 @@ export class PayPayConcurrently extends OnCharge {
     const c = this.target(m);
     r.log.describe(`pay charge ${c.ref} twice at the same instant (pay ‖ pay)`);
     // a race judged on the ledger window: no sibling sequence moves the account meanwhile
-    await r.siblings.measure(() => this.race(c, r));
+    await r.siblings.measure((window) => this.race(c, r, window));
   }
 
-  private async race(c: ModelCharge, r: PartnerReal): Promise<void> {
+  private async race(c: ModelCharge, r: PartnerReal, window: MeasureWindow): Promise<void> {
     const before = await readStatement(r);
+    await window.beforeMove();
     const result = await r.burst('partner', 2, () => r.pt.payCharge(c.id));
     const statuses = burstStatuses(result);
     const exchanges = result.values.map((x) => x.exchange);
@@ -368,6 +377,8 @@ export class PayPayConcurrently extends OnCharge {
     }
     for (const x of result.values) if (!is2xx(x.status)) r.it.run.record(expectStatus(x.exchange, '4xx', { requirements: ['PT-ATOMIC-CAPTURE'] }));
     c.status = 'paid';
+    // both pays answered (a request that got no answer may still act: then no overlap)
+    if (result.outcomes.every((o) => o.status === 'fulfilled')) window.settle();
     const after = await readStatement(r);
     const text = before && after ? captureWindow(r, c, before, after, exchanges, { concurrent: true }) : '';
     r.log.outcome(`HTTP ${statuses.join(' ‖ ')}; ${text}`);
@@ -388,23 +399,40 @@ export class PayCancelConcurrently extends OnCharge {
     const c = this.target(m);
     r.log.describe(`pay and cancel charge ${c.ref} at the same instant (pay ‖ cancel)`);
     // a race judged on the ledger window: no sibling sequence moves the account meanwhile
-    await r.siblings.measure(() => this.race(c, r));
+    await r.siblings.measure((window) => this.race(c, r, window));
   }
 
-  private async race(c: ModelCharge, r: PartnerReal): Promise<void> {
+  private async race(c: ModelCharge, r: PartnerReal, window: MeasureWindow): Promise<void> {
     const before = await readStatement(r);
+    await window.beforeMove();
     const result = await r.burst('partner', 2, (i) => (i === 0 ? r.pt.payCharge(c.id) : r.pt.cancelCharge(c.id)));
     const [pay, cancel] = result.outcomes.map((o) => (o.status === 'fulfilled' ? o.value : undefined));
     const exchanges = result.values.map((x) => x.exchange);
     if (!pay || !cancel) throw new StopSequence('a burst request failed without response');
     r.log.outcome(`pay HTTP ${pay.status} ‖ cancel HTTP ${cancel.status}`);
     abandonOn429(r, pay, cancel);
+    // both answered: a sibling's opening read may go beside our closing reads (SiblingLane)
+    window.settle();
     const cancelOk = is2xx(cancel.status);
-    const now = await verifyChargeState(r, { ...c, status: cancelOk ? 'canceled' : 'paid' });
-    if (recordAll(r.it.run, judgePayCancelRace({ pay, cancel, finalState: now }, { requirements: ['PT-STATE-ONE-TRANSITION'] }))) return;
-    // cancel 2xx means cancel ran first (cancel of a paid charge is 409): the charge must end canceled and uncaptured
-    c.status = now === 'canceled' ? 'canceled' : 'paid';
-    const after = await readStatement(r);
+    // the lookup and the closing statement are two reads after the race: sent together in the
+    // concurrent phase (one round trip less inside this sibling-lane hold), judged in this order
+    let after: Statement | undefined;
+    let stopped = false;
+    await sendThenJudge(r.it, ['lookup', 'statement'] as const, (read) => (read === 'lookup' ? r.pt.getCharge(c.id) : r.pt.getFinance()), (read, res) => {
+      if (read === 'statement') {
+        after = statementAnswer(r, res);
+        return;
+      }
+      const now = chargeStateAnswer(r, { ...c, status: cancelOk ? 'canceled' : 'paid' }, res);
+      if (recordAll(r.it.run, judgePayCancelRace({ pay, cancel, finalState: now }, { requirements: ['PT-STATE-ONE-TRANSITION'] }))) {
+        stopped = true;
+        return false;
+      }
+      // cancel 2xx means cancel ran first (cancel of a paid charge is 409): the charge must end canceled and uncaptured
+      c.status = now === 'canceled' ? 'canceled' : 'paid';
+      return;
+    });
+    if (stopped) return;
     if (before && after) {
       const text = captureWindow(r, c, before, after, exchanges, { mustNotCapture: c.status === 'canceled' });
       r.log.outcome(`pay HTTP ${pay.status} ‖ cancel HTTP ${cancel.status}; ${c.status}; ${text}`);

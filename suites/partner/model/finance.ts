@@ -18,12 +18,17 @@ import { expectStatus } from '../../../harness/rules/index.js';
 import { capturePostingsOf, statementOf, verifyPostingBalanced } from '../../../harness/rules/partner/index.js';
 import type { Statement } from '../../../harness/rules/partner/index.js';
 import { abandonOn429, recordAll, ModelCommand } from '../../../harness/run/model.js';
+import type { ApiResponse } from '../../../harness/http/partner-client.js';
 import type { PartnerModel, PartnerReal } from './model.js';
 
 export type { Statement };
 
 export async function readStatement(r: PartnerReal): Promise<Statement | undefined> {
-  const res = await r.pt.getFinance();
+  return statementAnswer(r, await r.pt.getFinance());
+}
+
+/** Judges a GET /business/finance answer (status 200) and returns its statement. */
+export function statementAnswer(r: PartnerReal, res: ApiResponse): Statement | undefined {
   if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['PT-FIN-GET'] }))) return undefined;
   abandonOn429(r, res);
   return statementOf(res.json, res.exchange);

@@ -8,8 +8,9 @@ import { email } from '../../../generators/index.js';
 import type { PartnerModel, PartnerReal } from './model.js';
 import {
   CancelCharge, ConflictCreate, CreateAgainWithoutKey, CreateCharge, GetCharge, ListCharges, PayCancelConcurrently, PayCharge,
-  PayPayConcurrently, ReplayCreate, SameKeyConcurrently, verifyChargeState,
+  PayPayConcurrently, ReplayCreate, SameKeyConcurrently, chargeStateAnswer,
 } from './charges.js';
+import { sendThenJudge } from '../../../harness/run/model.js';
 import { GetFinance } from './finance.js';
 
 export * from './model.js';
@@ -57,9 +58,12 @@ export function partnerCommands(): fc.Arbitrary<Cmd>[] {
 
 /** After the last command: every charge is in the state the model says. */
 export async function auditPartner(m: PartnerModel, r: PartnerReal): Promise<void> {
-  for (const c of m.charges) {
-    await verifyChargeState(r, c);
-    if (r.it.run.failures.length) return;
-  }
+  // independent lookups of distinct charges: sent together in the concurrent phase, judged in order
+  const before = r.it.run.failures.length;
+  await sendThenJudge(r.it, m.charges, (c) => r.pt.getCharge(c.id), (c, res) => {
+    chargeStateAnswer(r, c, res);
+    return r.it.run.failures.length === before;
+  });
+  if (r.it.run.failures.length > before) return;
   r.log.outcome(`${m.charges.length} charge(s) as modelled`);
 }
