@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LaneLock, startLaneServer } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
-import { RequestLane, changesAccount, requestLane, takeLane } from '../harness/http/quiet-lane.js';
+import { RequestLane, changesAccount, enterWrite, requestLane, takeLane, writeKinds } from '../harness/http/quiet-lane.js';
 import { enterExclusiveLane } from '../harness/run/check-lane.js';
 import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
@@ -162,9 +162,9 @@ describe('lane server', () => {
     const writes = requestLane('gateway', env);
     expect(writes).toBeDefined();
     (await writes?.enter())?.();
-    const alone = await enterExclusiveLane({ api: 'gateway' }, env);
+    const alone = await enterExclusiveLane({ api: 'gateway' }, ['money'], env);
     expect(alone.hold).toBeDefined();
-    expect(alone.note).toMatch(/no other check writing/);
+    expect(alone.note).toMatch(/no other check moving money on the gateway account/);
     // the holder's writes, even after an await
     await alone.run(async () => {
       await sleep(1);
@@ -190,13 +190,45 @@ describe('lane server', () => {
 
   it('runs without the lane (with a note for exclusive checks) when no server answers', async () => {
     expect(requestLane('gateway', {})).toBeUndefined();
-    expect((await enterExclusiveLane({ api: 'gateway' }, {})).hold).toBeUndefined();
-    const none = await enterExclusiveLane({ api: 'gateway' }, { PAYGATE_LANE_URL: 'http://127.0.0.1:9' });
+    expect((await enterExclusiveLane({ api: 'gateway' }, undefined, {})).hold).toBeUndefined();
+    const none = await enterExclusiveLane({ api: 'gateway' }, undefined, { PAYGATE_LANE_URL: 'http://127.0.0.1:9' });
     expect(none.hold).toBeUndefined();
     expect(none.note).toMatch(/could not run alone/);
     // a write whose lane server does not answer goes out unheld
     const end = await new RequestLane('http://127.0.0.1:9', 'gateway').enter();
     end();
+  });
+
+  it('a write holds the lanes of what it can disturb: a list-order window does not stop a pay, a balance window does not stop a charge creation', async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const env = { PAYGATE_LANE_URL: server.url };
+    expect(writeKinds('POST', 'POST /business/pix-charges/{id}/pay')).toEqual(['money']);
+    expect(writeKinds('POST', 'POST /business/pix-charges')).toEqual(['records']);
+    expect(writeKinds('POST', 'POST /api/v1/pix/out/pixkey')).toEqual(['money']);
+    expect(writeKinds('POST', 'POST /api/v1/pix/in/qrcode')).toEqual(['records']);
+    expect(writeKinds('POST', undefined)).toEqual(['money', 'records']);
+    expect(writeKinds('GET', 'GET /business/pix-charges')).toEqual([]);
+    const listOrder = await enterExclusiveLane({ api: 'partner' }, ['records'], env);
+    // a pay goes out beside a list-order window; a creation waits for it
+    (await enterWrite('partner', ['money'], env))();
+    let created = false;
+    const creation = enterWrite('partner', ['records'], env).then((end) => {
+      created = true;
+      return end;
+    });
+    await sleep(50);
+    expect(created).toBe(false);
+    listOrder.release();
+    (await creation)();
+    // a write the suite does not know holds both, so both kinds of window wait for it
+    const unknown = await enterWrite('partner', ['money', 'records'], env);
+    expect(server.lock('partner').state.shared).toBe(1);
+    expect(server.lock('partner-records').state.shared).toBe(1);
+    unknown();
+    const both = await enterExclusiveLane({ api: 'partner' }, undefined, env);
+    expect(server.lock('partner').state.exclusive).toBe(true);
+    expect(server.lock('partner-records').state.exclusive).toBe(true);
+    both.release();
   });
 
   it('only writes hold the lane: reads and the token exchange never wait', () => {

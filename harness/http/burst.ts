@@ -16,7 +16,6 @@ import { dispatchScope } from './client.js';
 import { processRateLimiter } from './rate-limit.js';
 import { HarnessError } from '../rules/finding.js';
 import { proxyFor, redactProxyUrl } from './transport.js';
-import type { RequestLane } from './quiet-lane.js';
 
 export type BurstOutcome<T> =
   | { index: number; status: 'fulfilled'; value: T; startedAt: number; settledAt: number }
@@ -30,10 +29,11 @@ export interface BurstOptions {
   /** the `--max-rps` cap, if any: the burst reserves N slots before starting */
   maxRps?: number;
   /**
-   * the quiet-account lane of the burst's API (harness/http/quiet-lane.ts): held once for the whole
-   * burst, so an exclusive check that starts waiting meanwhile never splits it
+   * holds the quiet-account lanes of the burst's API (harness/http/quiet-lane.ts `enterWrite`) once
+   * for the whole burst, so an exclusive check that starts waiting meanwhile never splits it;
+   * returns the function that ends the hold
    */
-  lane?: RequestLane;
+  holdLanes?: () => Promise<() => void>;
 }
 
 export interface BurstResult<T> {
@@ -155,7 +155,7 @@ export async function burst<T>(n: number, makeRequest: (index: number) => Promis
   if (limiter) await limiter.take(n);
 
   const outcomes: BurstOutcome<T>[] = [];
-  const endWrite = await options.lane?.enter();
+  const endWrite = await options.holdLanes?.();
   try {
     // the barrier: every connection is open; start all requests in this tick
     const pending = clients.map((dispatcher, index) =>

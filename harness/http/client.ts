@@ -20,7 +20,7 @@ import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js';
 import { proxyDispatcher } from './transport.js';
-import { changesAccount, requestLane } from './quiet-lane.js';
+import { enterWrite, writeKinds } from './quiet-lane.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export type ApiName = 'gateway' | 'partner';
@@ -234,11 +234,10 @@ export class HttpClient {
 
   /** A write holds the API's quiet-account lane while it is in flight (harness/http/quiet-lane.ts). */
   private async written(options: RequestOptions): Promise<HttpResult> {
-    if (!changesAccount(options.method, options.operation)) return this.once(options);
+    const kinds = writeKinds(options.method, options.operation);
     const scope = dispatchScope.getStore();
-    const lane = scope?.laneHeld === true && scope.origin === this.origin ? undefined : requestLane(this.api);
-    if (!lane) return this.once(options);
-    const end = await lane.enter();
+    if (kinds.length === 0 || (scope?.laneHeld === true && scope.origin === this.origin)) return this.once(options);
+    const end = await enterWrite(this.api, kinds);
     try {
       return await this.once(options);
     } finally {

@@ -100,6 +100,38 @@ export function changesAccount(method: string, operation?: string): boolean {
   return m !== 'GET' && m !== 'HEAD' && m !== 'OPTIONS' && operation !== 'POST /api/auth';
 }
 
+/**
+ * What a write can disturb, each with its own lane per API: `money` (balances, the ledger: pays,
+ * completions, card sales, transfers) and `records` (what the lists show, in their order: creating
+ * a charge, registering a webhook). A balance window needs only `money` quiet, a list-order check
+ * only `records`, so charge creations (most of the negative fuzzing) never wait for a balance window.
+ */
+export type QuietKind = 'money' | 'records';
+export const QUIET_KINDS: readonly QuietKind[] = ['money', 'records'];
+
+const RECORD_WRITES: ReadonlySet<string> = new Set(['POST /api/v1/pix/in/qrcode', 'POST /api/v1/webhook', 'DELETE /api/v1/webhook/{id}', 'POST /business/pix-charges']);
+const MONEY_WRITES: ReadonlySet<string> = new Set([
+  'POST /api/v1/pix/in/qrcode/{transactionId}/pay',
+  'POST /api/v1/pix/out/pixkey',
+  'POST /api/v1/pix/out/pixkey/{transferId}/complete',
+  'POST /api/v1/card',
+  'POST /business/pix-charges/{id}/pay',
+  'POST /business/pix-charges/{id}/cancel',
+]);
+
+/** The lanes a request holds while in flight, in lane order: none for a read, both for a write the suite does not know. */
+export function writeKinds(method: string, operation?: string): readonly QuietKind[] {
+  if (!changesAccount(method, operation)) return [];
+  if (operation !== undefined && RECORD_WRITES.has(operation)) return ['records'];
+  if (operation !== undefined && MONEY_WRITES.has(operation)) return ['money'];
+  return QUIET_KINDS;
+}
+
+/** The lane of one kind of an API (`gateway`, `gateway-records`, …). */
+export function laneName(api: string, kind: QuietKind): string {
+  return kind === 'money' ? api : `${api}-records`;
+}
+
 const NOTHING = (): void => undefined;
 
 /**
@@ -108,10 +140,10 @@ const NOTHING = (): void => undefined;
  */
 const exclusiveScope = new AsyncLocalStorage<ReadonlySet<string>>();
 
-/** Runs `fn` as a holder of the `name` lane: its writes (and those of what it awaits) pass. */
-export function runHoldingLane<R>(name: string, fn: () => R): R {
+/** Runs `fn` as a holder of the `names` lanes: its writes (and those of what it awaits) pass them. */
+export function runHoldingLanes<R>(names: readonly string[], fn: () => R): R {
   const held = exclusiveScope.getStore();
-  return exclusiveScope.run(new Set([...(held ?? []), name]), fn);
+  return exclusiveScope.run(new Set([...(held ?? []), ...names]), fn);
 }
 
 /** One API's lane as this worker's writes see it (see the module comment). */
@@ -190,7 +222,28 @@ export class RequestLane {
 
 const lanes = new Map<string, RequestLane>();
 
-/** This worker's lane of one API, or undefined without a lane server (PAYGATE_LANE_URL unset). */
+/**
+ * Holds, in lane order (so two holders can never wait for each other), this worker's lanes of
+ * `kinds` on `api` for one write; returns the function that ends it. Without a lane server: nothing.
+ */
+export async function enterWrite(api: string, kinds: readonly QuietKind[], env: NodeJS.ProcessEnv = process.env): Promise<() => void> {
+  const ends: (() => void)[] = [];
+  for (const kind of QUIET_KINDS) {
+    if (!kinds.includes(kind)) continue;
+    const lane = requestLane(laneName(api, kind), env);
+    if (lane) ends.push(await lane.enter());
+  }
+  return () => {
+    for (const end of ends.reverse()) end();
+  };
+}
+
+/** ms this worker's writes to `api` waited for its lanes so far */
+export function writesBlockedMs(api: string, env: NodeJS.ProcessEnv = process.env): number {
+  return QUIET_KINDS.reduce((n, kind) => n + (requestLane(laneName(api, kind), env)?.blockedMs ?? 0), 0);
+}
+
+/** This worker's lane of one name, or undefined without a lane server (PAYGATE_LANE_URL unset). */
 export function requestLane(name: string, env: NodeJS.ProcessEnv = process.env): RequestLane | undefined {
   const url = env['PAYGATE_LANE_URL'];
   if (!url) return undefined;

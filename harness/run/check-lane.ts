@@ -5,8 +5,8 @@
  * comes in time, the check runs as it did before the lane existed — the suites stay sound under
  * concurrency (quiet windows); the lane only keeps them decisive — and says so in a note.
  */
-import { LANE_MAX_WAIT_MS, runHoldingLane, takeLane } from '../http/quiet-lane.js';
-import type { LaneHold } from '../http/quiet-lane.js';
+import { LANE_MAX_WAIT_MS, QUIET_KINDS, laneName, runHoldingLanes, takeLane } from '../http/quiet-lane.js';
+import type { LaneHold, QuietKind } from '../http/quiet-lane.js';
 
 export { LANE_MAX_WAIT_MS };
 
@@ -19,20 +19,33 @@ export interface ExclusiveLane {
   release(): void;
 }
 
-/** Takes the lane of `spec.api` alone; the code run through `run` writes past it. */
-export async function enterExclusiveLane(spec: { api: string }, env: NodeJS.ProcessEnv = process.env): Promise<ExclusiveLane> {
+/**
+ * Takes the lanes of `kinds` (default both) on `spec.api` alone, in lane order; the code run
+ * through `run` writes past them. `hold.waitedMs` is the whole wait.
+ */
+export async function enterExclusiveLane(spec: { api: string }, kinds: readonly QuietKind[] = QUIET_KINDS, env: NodeJS.ProcessEnv = process.env): Promise<ExclusiveLane> {
   const url = env['PAYGATE_LANE_URL'];
   const unheld = { run: <R>(fn: () => R): R => fn(), release: () => undefined };
   if (!url) return unheld;
-  const hold = await takeLane(url, spec.api, 'exclusive', LANE_MAX_WAIT_MS);
-  if (!hold) {
-    return { ...unheld, note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` };
+  const names = QUIET_KINDS.filter((k) => kinds.includes(k)).map((k) => laneName(spec.api, k));
+  const started = performance.now();
+  const holds: LaneHold[] = [];
+  for (const name of names) {
+    const hold = await takeLane(url, name, 'exclusive', LANE_MAX_WAIT_MS);
+    if (!hold) {
+      for (const h of holds) h.release();
+      return { ...unheld, note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` };
+    }
+    holds.push(hold);
   }
-  const beside = hold.stragglers > 0 ? `, beside ${hold.stragglers} longer write(s) still in flight` : '';
+  const stragglers = holds.reduce((n, h) => n + h.stragglers, 0);
+  const hold: LaneHold = { waitedMs: Math.round(performance.now() - started), stragglers, yieldRequested: false, release: () => holds.forEach((h) => h.release()) };
+  const what = kinds.length === 1 ? `${kinds[0] === 'money' ? 'moving money on' : 'creating records on'}` : 'writing to';
+  const beside = stragglers > 0 ? `, beside ${stragglers} longer write(s) still in flight` : '';
   return {
     hold,
-    note: `ran with no other check writing to the ${spec.api} account${beside} (waited ${(hold.waitedMs / 1000).toFixed(1)} s)`,
-    run: (fn) => runHoldingLane(spec.api, fn),
+    note: `ran with no other check ${what} the ${spec.api} account${beside} (waited ${(hold.waitedMs / 1000).toFixed(1)} s)`,
+    run: (fn) => runHoldingLanes(names, fn),
     release: () => hold.release(),
   };
 }

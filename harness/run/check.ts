@@ -47,7 +47,8 @@ import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 import { runConcurrently } from './concurrent-runs.js';
 import { mapLimited } from './parallel.js';
 import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
-import { requestLane } from '../http/quiet-lane.js';
+import { QUIET_KINDS, enterWrite, writesBlockedMs } from '../http/quiet-lane.js';
+import type { QuietKind } from '../http/quiet-lane.js';
 
 export type { Profile };
 
@@ -147,7 +148,7 @@ export interface CheckSpec {
    * window (a balance window, a race burst) uses {@link CheckTools.alone} instead, so the account is
    * held for that window only, not while the check waits for webhooks.
    */
-  exclusive?: boolean;
+  exclusive?: boolean | QuietKind;
 }
 
 /**
@@ -225,9 +226,11 @@ export interface CheckTools extends RunTools {
    * Runs `fn` with the check's API account to itself: no other check's write to that API starts
    * meanwhile, reads go on (harness/http/quiet-lane.ts). For a window whose judgement needs nothing
    * else to change the account (a balance delta, a race burst); keep it short: every other check's
-   * writes wait for it. Not for property runs (they may be in flight together).
+   * writes wait for it. Not for property runs (they may be in flight together). `kind`: only the
+   * writes that can disturb this kind wait (`money`: a balance or ledger window, a race burst;
+   * `records`: a list's contents or order); default both.
    */
-  alone<R>(fn: () => Promise<R>): Promise<R>;
+  alone<R>(fn: () => Promise<R>, kind?: QuietKind): Promise<R>;
 }
 
 export interface PropertyOptions {
@@ -299,13 +302,12 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       return;
     }
     // an exclusive check holds its API's lane alone; every other check's writes hold it one at a time (quiet-lane.ts)
-    const lane = spec.exclusive ? await enterExclusiveLane(spec) : undefined;
+    const lane = spec.exclusive ? await enterExclusiveLane(spec, spec.exclusive === true ? QUIET_KINDS : [spec.exclusive]) : undefined;
     if (lane) ctx.onTestFinished(() => lane.release());
-    const writes = requestLane(spec.api);
-    const blockedBefore = writes?.blockedMs ?? 0;
+    const blockedBefore = writesBlockedMs(spec.api);
     // waits for the lane: this check's writes behind another's window, and its own `alone` windows
     let aloneWaitedMs = 0;
-    const blocked = (): number => aloneWaitedMs + (lane ? 0 : (writes?.blockedMs ?? 0) - blockedBefore);
+    const blocked = (): number => aloneWaitedMs + (lane ? 0 : writesBlockedMs(spec.api) - blockedBefore);
     const session = await sharedSession();
     const run = session.check(title, spec.requirements);
     if (lane?.note) run.note(lane.note);
@@ -323,16 +325,15 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       burst: (api, n, makeRequest) => {
         const origin = target[api]?.baseUrl;
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
-        const lane = requestLane(api);
-        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), ...(lane !== undefined && { lane }) });
+        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterWrite(api, QUIET_KINDS) });
       },
       property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
       notRun: (capability, reason) => {
         throw new NotRunError(capability, reason);
       },
-      alone: async (fn) => {
+      alone: async (fn, kind) => {
         if (lane) return fn();
-        const window = await enterExclusiveLane(spec);
+        const window = await enterExclusiveLane(spec, kind === undefined ? QUIET_KINDS : [kind]);
         aloneWaitedMs += window.hold?.waitedMs ?? 0;
         if (!window.hold && window.note) run.note(window.note);
         // a body still running past the check's end must not keep the account (released twice: no-op)

@@ -125,7 +125,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
       before: await balanceCents(gw, run),
       burst: await t.burst('gateway', n, () => gw.payPixCharge(charge.id)),
       after: await balanceCents(gw, run),
-    }));
+    }), 'money');
     run.note(`${n} concurrent /pay, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 charge no longer pending"
     const verdict = judgeConcurrentConfirmations('pay', burst.values);
@@ -172,7 +172,7 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
       before: await balanceCents(gw, run),
       burst: await t.burst('gateway', n, () => gw.completeTransfer(transferId)),
       after: await balanceCents(gw, run),
-    }));
+    }), 'money');
     run.note(`${n} concurrent /complete, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 already completed or canceled."
     run.record(judgeConcurrentConfirmations('complete', burst.values));
@@ -194,7 +194,7 @@ check('concurrent transfers with one idempotency key and body create one transfe
   const key = randomUUID();
   const postback = receiverPath();
   const body = transferBody(321, { postbackUrl: t.callbackUrl(postback) });
-  const burst = await t.alone(() => t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key })));
+  const burst = await t.alone(() => t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key })), 'money');
   run.note(`${n} concurrent creations with one key, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
   // one transfer among the 2xx; a 409 warns; an "in progress" 4xx is accepted (noted above)
   run.record(judgeSameKeyBurst(burst.values));

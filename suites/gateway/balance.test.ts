@@ -42,7 +42,7 @@ check(
   "a paid PIX charge's credit (between amount − fees and amount) reaches balance.pix.balance",
   {
     id: 'gateway.balance.pix-credit',
-    exclusive: true,
+    exclusive: 'money',
     api: 'gateway',
     area: AREA,
     requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE', 'GW-BAL-FIELDS', 'GW-PIXIN-PAY-PAID'],

@@ -351,7 +351,7 @@ check(
   'an approved card sale does not raise balance.pix.balance',
   {
     id: 'gateway.card.no-pix-balance',
-    exclusive: true,
+    exclusive: 'money',
     api: 'gateway',
     area: AREA,
     requirements: ['GW-CARD-NO-PIX-BALANCE', 'GW-BAL-FIELDS'],

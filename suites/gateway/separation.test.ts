@@ -90,7 +90,7 @@ check('a completed transfer is debited from pix.balance', {
     if (data.status !== 'banking_processing') return t.notRun('gateway', `the transfer was created ${show(data.status)} (manual review?): /complete not exercised`);
     const id = data.id;
     // the window with no other check's write meanwhile (reads go on): decisive at the first attempt
-    const w = await t.alone(() => balanceAround(gw, () => gw.completeTransfer(id), { spacingMs }));
+    const w = await t.alone(() => balanceAround(gw, () => gw.completeTransfer(id), { spacingMs }), 'money');
     if (!w) return t.notRun('gateway', 'GET /api/v1/balance gave no usable data.pix.balance (reported by gateway.balance.shape)');
     spacingMs = w.actionMs;
     t.run.record(expectStatus(w.result.exchange, 200, { requirements: ['GW-PIXOUT-COMPLETE-200'] }));
