@@ -22,7 +22,8 @@ import {
 import { show } from '../../harness/rules/index.js';
 import { UNREPRESENTABLE_AMOUNT_CENTS, verifyLargeAmountBrCode } from '../../harness/rules/partner/brcode-limits.js';
 import { asciiTextOfLength, boundaryText, TEXT_LIMITS } from '../../generators/index.js';
-import { chargeBody, createCharge, lookupState, status, uniqueRef, validChargeBody } from './support.js';
+import { chargeBody, createCharge, judgeCreated, lookupState, status, uniqueRef, validChargeBody } from './support.js';
+import type { ApiResponse } from '../../harness/http/partner-client.js';
 
 const AREA = 'PIX charges';
 
@@ -65,11 +66,13 @@ check('a valid charge is created pending, with a BR Code for its amount, and loo
   // "amount_cents | integer | yes"; every other field "no": a body with only the amount (and our
   // label, which matches our events) is accepted (ensureOptionalFieldsOmittable)
   const minimal = { amount_cents: 1500, external_ref: uniqueRef('minimal') };
-  const minimalAnswer = (await createCharge(t.run, t.partner(), minimal)).response;
-  t.run.record(ensureOptionalFieldsOmittable({ answer: minimalAnswer, sent: minimal }, {}));
   // an amount beyond what BR Code field 54 holds (13 characters): no maximum is stated, so a refusal
   // is noted; an accepted one must still come with a well-formed BR Code (verifyLargeAmountBrCode)
-  const large = await t.partner().createCharge(chargeBody('large-amount', { amount_cents: UNREPRESENTABLE_AMOUNT_CENTS }));
+  const largeBody = chargeBody('large-amount', { amount_cents: UNREPRESENTABLE_AMOUNT_CENTS });
+  // two fresh charges, independent: sent together, judged in this order
+  const [minimalResponse, large] = (await t.all([minimal, largeBody], (body) => t.partner().createCharge(body))) as [ApiResponse, ApiResponse];
+  const minimalAnswer = judgeCreated(t.run, minimalResponse).response;
+  t.run.record(ensureOptionalFieldsOmittable({ answer: minimalAnswer, sent: minimal }, {}));
   const largeCharge = large.status === 200 ? chargeOf(large.json) : undefined;
   if (largeCharge) t.run.record(verifyLargeAmountBrCode(largeCharge.qr_code, { exchanges: [large.exchange] }));
   t.run.note(`amount_cents ${UNREPRESENTABLE_AMOUNT_CENTS} (R$ 10 billion, beyond BR Code field 54) answered ${large.status}`);
@@ -107,11 +110,12 @@ async function limitCheck(t: LimitTools, field: 'description' | 'external_ref', 
   t.run.record(ensureShortMultibyteAccepted(await t.partner().createCharge(short), { requirements: [multibyteReq, ...requirements] }));
   await t.property('ASCII at and over the limit', fc.tuple(asciiTextOfLength(max), asciiTextOfLength(max + 1)), async ([atMax, overMax], it) => {
     const at = chargeBody(`len-${field}`, { [field]: unique(atMax) });
-    const ok = await createCharge(it.run, it.partner(), at);
+    // a fresh charge at the limit and a body over it: independent, sent together, judged in this order
+    const [atAnswer, over] = (await it.all([at, chargeBody(`len-${field}`, { [field]: unique(overMax) })], (body) => it.partner().createCharge(body))) as [ApiResponse, ApiResponse];
+    const ok = judgeCreated(it.run, atAnswer);
     if (ok.charge && field === 'external_ref') {
       it.run.record(verifyExternalRefUnchanged(ok.charge.external_ref, at.external_ref, { requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], exchanges: [ok.response.exchange], where: 'on creation (120 characters)' }));
     }
-    const over = await it.partner().createCharge(chargeBody(`len-${field}`, { [field]: unique(overMax) }));
     it.run.record(judgeInvalidBody(over, { requirements, what: `${field} of ${max + 1} characters`, field }));
   }, { numRuns: 2 });
   // Multi-byte near the limit: either answer is fair; only a 5xx or a non-2xx/4xx is a finding.
@@ -134,9 +138,14 @@ check('expires_in_seconds: 60 and 86400 accepted, 59 and 86401 rejected with 422
   area: AREA,
   requirements: ['PT-CHARGE-EXPIRES-RANGE', 'PT-ERR-422-INVALID-BODY', 'PT-ERR-422-FIELD'],
 }, async (t) => {
-  for (const seconds of [60, 86_400]) await createCharge(t.run, t.partner(), chargeBody('exp-ok', { expires_in_seconds: seconds }));
-  for (const seconds of [59, 86_401, 0, -60]) {
-    const r = await t.partner().createCharge(chargeBody('exp-bad', { expires_in_seconds: seconds }));
+  const accepted = [60, 86_400];
+  const refused = [59, 86_401, 0, -60];
+  // fresh charges and bodies a correct target refuses, all independent: sent together, judged in this order
+  const bodies = [...accepted.map((seconds) => chargeBody('exp-ok', { expires_in_seconds: seconds })), ...refused.map((seconds) => chargeBody('exp-bad', { expires_in_seconds: seconds }))];
+  const answers = await t.all(bodies, (body) => t.partner().createCharge(body));
+  for (const k of accepted.keys()) judgeCreated(t.run, answers[k] as ApiResponse);
+  for (const [k, seconds] of refused.entries()) {
+    const r = answers[accepted.length + k] as ApiResponse;
     t.run.record(judgeInvalidBody(r, { requirements: ['PT-CHARGE-EXPIRES-RANGE'], what: `expires_in_seconds ${seconds}`, field: 'expires_in_seconds' }));
   }
 });
@@ -180,7 +189,9 @@ check('an unknown charge id answers 404 {detail} on lookup, cancel and pay', {
   const ids = fc.oneof(fc.uuid().map((u) => `chg_${u}`), fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/).map((s) => `zz-unknown-${s}`)).filter((id) => !isDotSegment(id));
   await t.property('unknown ids', ids, async (id, it) => {
     const client = it.partner();
-    for (const r of [await client.getCharge(id), await client.cancelCharge(id), await client.payCharge(id)]) {
+    // an id that exists nowhere: the three refusals are independent, sent together, judged in this order
+    const probes: Array<() => Promise<ApiResponse>> = [() => client.getCharge(id), () => client.cancelCharge(id), () => client.payCharge(id)];
+    for (const r of await it.all(probes, (probe) => probe())) {
       it.run.record(judgeUnknownIdAnswer(r, { requirements: ['PT-ERR-404-UNKNOWN'] }));
     }
   }, { numRuns: 3 });

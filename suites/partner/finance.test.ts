@@ -11,6 +11,7 @@
  * harness/rules/partner/finance.ts).
  */
 import { check } from '../../harness/run/check.js';
+import { mapLimited } from '../../harness/run/parallel.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import {
   judgeCaptureWindow,
@@ -26,6 +27,15 @@ import { ensureLatestPostingsShown } from '../../harness/rules/partner/recency.j
 import { chargeBody, distinctiveAmount, getStatement, is2xx, isRecord, lookupState, mustCreate, status } from './support.js';
 
 const AREA = 'Finance';
+
+/**
+ * How many top-ups are in flight at once: at least the 10 this file always sent together, and as
+ * many as the worker's connection pool holds against a remote target (harness/run/check.ts sizes it
+ * at twice `--concurrency`).
+ */
+function fillWidth(t: CheckTools): number {
+  return Math.max(10, 2 * t.parallel);
+}
 
 async function statement(t: CheckTools): Promise<Statement | undefined> {
   const { statement: json, response } = await getStatement(t.run, t.partner());
@@ -47,15 +57,16 @@ check('the finance statement is well-formed: BRL, integer cents, the last 50 pos
   const count = before.postings.length;
   const missing = count <= LAST_POSTINGS ? LAST_POSTINGS + 1 - count : 0;
   let paidOk = 0;
-  for (let done = 0; done < missing; done += 10) {
-    const batch = Array.from({ length: Math.min(10, missing - done) }, async () => {
-      const r = await client.createCharge(chargeBody('fin-fill'));
-      const id = isRecord(r.json) ? r.json.id : undefined;
-      if (!is2xx(r) || typeof id !== 'string') return status(t.run, r, 200, ['PT-CHARGE-CREATE-200']);
-      if (status(t.run, await client.payCharge(id), '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) paidOk++;
-      return true;
-    });
-    await Promise.all(batch);
+  // each top-up is its own charge, created then paid; the charges are independent of each other: up
+  // to fillWidth of them in flight, judged afterwards in order
+  const filled = await mapLimited(Array.from({ length: missing }, () => chargeBody('fin-fill')), fillWidth(t), async (body) => {
+    const created = await client.createCharge(body);
+    const id = isRecord(created.json) ? created.json.id : undefined;
+    return { created, paid: is2xx(created) && typeof id === 'string' ? await client.payCharge(id) : undefined };
+  });
+  for (const { created, paid } of filled) {
+    if (paid === undefined) status(t.run, created, 200, ['PT-CHARGE-CREATE-200']);
+    else if (status(t.run, paid, '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) paidOk++;
   }
   if (missing) t.run.note(`paid ${missing} charge(s) so the ledger holds more than ${LAST_POSTINGS} postings`);
   const after = await getStatement(t.run, client);

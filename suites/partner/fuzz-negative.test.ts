@@ -46,11 +46,18 @@ check(
       'every rule of CreatePixChargeRequest broken alone',
       fc.noShrink(fc.tuple(...perRule)),
       async (mutants, it) => {
-        for (const m of mutants) {
-          // half of them with an Idempotency-Key: a rejected body must not be remembered as a charge either
-          const res = await it.partner().createCharge(m.body, m.rule.length % 2 === 0 ? { idempotencyKey: randomUUID() } : {});
-          it.run.record(judgeInvalidBody(res, { requirements: requirementsFor(m.path, m.kind), what: m.rule, field: m.path }));
-          if (it.run.failures.length) break;
+        // independent bodies a correct target refuses: sent `it.parallel` at a time, judged in order,
+        // judging stops at the first failure; in the run that is the verdict `it.parallel` is 1, so
+        // it sends and judges exactly what the one-at-a-time loop did
+        // half of them with an Idempotency-Key: a rejected body must not be remembered as a charge either
+        const send = (m: (typeof mutants)[number]): Promise<ApiResponse> => it.partner().createCharge(m.body, m.rule.length % 2 === 0 ? { idempotencyKey: randomUUID() } : {});
+        for (let from = 0; from < mutants.length && !it.run.failures.length; from += it.parallel) {
+          const chunk = mutants.slice(from, from + it.parallel);
+          const answers = await it.all(chunk, send);
+          for (const [k, m] of chunk.entries()) {
+            it.run.record(judgeInvalidBody(answers[k] as ApiResponse, { requirements: requirementsFor(m.path, m.kind), what: m.rule, field: m.path }));
+            if (it.run.failures.length) break;
+          }
         }
       },
       { numRuns: 4 },
@@ -63,24 +70,35 @@ check(
   { id: 'partner.fuzz.negative.malformed', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-422-MALFORMED-JSON', 'PT-ERR-422-INVALID-BODY', 'PT-BODY-JSON'], timeoutMs: 180_000 },
   async (t) => {
     const pt = t.partner();
-    // not JSON, or JSON that is not an object: 422 expected, another 4xx warns (catalogue ambiguity)
-    for (const raw of ['{"amount_cents": 100,', '{', '', 'null', '[]', '"text"', '{"amount_cents":1}}', '\u0000', '{"amount_cents":1e999999}']) {
-      const res = await pt.createCharge(undefined, { rawBody: raw, contentType: 'application/json' });
-      t.run.record(judgeInvalidBody(res, { requirements: ['PT-ERR-422-MALFORMED-JSON'], what: `body ${JSON.stringify(raw)}`, malformed: true }));
-    }
-    // a valid JSON body with a wrong content type: 2xx or 4xx (not shown), never 5xx
-    const typed = await pt.createCharge(undefined, { rawBody: JSON.stringify({ amount_cents: 100 }), contentType: 'text/plain' });
-    t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] }));
-    // a 256 KiB description (over the 300 limit): 422; another 4xx (413: too large) only warns
-    const huge = await pt.createCharge({ amount_cents: 100, description: 'x'.repeat(256 * 1024) });
-    t.run.record(judgeInvalidBody(huge, { requirements: ['PT-CHARGE-DESC-MAX'], what: '256 KiB description', otherClientError: 'warning' }));
-    // odd Unicode inside the limits: accepted or rejected, never 5xx
-    for (const text of ['\u202Eevil\u202C', 'e\u0301\u0301\u0301', '😀👍🏽', '\uFEFFbom', 'ｆｕｌｌ　ｗｉｄｔｈ']) {
-      const res = await pt.createCharge({ amount_cents: 100, description: text, external_ref: text });
-      t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-EXTREF-MULTIBYTE'] }));
-    }
-    const lone = await pt.createCharge(undefined, { rawBody: '{"amount_cents":100,"description":"\\ud800"}', contentType: 'application/json' });
-    t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] }));
+    // every body stands alone (refused, or a fresh charge nothing else reads): sent together, judged in this order
+    const cases: Array<{ send: () => Promise<ApiResponse>; judge: (res: ApiResponse) => void }> = [
+      // not JSON, or JSON that is not an object: 422 expected, another 4xx warns (catalogue ambiguity)
+      ...['{"amount_cents": 100,', '{', '', 'null', '[]', '"text"', '{"amount_cents":1}}', '\u0000', '{"amount_cents":1e999999}'].map((raw) => ({
+        send: () => pt.createCharge(undefined, { rawBody: raw, contentType: 'application/json' }),
+        judge: (res: ApiResponse) => t.run.record(judgeInvalidBody(res, { requirements: ['PT-ERR-422-MALFORMED-JSON'], what: `body ${JSON.stringify(raw)}`, malformed: true })),
+      })),
+      // a valid JSON body with a wrong content type: 2xx or 4xx (not shown), never 5xx
+      {
+        send: () => pt.createCharge(undefined, { rawBody: JSON.stringify({ amount_cents: 100 }), contentType: 'text/plain' }),
+        judge: (typed) => t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] })),
+      },
+      // a 256 KiB description (over the 300 limit): 422; another 4xx (413: too large) only warns
+      {
+        send: () => pt.createCharge({ amount_cents: 100, description: 'x'.repeat(256 * 1024) }),
+        judge: (huge) => t.run.record(judgeInvalidBody(huge, { requirements: ['PT-CHARGE-DESC-MAX'], what: '256 KiB description', otherClientError: 'warning' })),
+      },
+      // odd Unicode inside the limits: accepted or rejected, never 5xx
+      ...['\u202Eevil\u202C', 'e\u0301\u0301\u0301', '😀👍🏽', '\uFEFFbom', 'ｆｕｌｌ　ｗｉｄｔｈ'].map((text) => ({
+        send: () => pt.createCharge({ amount_cents: 100, description: text, external_ref: text }),
+        judge: (res: ApiResponse) => t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-EXTREF-MULTIBYTE'] })),
+      })),
+      {
+        send: () => pt.createCharge(undefined, { rawBody: '{"amount_cents":100,"description":"\\ud800"}', contentType: 'application/json' }),
+        judge: (lone) => t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] })),
+      },
+    ];
+    const answers = await t.all(cases, (c) => c.send());
+    for (const [k, c] of cases.entries()) c.judge(answers[k] as ApiResponse);
   },
 );
 
@@ -122,13 +140,18 @@ check(
       ['truncated key', `Bearer ${key.slice(0, -3)}`],
       ['garbage', 'Bearer not-a-key'],
     ];
-    for (const [name, value] of must401) {
-      const res = await pt.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: value === undefined ? 'none' : { authorization: value } });
+    // RFC 7235: scheme case-insensitive, 1*SP before the credentials: 2xx or 401 both pass
+    const lenient: Array<[string, string]> = [['lower-case scheme', `bearer ${key}`], ['two spaces after the scheme', `Bearer  ${key}`]];
+    // reads of the statement, each on its own: sent together, judged in this order
+    const read = ([, value]: [string, string | undefined]): Promise<ApiResponse> =>
+      pt.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: value === undefined ? 'none' : { authorization: value } });
+    const answers = await t.all([...must401, ...lenient], read);
+    for (const [k, [name]] of must401.entries()) {
+      const res = answers[k] as ApiResponse;
       if (!t.run.record(expectPartnerError(res, 401, { requirements: ['PT-AUTH-401'] }))) t.run.note(`${name}: HTTP ${res.status}`);
     }
-    // RFC 7235: scheme case-insensitive, 1*SP before the credentials: 2xx or 401 both pass
-    for (const [name, value] of [['lower-case scheme', `bearer ${key}`], ['two spaces after the scheme', `Bearer  ${key}`]] as const) {
-      const res = await pt.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: { authorization: value } });
+    for (const [k, [name]] of lenient.entries()) {
+      const res = answers[must401.length + k] as ApiResponse;
       t.run.record(expectStatus(res.exchange, ['2xx', 401], { requirements: ['PT-AUTH-BEARER'] }));
       t.run.note(`${name}: HTTP ${res.status}`);
     }

@@ -20,23 +20,25 @@ import {
   verifySameAddress,
 } from '../../harness/rules/partner/index.js';
 import { cookieHeaderFrom } from '../../harness/http/auth.js';
-import { chargeBody, createCharge, listCharges, lookupState, mustCreate } from './support.js';
+import { chargeBody, createCharge, judgeListed, listCharges, lookupState, mustCreate } from './support.js';
 
 const AREA = 'Keys and environments';
 
-/** One request per documented route, authenticated as `auth`. */
+/**
+ * One request per documented route, authenticated as `auth`, answers in route order. Probes a
+ * correct target refuses (401): none changes what another reads, so they are sent together.
+ */
 async function everyRoute(it: RunTools, auth: PartnerAuthMode, chargeId: string, headers: Record<string, string> = {}): Promise<ApiResponse[]> {
   const c = it.partner();
-  const send = (method: string, path: string, operation: string, json?: unknown): Promise<ApiResponse> =>
-    c.send({ method, path, operation, auth, headers, ...(json === undefined ? {} : { json }) });
-  return [
-    await send('POST', '/business/pix-charges', 'POST /business/pix-charges', chargeBody('unauth')),
-    await send('GET', '/business/pix-charges', 'GET /business/pix-charges'),
-    await send('GET', `/business/pix-charges/${encodeURIComponent(chargeId)}`, 'GET /business/pix-charges/{id}'),
-    await send('POST', `/business/pix-charges/${encodeURIComponent(chargeId)}/cancel`, 'POST /business/pix-charges/{id}/cancel'),
-    await send('POST', `/business/pix-charges/${encodeURIComponent(chargeId)}/pay`, 'POST /business/pix-charges/{id}/pay'),
-    await send('GET', '/business/finance', 'GET /business/finance'),
+  const routes: Array<[method: string, path: string, operation: string, json?: unknown]> = [
+    ['POST', '/business/pix-charges', 'POST /business/pix-charges', chargeBody('unauth')],
+    ['GET', '/business/pix-charges', 'GET /business/pix-charges'],
+    ['GET', `/business/pix-charges/${encodeURIComponent(chargeId)}`, 'GET /business/pix-charges/{id}'],
+    ['POST', `/business/pix-charges/${encodeURIComponent(chargeId)}/cancel`, 'POST /business/pix-charges/{id}/cancel'],
+    ['POST', `/business/pix-charges/${encodeURIComponent(chargeId)}/pay`, 'POST /business/pix-charges/{id}/pay'],
+    ['GET', '/business/finance', 'GET /business/finance'],
   ];
+  return it.all(routes, ([method, path, operation, json]) => c.send({ method, path, operation, auth, headers, ...(json === undefined ? {} : { json }) }));
 }
 
 // "All routes need `Authorization: Bearer <API_KEY>`"; "401 | API key missing, invalid or revoked"
@@ -77,11 +79,13 @@ check('unknown or malformed API keys answer 401 {detail}', {
   const { id } = await mustCreate(t, chargeBody('auth-invalid'));
   await t.property('invalid Authorization values', invalidAuthorization, async (authorization, it) => {
     const c = it.partner();
-    for (const r of [
-      await c.send({ method: 'GET', path: `/business/pix-charges/${encodeURIComponent(id)}`, operation: 'GET /business/pix-charges/{id}', auth: { authorization } }),
-      await c.send({ method: 'POST', path: '/business/pix-charges', operation: 'POST /business/pix-charges', auth: { authorization }, json: chargeBody('auth-invalid') }),
-      await c.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: { authorization } }),
-    ]) it.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-401'] }));
+    // three 401 probes: sent together, judged in this order
+    const probes: Array<() => Promise<ApiResponse>> = [
+      () => c.send({ method: 'GET', path: `/business/pix-charges/${encodeURIComponent(id)}`, operation: 'GET /business/pix-charges/{id}', auth: { authorization } }),
+      () => c.send({ method: 'POST', path: '/business/pix-charges', operation: 'POST /business/pix-charges', auth: { authorization }, json: chargeBody('auth-invalid') }),
+      () => c.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: { authorization } }),
+    ];
+    for (const r of await it.all(probes, (probe) => probe())) it.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-401'] }));
   }, { numRuns: 6 });
 });
 
@@ -115,15 +119,19 @@ check('sandbox and production data are independent (same address, key prefix dec
   t.run.record(verifySameAddress(sandboxCharge.response, liveCreated.response, { requirements: ['PT-ENV-SAME-ADDRESS', 'PT-VERSION-SAME', 'PT-AUTH-PREFIX-ENV'] }));
   if (!liveCreated.id) return;
   const liveCharge = { id: liveCreated.id };
-  const crossLookups: Array<[ApiResponse, string]> = [
-    [await live.getCharge(sandboxCharge.id), 'a sandbox charge looked up with the production key'],
-    [await test.getCharge(liveCharge.id), 'a production charge looked up with the sandbox key'],
+  // reads only (two cross lookups, then each environment's list): sent together, judged in this order
+  const crossLookups: Array<[() => Promise<ApiResponse>, string]> = [
+    [() => live.getCharge(sandboxCharge.id), 'a sandbox charge looked up with the production key'],
+    [() => test.getCharge(liveCharge.id), 'a production charge looked up with the sandbox key'],
   ];
-  for (const [r, what] of crossLookups) {
+  const lists = [[live, sandboxCharge.id, 'production'], [test, liveCharge.id, 'sandbox']] as const;
+  const answers = await t.all([...crossLookups.map(([read]) => read), ...lists.map(([client]) => () => client.listCharges({}))], (read) => read());
+  for (const [k, [, what]] of crossLookups.entries()) {
+    const r = answers[k] as ApiResponse;
     if (!t.run.record(ensureNotVisibleAcross(r, { requirements: ['PT-ENV-ISOLATION', 'PT-ERR-404-UNKNOWN'], what }))) t.run.note(`${what}: HTTP ${r.status}`);
   }
-  for (const [client, foreign, label] of [[live, sandboxCharge.id, 'production'], [test, liveCharge.id, 'sandbox']] as const) {
-    const { list, response } = await listCharges(t.run, client);
+  for (const [k, [, foreign, label]] of lists.entries()) {
+    const { list, response } = judgeListed(t.run, answers[crossLookups.length + k] as ApiResponse);
     if (list) t.run.record(ensureNotListed(list, foreign, { requirements: ['PT-ENV-ISOLATION'], exchanges: [response.exchange], code: 'env.shared-list', whose: `a charge of the other environment (${label} list)` }));
   }
   // leave nothing pending in production
@@ -159,7 +167,9 @@ check('another account\'s key gets 404 on our charge (lookup, cancel, pay) and d
 }, async (t) => {
   const other = t.partner('other');
   const { id } = await mustCreate(t, chargeBody('other-account'));
-  for (const r of [await other.getCharge(id), await other.cancelCharge(id), await other.payCharge(id)]) {
+  // three probes a correct target refuses (404): sent together, judged in this order
+  const probes: Array<() => Promise<ApiResponse>> = [() => other.getCharge(id), () => other.cancelCharge(id), () => other.payCharge(id)];
+  for (const r of await t.all(probes, (probe) => probe())) {
     t.run.record(expectPartnerError(r, 404, { requirements: ['PT-ERR-404-OTHER-ACCOUNT'] }));
   }
   t.run.record(expectChargeState(await lookupState(t.run, t.partner(), id), 'pending', { requirements: ['PT-ERR-404-OTHER-ACCOUNT'], why: 'after another account tried to cancel and pay it' }));

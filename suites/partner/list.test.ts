@@ -13,7 +13,8 @@ import type { ApiResponse } from '../../harness/http/partner-client.js';
 import type { LocatedList } from '../../harness/rules/partner/index.js';
 import { chargeOf, LIST_MAX, verifyChargeList, verifyListCap, verifyNewestFirst, verifyStatusFilter } from '../../harness/rules/partner/index.js';
 import { ensureNewestKept } from '../../harness/rules/partner/recency.js';
-import { chargeBody, is2xx, listCharges, mustCreate, STATES, status } from './support.js';
+import { mapLimited } from '../../harness/run/parallel.js';
+import { chargeBody, is2xx, judgeListed, listCharges, mustCreate, STATES, status } from './support.js';
 
 const AREA = 'Charge list';
 
@@ -60,12 +61,11 @@ check('the list holds at most 200 records, the newest (with and without a status
   const missing = first.list.items.length < LIST_MAX ? LIST_MAX + 1 - first.list.items.length : 0;
   // charges known to exist before the newest ones are created (listed, or created and awaited)
   const older: unknown[] = first.list.items.map((i) => i.id);
-  for (let done = 0; done < missing; done += 10) {
-    const batch = Array.from({ length: Math.min(10, missing - done) }, () => client.createCharge(chargeBody('fill')));
-    for (const r of await Promise.all(batch)) {
-      if (!is2xx(r)) status(t.run, r, 200, ['PT-CHARGE-CREATE-200']);
-      else older.push(chargeOf(r.json)?.id);
-    }
+  // independent fresh charges (a top-up, not judged beyond their status), judged afterwards in order
+  const filled = await mapLimited(Array.from({ length: missing }, () => chargeBody('fill')), fillWidth(t), (body) => client.createCharge(body));
+  for (const r of filled) {
+    if (!is2xx(r)) status(t.run, r, 200, ['PT-CHARGE-CREATE-200']);
+    else older.push(chargeOf(r.json)?.id);
   }
   if (missing) t.run.note(`created ${missing} charge(s) so the account holds more than ${LIST_MAX}`);
   // the two newest charges of the account (unless another worker creates in between: then still newer than the rest)
@@ -82,6 +82,15 @@ check('the list holds at most 200 records, the newest (with and without a status
   const capped = lists[2];
   if (capped.list) t.run.record(verifyListCap(capped.list, { requirements: ['PT-LIST-MAX-200'], exchanges: [capped.response.exchange] }));
 });
+
+/**
+ * How many top-up creations are in flight at once: at least the 10 this file always sent together,
+ * and as many as the worker's connection pool holds against a remote target (harness/run/check.ts
+ * sizes it at twice `--concurrency`), so a target 100 ms away is filled in a dozen round trips.
+ */
+function fillWidth(t: CheckTools): number {
+  return Math.max(10, 2 * t.parallel);
+}
 
 /**
  * "up to 200 records" whatever the caller asks: a `limit` query (not documented; a service may
@@ -109,8 +118,8 @@ check('the status filter returns only charges in that state, ours included', {
   const pending = await mustCreate(t, chargeBody('filter-pending'));
   const paid = await mustCreate(t, chargeBody('filter-paid'));
   const canceled = await mustCreate(t, chargeBody('filter-canceled'));
-  const payR = await client.payCharge(paid.id);
-  const cancelR = await client.cancelCharge(canceled.id);
+  // two different charges: sent together
+  const [payR, cancelR] = (await t.all([() => client.payCharge(paid.id), () => client.cancelCharge(canceled.id)], (move) => move())) as [ApiResponse, ApiResponse];
   status(t.run, payR, '2xx', ['PT-CHARGE-PAY-CONFIRMS']);
   status(t.run, cancelR, '2xx', ['PT-CHARGE-CANCEL-PENDING']);
   const ours: Record<string, string | undefined> = {
@@ -119,8 +128,10 @@ check('the status filter returns only charges in that state, ours included', {
     canceled: is2xx(cancelR) ? canceled.id : undefined,
     expired: undefined, // expiry needs a timer: only the filter's items are judged here
   };
-  for (const state of STATES) {
-    const { list, response } = await listCharges(t.run, client, { status: state });
+  // four reads: sent together, judged in state order
+  const answers = await t.all(STATES, (state) => client.listCharges({ status: state }));
+  for (const [k, state] of STATES.entries()) {
+    const { list, response } = judgeListed(t.run, answers[k] as ApiResponse, { status: state });
     if (list) t.run.record(verifyStatusFilter(list, state, ours, { requirements: ['PT-LIST-STATUS-FILTER'], exchanges: [response.exchange] }));
   }
 });

@@ -98,7 +98,14 @@ export interface Created {
 
 /** POST /business/pix-charges, handing the status to the rule of "200: PIX charge.". */
 export async function createCharge(run: CheckRun, client: PartnerClient, body: PartnerChargeRequest | unknown, opts: { idempotencyKey?: string } = {}): Promise<Created> {
-  const response = await client.createCharge(body, opts);
+  return judgeCreated(run, await client.createCharge(body, opts), opts);
+}
+
+/**
+ * The judging half of {@link createCharge}, for creations sent together (`t.all`) and judged
+ * afterwards in item order.
+ */
+export function judgeCreated(run: CheckRun, response: ApiResponse, opts: { idempotencyKey?: string } = {}): Created {
   // "Optional header `Idempotency-Key`": a creation without it is served like any other
   status(run, response, 200, opts.idempotencyKey === undefined ? ['PT-CHARGE-CREATE-200', 'PT-IDEM-OPTIONAL'] : ['PT-CHARGE-CREATE-200']);
   const charge = response.status === 200 ? chargeOf(response.json) : undefined;
@@ -135,7 +142,11 @@ export async function lookupState(run: CheckRun, client: PartnerClient, id: stri
 
 /** Lists (optionally filtered) and locates the array with the one list locator (harness/rules/partner/list.ts). */
 export async function listCharges(run: CheckRun, client: PartnerClient, filter: { status?: string } = {}): Promise<{ response: ApiResponse; list?: LocatedList }> {
-  const response = await client.listCharges(filter);
+  return judgeListed(run, await client.listCharges(filter), filter);
+}
+
+/** The judging half of {@link listCharges}, for lists fetched together (`t.all`) and judged afterwards in item order. */
+export function judgeListed(run: CheckRun, response: ApiResponse, filter: { status?: string } = {}): { response: ApiResponse; list?: LocatedList } {
   if (!status(run, response, '2xx', ['PT-LIST-ACCOUNT-SCOPE'])) return { response };
   const { judgement, list } = verifyChargeList(response.json, { requirements: ['PT-LIST-ACCOUNT-SCOPE'], exchanges: [response.exchange] });
   run.record(judgement);
