@@ -43,7 +43,7 @@ check('concurrent pays of one charge capture it once', {
     t.run.record(expectChargeState(seen, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS'], why: 'after concurrent pays' }));
     const after = before ? await statement(t) : undefined;
     return { before, after, values, seen };
-  });
+  }, 'money');
   if (!window) return;
   const { before, after, values, seen } = window;
   if (!before || !after) return;
@@ -93,6 +93,6 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
       const after = before ? await statement(t) : undefined;
       if (!before || !after) return;
       t.run.record(judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange], mustNotCapture: seen.state === 'canceled' }).judgement);
-    });
+    }, 'money');
   }
 });

@@ -123,7 +123,7 @@ async function measureCapture(t: CheckTools): Promise<Measured | undefined> {
 // other posting in between), where the move must equal one of our capture's plausible nets exactly.
 check('a paid charge appears as a capture posting and raises available_cents by its net value', {
   id: 'partner.finance.capture',
-  exclusive: true,
+  exclusive: 'money',
   api: 'partner',
   area: AREA,
   requirements: ['PT-CHARGE-PAY-CAPTURE', 'PT-FIN-AVAILABLE-RELIABLE', 'PT-FIN-LAST-50'],

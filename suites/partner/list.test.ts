@@ -21,7 +21,7 @@ const AREA = 'Charge list';
 // "newest first"
 check('the list shows our charges newest first', {
   id: 'partner.list.newest-first',
-  exclusive: true,
+  exclusive: 'records',
   api: 'partner',
   area: AREA,
   requirements: ['PT-LIST-ORDER', 'PT-LIST-ENVELOPE'],
