@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../harness/http/exchange.js';
 import type { Finding } from '../harness/rules/finding.js';
 import { checkMetaFromRun, exercisedBy, getCheckMeta, replayCommand, setCheckMeta, splitFindings } from '../harness/report/meta.js';
-import { exchangeTitle, formatRequest, formatResponse } from '../harness/report/allure.js';
+import { exchangeTitle, formatExchange, formatRequest, formatResponse } from '../harness/report/allure.js';
 
 const exchange = (seq: number, status?: number): Exchange => ({
   seq,
@@ -70,6 +70,11 @@ describe('allure text', () => {
     expect(formatRequest(exchange(3, 201))).toBe('POST http://127.0.0.1:1/api/v1/pix/in/qrcode?x=1\nauthorization: Bearer <redacted:token>\n\n{"amountInCents":99}');
     expect(formatResponse(exchange(3, 201))).toBe('HTTP 201\ncontent-type: application/json\n\n{"id":"c1"}');
     expect(formatResponse(exchange(3))).toBe('(no response) ECONNRESET');
+    // one attachment per exchange: curl, request, response with its JSON body pretty-printed
+    const one = formatExchange(exchange(3, 201));
+    expect(one.startsWith('$ curl')).toBe(true);
+    expect(one).toContain('POST http://127.0.0.1:1/api/v1/pix/in/qrcode?x=1');
+    expect(one).toContain('HTTP 201\ncontent-type: application/json\n\n{\n  "id": "c1"\n}');
     expect(exchangeTitle(exchange(3, 201))).toBe('#3 POST /api/v1/pix/in/qrcode?x=1 → 201 (42 ms)');
     expect(exchangeTitle(exchange(4))).toBe('#4 POST /api/v1/pix/in/qrcode?x=1 → error: ECONNRESET (42 ms)');
   });
