@@ -89,9 +89,7 @@ export async function startDelayProxy(target: string, options: DelayProxyOptions
   const maxInFlight = options.maxInFlight ?? 1024;
   const upstreamTimeoutMs = options.upstreamTimeoutMs ?? 60_000;
   // no socket cap: a burst of N requests reaches the target over N connections, as it left the suite
-  // idle sockets close after 2 s, before the target's keep-alive timeout (Node's default 5 s): a
-  // request never goes out on a socket the target is closing (a 502 ECONNRESET the suite would see)
-  const agent = new Agent({ keepAlive: true, maxSockets: Infinity, timeout: 2_000 });
+  const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
   const sockets = new Set<Socket>();
   let current = 0;
 
@@ -117,9 +115,11 @@ export async function startDelayProxy(target: string, options: DelayProxyOptions
       req.resume();
       return;
     }
-    // the body waits in the socket's buffer (paused stream) while the delay runs
-    req.pause();
-    const forward = (): void => {
+    // the body is read while the delay runs, so a request can be sent again (below)
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const bodyRead = new Promise<void>((resolve) => req.once('end', resolve));
+    const forward = (retried: boolean): void => {
       const out = httpRequest(
         { agent, hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
         (answer) => {
@@ -132,14 +132,17 @@ export async function startDelayProxy(target: string, options: DelayProxyOptions
         out.destroy();
         fail(res, 504, `delay-proxy: no answer within ${upstreamTimeoutMs} ms`);
       });
-      out.once('error', (error) => {
+      out.once('error', (error: NodeJS.ErrnoException) => {
+        // a kept-alive connection the target closed just as it was reused: nothing reached the
+        // target, so the request goes again on a fresh connection (as Node's docs advise)
+        if (!retried && out.reusedSocket && error.code === 'ECONNRESET' && !res.headersSent) return forward(true);
         if (!res.writableEnded) fail(res, 502, `delay-proxy: ${error.message}`);
       });
-      req.pipe(out);
-      req.resume();
+      out.end(Buffer.concat(chunks));
     };
-    if (options.delayMs > 0) setTimeout(forward, options.delayMs);
-    else forward();
+    const start = (): void => void bodyRead.then(() => forward(false));
+    if (options.delayMs > 0) setTimeout(start, options.delayMs);
+    else start();
   };
 
   const server = createServer(handle);

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LaneLock, startLaneServer } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
-import { RequestLane, changesAccount, enterWrite, requestLane, takeLane, writeKinds } from '../harness/http/quiet-lane.js';
+import { RequestLane, changesAccount, enterRequest, requestLane, takeLane, requestKinds } from '../harness/http/quiet-lane.js';
 import { enterExclusiveLane } from '../harness/run/check-lane.js';
 import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
@@ -199,20 +199,21 @@ describe('lane server', () => {
     end();
   });
 
-  it('a write holds the lanes of what it can disturb: a list-order window does not stop a pay, a balance window does not stop a charge creation', async () => {
+  it('a request holds the lane of what it can disturb: a list-order window does not stop a pay, a balance window does not stop a charge creation, a burst window stops everything', async () => {
     server = await startLaneServer({ drainMs: 10_000 });
     const env = { PAYGATE_LANE_URL: server.url };
-    expect(writeKinds('POST', 'POST /business/pix-charges/{id}/pay')).toEqual(['money']);
-    expect(writeKinds('POST', 'POST /business/pix-charges')).toEqual(['records']);
-    expect(writeKinds('POST', 'POST /api/v1/pix/out/pixkey')).toEqual(['money']);
-    expect(writeKinds('POST', 'POST /api/v1/pix/in/qrcode')).toEqual(['records']);
-    expect(writeKinds('POST', undefined)).toEqual(['money', 'records']);
-    expect(writeKinds('GET', 'GET /business/pix-charges')).toEqual([]);
+    expect(requestKinds('POST', 'POST /business/pix-charges/{id}/pay')).toEqual(['money']);
+    expect(requestKinds('POST', 'POST /business/pix-charges')).toEqual(['records']);
+    expect(requestKinds('POST', 'POST /api/v1/pix/out/pixkey')).toEqual(['money']);
+    expect(requestKinds('POST', 'POST /api/v1/pix/in/qrcode')).toEqual(['records']);
+    expect(requestKinds('POST', undefined)).toEqual(['money', 'records']);
+    expect(requestKinds('GET', 'GET /business/pix-charges')).toEqual(['reads']);
+    expect(requestKinds('POST', 'POST /api/auth')).toEqual(['reads']);
     const listOrder = await enterExclusiveLane({ api: 'partner' }, ['records'], env);
     // a pay goes out beside a list-order window; a creation waits for it
-    (await enterWrite('partner', ['money'], env))();
+    (await enterRequest('partner', ['money'], env))();
     let created = false;
-    const creation = enterWrite('partner', ['records'], env).then((end) => {
+    const creation = enterRequest('partner', ['records'], env).then((end) => {
       created = true;
       return end;
     });
@@ -221,14 +222,23 @@ describe('lane server', () => {
     listOrder.release();
     (await creation)();
     // a write the suite does not know holds both, so both kinds of window wait for it
-    const unknown = await enterWrite('partner', ['money', 'records'], env);
+    const unknown = await enterRequest('partner', ['money', 'records'], env);
     expect(server.lock('partner').state.shared).toBe(1);
     expect(server.lock('partner-records').state.shared).toBe(1);
     unknown();
     const both = await enterExclusiveLane({ api: 'partner' }, undefined, env);
     expect(server.lock('partner').state.exclusive).toBe(true);
     expect(server.lock('partner-records').state.exclusive).toBe(true);
+    // the default window has the target to itself: a read waits too
+    let read = false;
+    const reading = enterRequest('partner', ['reads'], env).then((end) => {
+      read = true;
+      return end;
+    });
+    await sleep(50);
+    expect(read).toBe(false);
     both.release();
+    (await reading)();
   });
 
   it('only writes hold the lane: reads and the token exchange never wait', () => {

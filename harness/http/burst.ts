@@ -29,7 +29,7 @@ export interface BurstOptions {
   /** the `--max-rps` cap, if any: the burst reserves N slots before starting */
   maxRps?: number;
   /**
-   * holds the quiet-account lanes of the burst's API (harness/http/quiet-lane.ts `enterWrite`) once
+   * holds the quiet-account lanes of the burst's API (harness/http/quiet-lane.ts `enterRequest`) once
    * for the whole burst, so an exclusive check that starts waiting meanwhile never splits it;
    * returns the function that ends the hold
    */

@@ -20,7 +20,7 @@ import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js';
 import { proxyDispatcher } from './transport.js';
-import { enterWrite, writeKinds } from './quiet-lane.js';
+import { enterRequest, requestKinds } from './quiet-lane.js';
 import type { RateLimiter } from './rate-limit.js';
 
 export type ApiName = 'gateway' | 'partner';
@@ -222,7 +222,7 @@ export class HttpClient {
       // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
       const pause = runPauses.pending(this.api);
       if (pause) await pause;
-      const result = await this.written(options);
+      const result = await this.laned(options);
       const retry = result.status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
       if (!retry) return result;
       const advised = parseRetryAfter(result.headers['retry-after']);
@@ -232,12 +232,12 @@ export class HttpClient {
     }
   }
 
-  /** A write holds the API's quiet-account lane while it is in flight (harness/http/quiet-lane.ts). */
-  private async written(options: RequestOptions): Promise<HttpResult> {
-    const kinds = writeKinds(options.method, options.operation);
+  /** A request holds its kind's quiet-account lane of the API while it is in flight (harness/http/quiet-lane.ts). */
+  private async laned(options: RequestOptions): Promise<HttpResult> {
+    const kinds = requestKinds(options.method, options.operation);
     const scope = dispatchScope.getStore();
-    if (kinds.length === 0 || (scope?.laneHeld === true && scope.origin === this.origin)) return this.once(options);
-    const end = await enterWrite(this.api, kinds);
+    if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options);
+    const end = await enterRequest(this.api, kinds);
     try {
       return await this.once(options);
     } finally {

@@ -1,21 +1,22 @@
 /**
- * The quiet-account lane, worker side (the lock and its server: harness/run/lane.ts).
+ * The quiet-account lanes, worker side (the lock and its server: harness/run/lane.ts).
  *
- * A check whose judgement needs nothing else to change its API's account while it runs (a balance
- * delta, "newest first" in a list, a ledger window) holds the account's lane **exclusively** for the
- * whole check (harness/run/check-lane.ts). Every other check holds nothing for itself: each of its
- * **writes** (any request but a read — GET, HEAD, OPTIONS — or the token exchange) holds the lane
- * **shared** while it is in flight. So:
+ * A window whose judgement needs nothing else to happen on its API's account (a balance delta,
+ * "newest first" in a list, a ledger window, a race burst) holds the lanes of what it needs quiet
+ * **exclusively**: a whole check (`exclusive` in its CheckSpec) or a window of it (`t.alone`),
+ * harness/run/check-lane.ts. Every request holds the lane of its kind ({@link QuietKind}: money,
+ * records or reads) **shared** while it is in flight. So:
  *
- * - an exclusive check waits for the writes in flight (one round trip), not for whole checks to end;
- * - while it runs, other checks' writes to that API wait, and their reads go on;
- * - a burst (harness/http/burst.ts) holds the lane once for all its requests, so a waiting
- *   exclusive check never splits it.
+ * - an exclusive window waits for the requests of its kinds in flight (one round trip), not for
+ *   whole checks to end;
+ * - while it runs, other checks' requests of those kinds wait; the others go on;
+ * - a burst (harness/http/burst.ts) holds its lanes once for all its requests, so a waiting
+ *   exclusive window never splits it.
  *
- * A worker keeps one shared hold per API and counts its writes in flight under it. When an
- * exclusive check asks (the server writes `yield`), the worker sends no new write, lets those in
- * flight finish, releases the hold, and queues again behind the exclusive check. Without a lane
- * server (PAYGATE_LANE_URL unset: a test of the harness itself), or when no grant comes within
+ * A worker keeps one shared hold per lane and counts its requests in flight under it. When an
+ * exclusive window asks (the server writes `yield`), the worker sends no new request of that kind,
+ * lets those in flight finish, releases the hold, and queues again behind the window. Without a
+ * lane server (PAYGATE_LANE_URL unset: a test of the harness itself), or when no grant comes within
  * {@link LANE_MAX_WAIT_MS}, requests go out unheld, as before the lane existed: the suites stay
  * sound under concurrency (quiet windows, re-measures); the lane keeps them decisive.
  */
@@ -101,13 +102,16 @@ export function changesAccount(method: string, operation?: string): boolean {
 }
 
 /**
- * What a write can disturb, each with its own lane per API: `money` (balances, the ledger: pays,
- * completions, card sales, transfers) and `records` (what the lists show, in their order: creating
- * a charge, registering a webhook). A balance window needs only `money` quiet, a list-order check
- * only `records`, so charge creations (most of the negative fuzzing) never wait for a balance window.
+ * What a request can disturb, each with its own lane per API: `money` (balances, the ledger: pays,
+ * completions, card sales, transfers), `records` (what the lists show, in their order: creating a
+ * charge, registering a webhook) and `reads` (nothing on the account, only the target's attention:
+ * lookups, lists, the token exchange). A balance window needs only `money` quiet, a list-order
+ * check only `records`, so charge creations (most of the negative fuzzing) never wait for a balance
+ * window; a race burst wants the target to itself (all three): a race window of a few
+ * milliseconds is missed when the target is busy answering other checks meanwhile.
  */
-export type QuietKind = 'money' | 'records';
-export const QUIET_KINDS: readonly QuietKind[] = ['money', 'records'];
+export type QuietKind = 'money' | 'records' | 'reads';
+export const QUIET_KINDS: readonly QuietKind[] = ['money', 'records', 'reads'];
 
 const RECORD_WRITES: ReadonlySet<string> = new Set(['POST /api/v1/pix/in/qrcode', 'POST /api/v1/webhook', 'DELETE /api/v1/webhook/{id}', 'POST /business/pix-charges']);
 const MONEY_WRITES: ReadonlySet<string> = new Set([
@@ -119,17 +123,17 @@ const MONEY_WRITES: ReadonlySet<string> = new Set([
   'POST /business/pix-charges/{id}/cancel',
 ]);
 
-/** The lanes a request holds while in flight, in lane order: none for a read, both for a write the suite does not know. */
-export function writeKinds(method: string, operation?: string): readonly QuietKind[] {
-  if (!changesAccount(method, operation)) return [];
+/** The lanes a request holds while in flight: `reads` for a read, money and records for a write the suite does not know. */
+export function requestKinds(method: string, operation?: string): readonly QuietKind[] {
+  if (!changesAccount(method, operation)) return ['reads'];
   if (operation !== undefined && RECORD_WRITES.has(operation)) return ['records'];
   if (operation !== undefined && MONEY_WRITES.has(operation)) return ['money'];
-  return QUIET_KINDS;
+  return ['money', 'records'];
 }
 
-/** The lane of one kind of an API (`gateway`, `gateway-records`, …). */
+/** The lane of one kind of an API (`gateway`, `gateway-records`, `gateway-reads`). */
 export function laneName(api: string, kind: QuietKind): string {
-  return kind === 'money' ? api : `${api}-records`;
+  return kind === 'money' ? api : `${api}-${kind}`;
 }
 
 const NOTHING = (): void => undefined;
@@ -226,7 +230,7 @@ const lanes = new Map<string, RequestLane>();
  * Holds, in lane order (so two holders can never wait for each other), this worker's lanes of
  * `kinds` on `api` for one write; returns the function that ends it. Without a lane server: nothing.
  */
-export async function enterWrite(api: string, kinds: readonly QuietKind[], env: NodeJS.ProcessEnv = process.env): Promise<() => void> {
+export async function enterRequest(api: string, kinds: readonly QuietKind[], env: NodeJS.ProcessEnv = process.env): Promise<() => void> {
   const ends: (() => void)[] = [];
   for (const kind of QUIET_KINDS) {
     if (!kinds.includes(kind)) continue;

@@ -47,7 +47,7 @@ import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 import { runConcurrently } from './concurrent-runs.js';
 import { mapLimited } from './parallel.js';
 import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
-import { QUIET_KINDS, enterWrite, writesBlockedMs } from '../http/quiet-lane.js';
+import { QUIET_KINDS, enterRequest, writesBlockedMs } from '../http/quiet-lane.js';
 import type { QuietKind } from '../http/quiet-lane.js';
 
 export type { Profile };
@@ -143,10 +143,11 @@ export interface CheckSpec {
   /** time limit in the quick profile with no rate cap (default 60 s; timer checks 15 min); see {@link checkBudgetMs} */
   timeoutMs?: number;
   /**
-   * needs a quiet account for the whole check: no other check writes to its API's account meanwhile
-   * (list order, ledger windows); see harness/http/quiet-lane.ts. A check that needs it only for a
-   * window (a balance window, a race burst) uses {@link CheckTools.alone} instead, so the account is
-   * held for that window only, not while the check waits for webhooks.
+   * needs a quiet account for the whole check: no other check's request of that kind (`money`,
+   * `records`; `true`: every request) reaches its API meanwhile; see harness/http/quiet-lane.ts. A
+   * check that needs it only for a window (a balance window, a race burst) uses
+   * {@link CheckTools.alone} instead, so the account is held for that window only, not while the
+   * check waits for webhooks.
    */
   exclusive?: boolean | QuietKind;
 }
@@ -223,12 +224,12 @@ export interface CheckTools extends RunTools {
   /** skips the rest of the check as "not run" with the reason (e.g. a precondition the target did not provide) */
   notRun(capability: string, reason: string): never;
   /**
-   * Runs `fn` with the check's API account to itself: no other check's write to that API starts
-   * meanwhile, reads go on (harness/http/quiet-lane.ts). For a window whose judgement needs nothing
-   * else to change the account (a balance delta, a race burst); keep it short: every other check's
-   * writes wait for it. Not for property runs (they may be in flight together). `kind`: only the
-   * writes that can disturb this kind wait (`money`: a balance or ledger window, a race burst;
-   * `records`: a list's contents or order); default both.
+   * Runs `fn` with the check's API account to itself (harness/http/quiet-lane.ts). For a window
+   * whose judgement needs nothing else to happen on the account; keep it short: every other check's
+   * requests of that kind wait for it. Not for property runs (they may be in flight together).
+   * `kind`: only the requests that can disturb this kind wait (`money`: a balance or ledger window;
+   * `records`: a list's contents or order); default: every request to the API (a race burst, whose
+   * window of a few milliseconds a busy target misses).
    */
   alone<R>(fn: () => Promise<R>, kind?: QuietKind): Promise<R>;
 }
@@ -325,7 +326,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       burst: (api, n, makeRequest) => {
         const origin = target[api]?.baseUrl;
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
-        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterWrite(api, QUIET_KINDS) });
+        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterRequest(api, QUIET_KINDS) });
       },
       property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
       notRun: (capability, reason) => {

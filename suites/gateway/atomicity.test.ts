@@ -8,8 +8,8 @@
  * Balance. The sandbox balance is account-wide and other checks move it at the same time, so the
  * balance delta across a burst is only recorded as an observation: statuses and events decide
  * (issue 14). A burst is timing-sensitive (a race window can be a millisecond wide), so it runs
- * with the account to itself (`t.alone`: no other check's write meanwhile); the waits for the
- * events that follow do not hold the account. Amounts are small (a transfer above a manual-review threshold may be held `pending`,
+ * with the target to itself (`t.alone`: no other check's request to the gateway meanwhile); the
+ * waits for the events that follow do not hold it. Amounts are small (a transfer above a manual-review threshold may be held `pending`,
  * which the contract allows: the check sees the state it got before racing /complete).
  */
 import { randomUUID } from 'node:crypto';
@@ -125,7 +125,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
       before: await balanceCents(gw, run),
       burst: await t.burst('gateway', n, () => gw.payPixCharge(charge.id)),
       after: await balanceCents(gw, run),
-    }), 'money');
+    }));
     run.note(`${n} concurrent /pay, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 charge no longer pending"
     const verdict = judgeConcurrentConfirmations('pay', burst.values);
@@ -172,7 +172,7 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
       before: await balanceCents(gw, run),
       burst: await t.burst('gateway', n, () => gw.completeTransfer(transferId)),
       after: await balanceCents(gw, run),
-    }), 'money');
+    }));
     run.note(`${n} concurrent /complete, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 already completed or canceled."
     run.record(judgeConcurrentConfirmations('complete', burst.values));
@@ -194,7 +194,7 @@ check('concurrent transfers with one idempotency key and body create one transfe
   const key = randomUUID();
   const postback = receiverPath();
   const body = transferBody(321, { postbackUrl: t.callbackUrl(postback) });
-  const burst = await t.alone(() => t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key })), 'money');
+  const burst = await t.alone(() => t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key })));
   run.note(`${n} concurrent creations with one key, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
   // one transfer among the 2xx; a 409 warns; an "in progress" 4xx is accepted (noted above)
   run.record(judgeSameKeyBurst(burst.values));
