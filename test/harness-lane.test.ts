@@ -188,6 +188,22 @@ describe('lane server', () => {
     expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
   });
 
+  it('a window inside a window takes only the lanes it lacks (a burst inside a ledger window does not wait for itself)', async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const env = { PAYGATE_LANE_URL: server.url };
+    const ledger = await enterExclusiveLane({ api: 'partner' }, ['money'], env);
+    const burst = await ledger.run(() => enterExclusiveLane({ api: 'partner' }, undefined, env));
+    expect(burst.hold).toBeDefined();
+    expect(server.lock('partner').state.exclusive).toBe(true);
+    expect(server.lock('partner-records').state.exclusive).toBe(true);
+    expect(server.lock('partner-reads').state.exclusive).toBe(true);
+    burst.release();
+    await sleep(30);
+    expect(server.lock('partner-reads').state.exclusive).toBe(false);
+    expect(server.lock('partner').state.exclusive).toBe(true);
+    ledger.release();
+  });
+
   it('runs without the lane (with a note for exclusive checks) when no server answers', async () => {
     expect(requestLane('gateway', {})).toBeUndefined();
     expect((await enterExclusiveLane({ api: 'gateway' }, undefined, {})).hold).toBeUndefined();

@@ -144,6 +144,11 @@ const NOTHING = (): void => undefined;
  */
 const exclusiveScope = new AsyncLocalStorage<ReadonlySet<string>>();
 
+/** The code running now holds the `name` lane exclusively (a window inside a window takes only what it lacks). */
+export function laneHeldHere(name: string): boolean {
+  return exclusiveScope.getStore()?.has(name) === true;
+}
+
 /** Runs `fn` as a holder of the `names` lanes: its writes (and those of what it awaits) pass them. */
 export function runHoldingLanes<R>(names: readonly string[], fn: () => R): R {
   const held = exclusiveScope.getStore();
@@ -202,7 +207,7 @@ export class RequestLane {
 
   /** the code running now holds this lane exclusively ({@link runHoldingLane}) */
   private heldHere(): boolean {
-    return exclusiveScope.getStore()?.has(this.name) === true;
+    return laneHeldHere(this.name);
   }
 
   private admit(): () => void {

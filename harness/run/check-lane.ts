@@ -5,7 +5,7 @@
  * comes in time, the check runs as it did before the lane existed — the suites stay sound under
  * concurrency (quiet windows); the lane only keeps them decisive — and says so in a note.
  */
-import { LANE_MAX_WAIT_MS, QUIET_KINDS, laneName, runHoldingLanes, takeLane } from '../http/quiet-lane.js';
+import { LANE_MAX_WAIT_MS, QUIET_KINDS, laneHeldHere, laneName, runHoldingLanes, takeLane } from '../http/quiet-lane.js';
 import type { LaneHold, QuietKind } from '../http/quiet-lane.js';
 
 export { LANE_MAX_WAIT_MS };
@@ -27,7 +27,11 @@ export async function enterExclusiveLane(spec: { api: string }, kinds: readonly 
   const url = env['PAYGATE_LANE_URL'];
   const unheld = { run: <R>(fn: () => R): R => fn(), release: () => undefined };
   if (!url) return unheld;
-  const names = QUIET_KINDS.filter((k) => kinds.includes(k)).map((k) => laneName(spec.api, k));
+  // inside a window (this async context), only the lanes it does not hold yet: a burst window
+  // nested in a ledger window takes reads and records, not the money lane it already has
+  const names = QUIET_KINDS.filter((k) => kinds.includes(k))
+    .map((k) => laneName(spec.api, k))
+    .filter((name) => !laneHeldHere(name));
   const started = performance.now();
   const holds: LaneHold[] = [];
   for (const name of names) {

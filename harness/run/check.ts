@@ -333,7 +333,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         throw new NotRunError(capability, reason);
       },
       alone: async (fn, kind) => {
-        if (lane) return fn();
+        // an exclusive check holds every kind it asked for; a window nested in another takes what it lacks
+        if (lane && spec.exclusive === true) return fn();
         const window = await enterExclusiveLane(spec, kind === undefined ? QUIET_KINDS : [kind]);
         aloneWaitedMs += window.hold?.waitedMs ?? 0;
         if (!window.hold && window.note) run.note(window.note);

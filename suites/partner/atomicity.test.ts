@@ -33,17 +33,18 @@ check('concurrent pays of one charge capture it once', {
   const amount = distinctiveAmount();
   const body = chargeBody('atomic-pay', { amount_cents: amount });
   const { id } = await mustCreate(t, body);
-  // the ledger window (statement, burst, statement) with the target to itself (a race burst); the event wait after it does not hold it
+  // the ledger window (statement, burst, statement) with no other money move; the burst inside it
+  // with the target to itself (a race window is milliseconds wide); the event wait after it holds nothing
   const window = await t.alone(async () => {
     const before = await statement(t);
-    const { values } = await t.burst('partner', 8, () => client.payCharge(id));
+    const { values } = await t.alone(() => t.burst('partner', 8, () => client.payCharge(id)));
     t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
     if (!t.run.record(judgeConcurrentPays(values, { requirements: ['PT-ATOMIC-CAPTURE'] }))) return undefined;
     const seen = await lookupState(t.run, client, id);
     t.run.record(expectChargeState(seen, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS'], why: 'after concurrent pays' }));
     const after = before ? await statement(t) : undefined;
     return { before, after, values, seen };
-  });
+  }, 'money');
   if (!window) return;
   const { before, after, values, seen } = window;
   if (!before || !after) return;
@@ -79,10 +80,10 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
   for (let round = 0; round < 3; round++) {
     const amount = distinctiveAmount();
     const { id } = await mustCreate(t, chargeBody('atomic-mix', { amount_cents: amount }));
-    // each round's ledger window with the target to itself (a race burst)
+    // each round's ledger window with no other money move, its race burst with the target to itself
     await t.alone(async () => {
       const before = await statement(t);
-      const { values } = await t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id)));
+      const { values } = await t.alone(() => t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id))));
       const [pay, cancel] = values;
       if (!pay || !cancel) return;
       const seen = await lookupState(t.run, client, id);
@@ -93,6 +94,6 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
       const after = before ? await statement(t) : undefined;
       if (!before || !after) return;
       t.run.record(judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange], mustNotCapture: seen.state === 'canceled' }).judgement);
-    });
+    }, 'money');
   }
 });
