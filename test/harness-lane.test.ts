@@ -9,6 +9,21 @@ import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A request waiting for its lane: `went` turns true once it may go out; `end` ends it. */
+function watch(entering: Promise<() => void> | undefined): { readonly went: boolean; end(): Promise<void> } {
+  let went = false;
+  const entered = entering?.then((end) => {
+    went = true;
+    return end;
+  });
+  return {
+    get went() {
+      return went;
+    },
+    end: async () => (await entered)?.(),
+  };
+}
+
 describe('LaneLock', () => {
   it('grants shared holders together, an exclusive one alone, with writer preference', () => {
     const lock = new LaneLock();
@@ -173,17 +188,13 @@ describe('lane server', () => {
     });
     expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: true, waiting: 0 });
     // a write of another check in this worker waits for the holder
-    let besideWent = false;
-    const beside = writes?.enter().then((end) => {
-      besideWent = true;
-      return end;
-    });
+    const beside = watch(writes?.enter());
     await sleep(50);
-    expect(besideWent).toBe(false);
+    expect(beside.went).toBe(false);
     alone.release();
     alone.release();
-    (await beside)?.();
-    expect(besideWent).toBe(true);
+    await beside.end();
+    expect(beside.went).toBe(true);
     await sleep(30);
     expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
   });
@@ -228,15 +239,12 @@ describe('lane server', () => {
     const listOrder = await enterExclusiveLane({ api: 'partner' }, ['records'], env);
     // a pay goes out beside a list-order window; a creation waits for it
     (await enterRequest('partner', ['money'], env))();
-    let created = false;
-    const creation = enterRequest('partner', ['records'], env).then((end) => {
-      created = true;
-      return end;
-    });
+    const creation = watch(enterRequest('partner', ['records'], env));
     await sleep(50);
-    expect(created).toBe(false);
+    expect(creation.went).toBe(false);
     listOrder.release();
-    (await creation)();
+    await creation.end();
+    expect(creation.went).toBe(true);
     // a write the suite does not know holds both, so both kinds of window wait for it
     const unknown = await enterRequest('partner', ['money', 'records'], env);
     expect(server.lock('partner').state.shared).toBe(1);
@@ -246,18 +254,15 @@ describe('lane server', () => {
     expect(server.lock('partner').state.exclusive).toBe(true);
     expect(server.lock('partner-records').state.exclusive).toBe(true);
     // the default window has the target to itself: a read waits too
-    let read = false;
-    const reading = enterRequest('partner', ['reads'], env).then((end) => {
-      read = true;
-      return end;
-    });
+    const reading = watch(enterRequest('partner', ['reads'], env));
     await sleep(50);
-    expect(read).toBe(false);
+    expect(reading.went).toBe(false);
     both.release();
-    (await reading)();
+    await reading.end();
+    expect(reading.went).toBe(true);
   });
 
-  it('only writes hold the lane: reads and the token exchange never wait', () => {
+  it('only writes change the account: reads and the token exchange do not', () => {
     expect(changesAccount('GET', 'GET /api/v1/balance')).toBe(false);
     expect(changesAccount('head')).toBe(false);
     expect(changesAccount('OPTIONS')).toBe(false);

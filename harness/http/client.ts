@@ -105,7 +105,7 @@ export interface DispatchScope {
   dispatcher: Dispatcher;
   /** the burst already reserved its rate slots */
   skipRateLimit?: boolean;
-  /** the burst already holds the quiet-account lane for all its requests (quiet-lane.ts) */
+  /** the burst already holds the quiet-account lanes for all its requests (quiet-lane.ts) */
   laneHeld?: boolean;
 }
 export const dispatchScope = new AsyncLocalStorage<DispatchScope>();
@@ -234,10 +234,9 @@ export class HttpClient {
 
   /** A request holds its kind's quiet-account lane of the API while it is in flight (harness/http/quiet-lane.ts). */
   private async laned(options: RequestOptions): Promise<HttpResult> {
-    const kinds = requestKinds(options.method, options.operation);
     const scope = dispatchScope.getStore();
     if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options);
-    const end = await enterRequest(this.api, kinds);
+    const end = await enterRequest(this.api, requestKinds(options.method, options.operation));
     try {
       return await this.once(options);
     } finally {

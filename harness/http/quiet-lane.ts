@@ -26,7 +26,7 @@ import type { ClientRequest } from 'node:http';
 
 export type LaneMode = 'shared' | 'exclusive';
 
-/** The longest a check or a write waits for its lane (an exclusive one waits for the writes in flight). */
+/** The longest a window or a request waits for its lane (an exclusive one waits for the requests in flight). */
 export const LANE_MAX_WAIT_MS = 3 * 60_000;
 
 export interface LaneHold {
@@ -34,7 +34,7 @@ export interface LaneHold {
   waitedMs: number;
   /** shared holders still running beside this exclusive hold (its drain wait ran out) */
   stragglers: number;
-  /** an exclusive request waits for this (shared) hold: release it once the writes in flight are done */
+  /** an exclusive request waits for this (shared) hold: release it once the requests in flight are done */
   readonly yieldRequested: boolean;
   release(): void;
 }
@@ -140,7 +140,7 @@ const NOTHING = (): void => undefined;
 
 /**
  * The lanes the code running now holds exclusively (an exclusive check's body, a `t.alone` window):
- * its own writes pass. Async-local, so a check running beside it in the same worker is not exempt.
+ * its own requests pass. Async-local, so a check running beside it in the same worker is not exempt.
  */
 const exclusiveScope = new AsyncLocalStorage<ReadonlySet<string>>();
 
@@ -149,19 +149,19 @@ export function laneHeldHere(name: string): boolean {
   return exclusiveScope.getStore()?.has(name) === true;
 }
 
-/** Runs `fn` as a holder of the `names` lanes: its writes (and those of what it awaits) pass them. */
+/** Runs `fn` as a holder of the `names` lanes: its requests (and those of what it awaits) pass them. */
 export function runHoldingLanes<R>(names: readonly string[], fn: () => R): R {
   const held = exclusiveScope.getStore();
   return exclusiveScope.run(new Set([...(held ?? []), ...names]), fn);
 }
 
-/** One API's lane as this worker's writes see it (see the module comment). */
+/** One lane as this worker's requests see it (see the module comment). */
 export class RequestLane {
   private hold: LaneHold | undefined;
   private acquiring: Promise<LaneHold | undefined> | undefined;
   private inFlight = 0;
   private readonly releaseWaiters: (() => void)[] = [];
-  /** ms during which at least one write of this worker waited for the lane */
+  /** ms during which at least one request of this worker waited for the lane */
   private blockedTotal = 0;
   private waiting = 0;
   private blockedSince = 0;
@@ -171,12 +171,12 @@ export class RequestLane {
     private readonly name: string,
   ) {}
 
-  /** ms this worker's writes spent waiting for the lane so far (overlapping waits count once) */
+  /** ms this worker's requests spent waiting for the lane so far (overlapping waits count once) */
   get blockedMs(): number {
     return this.blockedTotal + (this.waiting > 0 ? performance.now() - this.blockedSince : 0);
   }
 
-  /** Waits until a write may go out; returns the function that ends it (call it once the answer is in). */
+  /** Waits until a request may go out; returns the function that ends it (call it once the answer is in). */
   async enter(): Promise<() => void> {
     if (this.heldHere()) return NOTHING;
     if (this.hold !== undefined && !this.hold.yieldRequested) return this.admit();
@@ -186,7 +186,7 @@ export class RequestLane {
         const hold = this.hold;
         if (hold !== undefined && !hold.yieldRequested) return this.admit();
         if (hold !== undefined) {
-          // asked to yield: the writes in flight finish, the hold goes, then this one queues again
+          // asked to yield: the requests in flight finish, the hold goes, then this one queues again
           this.releaseIfYielded();
           if (this.hold !== undefined) await new Promise<void>((resolve) => this.releaseWaiters.push(resolve));
           continue;
@@ -197,7 +197,7 @@ export class RequestLane {
           return taken;
         });
         const taken = await this.acquiring;
-        // no grant in time or no server: the write goes out unheld (module comment)
+        // no grant in time or no server: the request goes out unheld (module comment)
         if (taken === undefined) return this.admit();
       }
     } finally {
@@ -205,7 +205,7 @@ export class RequestLane {
     }
   }
 
-  /** the code running now holds this lane exclusively ({@link runHoldingLane}) */
+  /** the code running now holds this lane exclusively ({@link runHoldingLanes}) */
   private heldHere(): boolean {
     return laneHeldHere(this.name);
   }
@@ -233,7 +233,7 @@ const lanes = new Map<string, RequestLane>();
 
 /**
  * Holds, in lane order (so two holders can never wait for each other), this worker's lanes of
- * `kinds` on `api` for one write; returns the function that ends it. Without a lane server: nothing.
+ * `kinds` on `api` for one request; returns the function that ends it. Without a lane server: nothing.
  */
 export async function enterRequest(api: string, kinds: readonly QuietKind[], env: NodeJS.ProcessEnv = process.env): Promise<() => void> {
   const ends: (() => void)[] = [];
@@ -243,12 +243,12 @@ export async function enterRequest(api: string, kinds: readonly QuietKind[], env
     if (lane) ends.push(await lane.enter());
   }
   return () => {
-    for (const end of ends.reverse()) end();
+    for (let i = ends.length - 1; i >= 0; i--) ends[i]?.();
   };
 }
 
-/** ms this worker's writes to `api` waited for its lanes so far */
-export function writesBlockedMs(api: string, env: NodeJS.ProcessEnv = process.env): number {
+/** ms this worker's requests to `api` waited for its lanes so far */
+export function requestsBlockedMs(api: string, env: NodeJS.ProcessEnv = process.env): number {
   return QUIET_KINDS.reduce((n, kind) => n + (requestLane(laneName(api, kind), env)?.blockedMs ?? 0), 0);
 }
 

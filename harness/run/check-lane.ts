@@ -1,6 +1,7 @@
 /**
- * How an `exclusive` check holds its API's quiet-account lane (harness/run/lane.ts) for its whole
- * run, while other checks' writes hold it shared one request at a time (harness/http/quiet-lane.ts).
+ * How a window (an `exclusive` check's whole run, or a `t.alone` window) holds its API's
+ * quiet-account lanes (harness/run/lane.ts) of the kinds it needs, while every request holds its
+ * own kind's lane shared, one request at a time (harness/http/quiet-lane.ts).
  * Without a lane server (PAYGATE_LANE_URL unset: a test of the harness itself) or when no grant
  * comes in time, the check runs as it did before the lane existed — the suites stay sound under
  * concurrency (quiet windows); the lane only keeps them decisive — and says so in a note.
@@ -13,15 +14,15 @@ export { LANE_MAX_WAIT_MS };
 export interface ExclusiveLane {
   hold?: LaneHold;
   note?: string;
-  /** runs `fn` as the holder: its writes (and those of what it awaits) pass the lane */
+  /** runs `fn` as the holder: its requests (and those of what it awaits) pass the lanes */
   run<R>(fn: () => R): R;
   /** ends the hold */
   release(): void;
 }
 
 /**
- * Takes the lanes of `kinds` (default both) on `spec.api` alone, in lane order; the code run
- * through `run` writes past them. `hold.waitedMs` is the whole wait.
+ * Takes the lanes of `kinds` (default all: the target to itself) on `spec.api` alone, in lane
+ * order; the code run through `run` sends past them. `hold.waitedMs` is the whole wait.
  */
 export async function enterExclusiveLane(spec: { api: string }, kinds: readonly QuietKind[] = QUIET_KINDS, env: NodeJS.ProcessEnv = process.env): Promise<ExclusiveLane> {
   const url = env['PAYGATE_LANE_URL'];
@@ -44,8 +45,8 @@ export async function enterExclusiveLane(spec: { api: string }, kinds: readonly 
   }
   const stragglers = holds.reduce((n, h) => n + h.stragglers, 0);
   const hold: LaneHold = { waitedMs: Math.round(performance.now() - started), stragglers, yieldRequested: false, release: () => holds.forEach((h) => h.release()) };
-  const what = kinds.length === 1 ? `${kinds[0] === 'money' ? 'moving money on' : 'creating records on'}` : 'writing to';
-  const beside = stragglers > 0 ? `, beside ${stragglers} longer write(s) still in flight` : '';
+  const what = kinds.length === 1 ? { money: 'moving money on', records: 'creating records on', reads: 'reading' }[kinds[0] as QuietKind] : 'sending anything to';
+  const beside = stragglers > 0 ? `, beside ${stragglers} longer request(s) still in flight` : '';
   return {
     hold,
     note: `ran with no other check ${what} the ${spec.api} account${beside} (waited ${(hold.waitedMs / 1000).toFixed(1)} s)`,

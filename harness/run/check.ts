@@ -47,7 +47,7 @@ import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
 import { runConcurrently } from './concurrent-runs.js';
 import { mapLimited } from './parallel.js';
 import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
-import { QUIET_KINDS, enterRequest, writesBlockedMs } from '../http/quiet-lane.js';
+import { QUIET_KINDS, enterRequest, requestsBlockedMs } from '../http/quiet-lane.js';
 import type { QuietKind } from '../http/quiet-lane.js';
 
 export type { Profile };
@@ -170,7 +170,7 @@ export function checkBudgetMs(spec: Pick<CheckSpec, 'tier' | 'timeoutMs'>, setti
 
 /**
  * Raced against a check's body: resolves `'deadline'` after `ms`, plus `extra()` ms (time the check
- * spent out of its lane, stepping aside for a check that needed a quiet account, is not its own).
+ * waited for the quiet-account lanes, behind another check's window, is not its own).
  */
 function deadline(ms: number, extra: () => number = () => 0): { promise: Promise<'deadline'>; cancel(): void } {
   let timer: NodeJS.Timeout | undefined;
@@ -302,13 +302,14 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       ctx.skip(skipReason);
       return;
     }
-    // an exclusive check holds its API's lane alone; every other check's writes hold it one at a time (quiet-lane.ts)
+    // an exclusive check holds the lanes of its kinds alone for its whole run; every request holds
+    // its own kind's lane shared while it is in flight (quiet-lane.ts)
     const lane = spec.exclusive ? await enterExclusiveLane(spec, spec.exclusive === true ? QUIET_KINDS : [spec.exclusive]) : undefined;
     if (lane) ctx.onTestFinished(() => lane.release());
-    const blockedBefore = writesBlockedMs(spec.api);
-    // waits for the lane: this check's writes behind another's window, and its own `alone` windows
+    const blockedBefore = requestsBlockedMs(spec.api);
+    // waits for the lanes: this check's requests behind another's window, and its own `alone` windows
     let aloneWaitedMs = 0;
-    const blocked = (): number => aloneWaitedMs + (lane ? 0 : writesBlockedMs(spec.api) - blockedBefore);
+    const blocked = (): number => aloneWaitedMs + (lane ? 0 : requestsBlockedMs(spec.api) - blockedBefore);
     const session = await sharedSession();
     const run = session.check(title, spec.requirements);
     if (lane?.note) run.note(lane.note);
@@ -333,8 +334,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         throw new NotRunError(capability, reason);
       },
       alone: async (fn, kind) => {
-        // an exclusive check holds every kind it asked for; a window nested in another takes what it lacks
-        if (lane && spec.exclusive === true) return fn();
+        // inside an exclusive check or another window, it takes only the lanes not held yet (check-lane.ts)
         const window = await enterExclusiveLane(spec, kind === undefined ? QUIET_KINDS : [kind]);
         aloneWaitedMs += window.hold?.waitedMs ?? 0;
         if (!window.hold && window.note) run.note(window.note);
@@ -351,10 +351,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     // the certifier's side (network, credentials, time limit): harness/run/inconclusive.ts
     let inconclusive: string | undefined;
     let outOfTime = false;
-    // time the check's writes waited for an exclusive check is not held against its budget
+    // time the check's requests waited behind another check's window is not held against its budget
     const limit = deadline(budget, blocked);
     try {
-      // an exclusive check's own writes pass its lane (quiet-lane.ts runHoldingLane)
+      // an exclusive check's own requests pass its lanes (quiet-lane.ts runHoldingLanes)
       const running = lane ? lane.run(() => body(tools)) : body(tools);
       // after the deadline the body may still settle; its outcome no longer matters
       running.catch(() => undefined);

@@ -22,6 +22,7 @@
  * run, results come back in run order, and a failure still hands the verdict to the sequential run.
  */
 import fc from 'fast-check';
+import { mapLimited } from './parallel.js';
 
 /** What one run of a property left: whether it passed, and what it recorded. */
 export interface RunOutcome<X> {
@@ -44,25 +45,21 @@ export async function runConcurrently<T, X>(
 ): Promise<X[] | undefined> {
   const values = fc.sample(arbitrary, { seed: parameters.seed, numRuns: parameters.numRuns });
   const results: X[] = new Array<X>(values.length);
-  const order = startOrder(values);
-  let next = 0;
-  let failed = false;
-  const lane = async (): Promise<void> => {
-    while (!failed && next < order.length) {
-      const index = order[next++] as number;
-      try {
-        const outcome = await runOne(values[index] as T, index);
-        if (!outcome.passed) failed = true;
-        results[index] = outcome.result;
-      } catch {
-        // a thrown run (harness or suite error, a precondition) is judged by the sequential run
-        failed = true;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, values.length)) }, lane));
-  return failed ? undefined : results;
+  try {
+    // a failing or thrown run (harness or suite error, a precondition) starts no further run; the
+    // sequential run judges it
+    await mapLimited(startOrder(values), limit, async (index) => {
+      const outcome = await runOne(values[index] as T, index);
+      if (!outcome.passed) throw NOT_PASSED;
+      results[index] = outcome.result;
+    });
+  } catch {
+    return undefined;
+  }
+  return results;
 }
+
+const NOT_PASSED = new Error('a concurrent run did not pass');
 
 /**
  * Run indexes, largest value first, ties in run order. Size: the number of items of an iterable
