@@ -29,3 +29,25 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
   if (failure !== undefined) throw failure.error;
   return results;
 }
+
+/**
+ * For requests that may throw (a credential pair with no token): `t.all(items, (i) => settle(send(i)))`
+ * never throws, and `taken(answers[k])` in item order throws where the request, sent alone, would
+ * have, after the judgements of the ones before it are recorded.
+ */
+/** A request's answer or what it threw, so requests sent together (t.all) can be taken in order. */
+export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/** The answer, or the request's error thrown here: where the request, sent alone, would have thrown. */
+export function taken<T>(s: Settled<T> | undefined): T {
+  if (s === undefined) throw new Error('taken: no such request');
+  if (!s.ok) throw s.error;
+  return s.value;
+}

@@ -17,7 +17,8 @@ import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectStatus } from '../../harness/rules/index.js';
 import { ensureEnvironmentsShareHost, ensureSandboxStateUnchanged, ensureSandboxWebhookHidden, judgeForeignAccess } from '../../harness/rules/gateway/isolation.js';
-import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, settle, taken, transferBody } from './webhook-steps.js';
+import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, transferBody } from './webhook-steps.js';
+import { settle, taken } from '../../harness/run/parallel.js';
 import type { CreatedCharge } from './webhook-steps.js';
 
 const AREA = 'Isolation';

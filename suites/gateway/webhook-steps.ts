@@ -107,23 +107,6 @@ export async function balanceCents(gw: GatewayClient, run: CheckRun): Promise<nu
   return Math.round(Number(text) * 100);
 }
 
-/** A request's answer or what it threw, so requests sent together (t.all) can be taken in order. */
-export type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-export function settle<T>(p: Promise<T>): Promise<Settled<T>> {
-  return p.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-}
-
-/** The answer, or the request's error thrown here: where the request, sent alone, would have thrown. */
-export function taken<T>(s: Settled<T> | undefined): T {
-  if (s === undefined) throw new Error('taken: no such request');
-  if (!s.ok) throw s.error;
-  return s.value;
-}
-
 export interface RegisteredWebhook {
   id: number | string;
   secret: string | undefined;

@@ -43,12 +43,11 @@ import {
   judgeWebhookRegistration,
   removeWebhooks,
   sendWebhookRegistration,
-  settle,
-  taken,
   RUN_EVENTS,
   transferBody,
   UPDATED_EVENTS,
 } from './webhook-steps.js';
+import { settle, taken } from '../../harness/run/parallel.js';
 import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-steps.js';
 
 const AREA = 'Webhooks';

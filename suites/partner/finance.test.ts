@@ -24,18 +24,9 @@ import {
 import type { CaptureVerdict, Statement } from '../../harness/rules/partner/index.js';
 import { ensureCreditFollowsLedger } from '../../harness/rules/partner/capture-effects.js';
 import { ensureLatestPostingsShown } from '../../harness/rules/partner/recency.js';
-import { chargeBody, distinctiveAmount, getStatement, is2xx, isRecord, lookupState, mustCreate, status } from './support.js';
+import { chargeBody, distinctiveAmount, fillWidth, getStatement, is2xx, isRecord, lookupState, mustCreate, status } from './support.js';
 
 const AREA = 'Finance';
-
-/**
- * How many top-ups are in flight at once: at least the 10 this file always sent together, and as
- * many as the worker's connection pool holds against a remote target (harness/run/check.ts sizes it
- * at twice `--concurrency`).
- */
-function fillWidth(t: CheckTools): number {
-  return Math.max(10, 2 * t.parallel);
-}
 
 async function statement(t: CheckTools): Promise<Statement | undefined> {
   const { statement: json, response } = await getStatement(t.run, t.partner());

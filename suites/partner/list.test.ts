@@ -14,7 +14,7 @@ import type { LocatedList } from '../../harness/rules/partner/index.js';
 import { chargeOf, LIST_MAX, verifyChargeList, verifyListCap, verifyNewestFirst, verifyStatusFilter } from '../../harness/rules/partner/index.js';
 import { ensureNewestKept } from '../../harness/rules/partner/recency.js';
 import { mapLimited } from '../../harness/run/parallel.js';
-import { chargeBody, is2xx, judgeListed, listCharges, mustCreate, STATES, status } from './support.js';
+import { chargeBody, fillWidth, is2xx, judgeListed, listCharges, mustCreate, STATES, status } from './support.js';
 
 const AREA = 'Charge list';
 
@@ -82,15 +82,6 @@ check('the list holds at most 200 records, the newest (with and without a status
   const capped = lists[2];
   if (capped.list) t.run.record(verifyListCap(capped.list, { requirements: ['PT-LIST-MAX-200'], exchanges: [capped.response.exchange] }));
 });
-
-/**
- * How many top-up creations are in flight at once: at least the 10 this file always sent together,
- * and as many as the worker's connection pool holds against a remote target (harness/run/check.ts
- * sizes it at twice `--concurrency`), so a target 100 ms away is filled in a dozen round trips.
- */
-function fillWidth(t: CheckTools): number {
-  return Math.max(10, 2 * t.parallel);
-}
 
 /**
  * "up to 200 records" whatever the caller asks: a `limit` query (not documented; a service may

@@ -240,3 +240,12 @@ export function msUntil(iso: unknown): number | undefined {
   const at = Date.parse(iso);
   return Number.isNaN(at) ? undefined : at - Date.now();
 }
+
+/**
+ * How many top-up creations are in flight at once: at least the 10 these files always sent together,
+ * and as many as the worker's connection pool holds against a remote target (harness/run/check.ts
+ * sizes it at twice `--concurrency`), so a target 100 ms away is filled in a dozen round trips.
+ */
+export function fillWidth(t: RunTools): number {
+  return Math.max(10, 2 * t.parallel);
+}
