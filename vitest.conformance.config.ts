@@ -3,6 +3,7 @@
 // also works (quick profile, vitest's default reporter).
 import { defineConfig } from 'vitest/config';
 import { allure2Categories } from './harness/report/categories.js';
+import ConformanceSequencer from './harness/run/sequencer.js';
 
 const env = process.env;
 const profile = env['PAYGATE_PROFILE'] ?? 'quick';
@@ -49,6 +50,8 @@ export default defineConfig({
     // (HTTP pools, tokens, contract), which is meant to be shared; the fault matrix has always run
     // this way. PAYGATE_ISOLATE=1 restores one fresh module graph per file.
     isolate: env['PAYGATE_ISOLATE'] === '1',
+    // the files that chain the most round trips start first (harness/run/sequencer.ts)
+    sequence: { sequencer: ConformanceSequencer },
     ...(workers !== undefined && Number.isInteger(workers) && workers > 0 && { maxWorkers: workers }),
     testTimeout,
     hookTimeout: Math.max(testTimeout, 2 * minutes),

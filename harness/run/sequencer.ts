@@ -1,0 +1,79 @@
+/**
+ * The order in which the conformance run hands its files to the workers (vitest `sequence.sequencer`).
+ *
+ * Checks of one file run one after another; files run side by side, one per worker. Against a remote
+ * target the run ends when the longest chain of round trips ends, so the files whose checks chain
+ * the most round trips start first, on the first workers to be ready, and the short ones fill the
+ * gaps (longest-processing-time-first scheduling). Vitest's own order (the last run's durations in
+ * its cache, else the file size) depends on what ran last on this machine, at which latency: a run
+ * at 0 ms or a `--grep` run reorders the next one, and a fresh checkout starts the large files
+ * first, whatever they wait for. A fixed order also makes two runs of one seed send their checks in
+ * the same order (the account's state at each check, hence its requests, depends on that).
+ *
+ * The weights are the seconds each file took at 100 ms per round trip (`npx tsx bench/latency-one.ts
+ * 100 <dir>`, conformance.json: the sum of its checks' durationMs, quick profile, seed 1). They only
+ * order the files, so they need refreshing only when a file's share changes a lot. A file not listed
+ * goes after the listed ones, in vitest's order. In full and certify the timer files come first:
+ * they wait for minutes (token and charge expiry, redelivery backoff), so their waits overlap the
+ * rest of the run.
+ */
+import { relative } from 'node:path';
+import { BaseSequencer } from 'vitest/node';
+import type { TestSpecification } from 'vitest/node';
+
+/** seconds at 100 ms per round trip (see the module comment) */
+export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
+  'suites/partner/fuzz-model.test.ts': 9.7,
+  'suites/gateway/atomicity.test.ts': 7.8,
+  'suites/gateway/fuzz-negative.test.ts': 7.1,
+  'suites/gateway/pix-transfers.test.ts': 6.7,
+  'suites/gateway/fuzz-model.test.ts': 5.9,
+  'suites/gateway/webhooks.test.ts': 4.5,
+  'suites/gateway/pix-charges.test.ts': 4.4,
+  'suites/gateway/card.test.ts': 4.0,
+  'suites/partner/atomicity.test.ts': 3.3,
+  'suites/partner/keys-environments.test.ts': 3.1,
+  'suites/partner/fuzz-negative.test.ts': 3.0,
+  'suites/partner/list.test.ts': 2.9,
+  'suites/gateway/separation.test.ts': 2.6,
+  'suites/gateway/isolation.test.ts': 2.5,
+  'suites/partner/isolation.test.ts': 2.0,
+  'suites/partner/idempotency.test.ts': 2.0,
+  'suites/partner/finance.test.ts': 1.8,
+  'suites/gateway/errors.test.ts': 1.7,
+  'suites/gateway/auth.test.ts': 1.5,
+  'suites/partner/charges.test.ts': 1.5,
+  'suites/partner/transitions.test.ts': 1.3,
+  'suites/partner/webhooks.test.ts': 1.1,
+  'suites/gateway/balance.test.ts': 0.9,
+  'suites/partner/errors.test.ts': 0.8,
+  'suites/gateway/general.test.ts': 0.3,
+};
+
+/** files holding `tier: 'timer'` checks (full and certify wait minutes in them) */
+export const TIMER_FILES: readonly string[] = ['suites/gateway/auth.test.ts', 'suites/partner/transitions.test.ts', 'suites/partner/webhooks-redelivery.test.ts'];
+
+/**
+ * Orders `files` (paths relative to the project root, in vitest's order): timer files first when
+ * `timed`, then by weight (heaviest first), then the unlisted ones in the order given.
+ */
+export function orderFiles<T>(files: readonly T[], pathOf: (file: T) => string, timed: boolean): T[] {
+  const rank = (file: T): [number, number] => {
+    const path = pathOf(file);
+    return [timed && TIMER_FILES.includes(path) ? 0 : 1, -(FILE_WEIGHTS[path] ?? -1)];
+  };
+  // Array.prototype.sort is stable: equal ranks (unlisted files) keep vitest's order
+  return [...files].sort((a, b) => {
+    const [ta, wa] = rank(a);
+    const [tb, wb] = rank(b);
+    return ta - tb || wa - wb;
+  });
+}
+
+export default class ConformanceSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const root = this.ctx.config.root;
+    const profile = process.env['PAYGATE_PROFILE'] ?? 'quick';
+    return orderFiles(await super.sort(files), (f) => relative(root, f.moduleId).split('\\').join('/'), profile === 'full' || profile === 'certify');
+  }
+}
