@@ -24,7 +24,7 @@ import {
 import type { CaptureVerdict, Statement } from '../../harness/rules/partner/index.js';
 import { ensureCreditFollowsLedger } from '../../harness/rules/partner/capture-effects.js';
 import { ensureLatestPostingsShown } from '../../harness/rules/partner/recency.js';
-import { chargeBody, distinctiveAmount, fillWidth, getStatement, is2xx, isRecord, lookupState, mustCreate, status } from './support.js';
+import { chargeBody, distinctiveAmount, fillWidth, getStatement, is2xx, isRecord, lookupThenStatement, mustCreate, status } from './support.js';
 
 const AREA = 'Finance';
 
@@ -98,14 +98,17 @@ async function measureCapture(t: CheckTools): Promise<Measured | undefined> {
   const client = t.partner();
   const amount = distinctiveAmount();
   const { id } = await mustCreate(t, chargeBody('fin-capture', { amount_cents: amount }));
-  const before = await statement(t);
-  if (!before || before.available === undefined) return undefined;
-  const pay = await client.payCharge(id);
-  if (!status(t.run, pay, '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) return undefined;
-  const paid = await lookupState(t.run, client, id);
-  const after = await statement(t);
-  if (!after || after.available === undefined) return undefined;
-  return { ...judgeCaptureWindow({ before, after, charge: { id, e2eId: paid.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange] }), before, after, amount };
+  // the ledger window (statement, pay, statement) with no other check's money move; the creation
+  // before it moves no money
+  return t.alone(async () => {
+    const before = await statement(t);
+    if (!before || before.available === undefined) return undefined;
+    const pay = await client.payCharge(id);
+    if (!status(t.run, pay, '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) return undefined;
+    const { seen, after } = await lookupThenStatement(t, id);
+    if (!after || after.available === undefined) return undefined;
+    return { ...judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange] }), before, after, amount };
+  }, 'money');
 }
 
 // "Confirms the charge as if the PIX were paid, with the same effect (capture plus webhook)";
@@ -114,7 +117,6 @@ async function measureCapture(t: CheckTools): Promise<Measured | undefined> {
 // other posting in between), where the move must equal one of our capture's plausible nets exactly.
 check('a paid charge appears as a capture posting and raises available_cents by its net value', {
   id: 'partner.finance.capture',
-  exclusive: 'money',
   api: 'partner',
   area: AREA,
   requirements: ['PT-CHARGE-PAY-CAPTURE', 'PT-FIN-AVAILABLE-RELIABLE', 'PT-FIN-LAST-50'],
