@@ -284,8 +284,10 @@ export class CancelCharge extends OnCharge {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     const c = this.target(m);
     r.log.describe(`cancel charge ${c.ref} (model: ${c.status})`);
-    // a state change may move the ledger (a reversal): never inside a sibling sequence's window
-    const res = await r.siblings.move(() => r.pt.cancelCharge(c.id));
+    // no lane: a cancel moves no money (a pending charge has no capture; from any other state it is
+    // refused). A faulty target's reversal inside a sibling's ledger window is a foreign posting
+    // there (the window's judgement bounds it); the cancel's own answer is judged here
+    const res = await r.pt.cancelCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
     if (c.status === 'pending') {
       if (recordAll(r.it.run, ensureCancelAccepted(res, { requirements: ['PT-CHARGE-CANCEL-PENDING'] }))) return;
@@ -323,7 +325,8 @@ export class PayCharge extends OnCharge {
       else await r.siblings.move(() => this.payPending(c, r, undefined));
       return;
     }
-    const res = await r.siblings.move(() => r.pt.payCharge(c.id));
+    // no lane: a pay of a charge that is no longer pending moves no money (see CancelCharge)
+    const res = await r.pt.payCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
     // the status of this case is not shown: any 4xx passes (ensurePayRefused); the state must not change
     recordAll(r.it.run, ensurePayRefused(res, { requirements: ['PT-STATE-ONE-TRANSITION'], state: c.status }));
