@@ -56,7 +56,7 @@ test('fixture meta without context', () => {
 });
 `;
 
-function runCli(args: string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
+function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
   Object.assign(env, {
@@ -69,6 +69,7 @@ function runCli(args: string[]): ReturnType<typeof spawnSync> & { stdout: string
     PAYGATE_PREFLIGHT: '0',
     PAYGATE_INCLUDE: `${relative(ROOT, WORK)}/*.test.ts`,
     PAYGATE_REPORTS_DIR: OUT,
+    ...extraEnv,
   });
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
   return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
@@ -131,5 +132,40 @@ describe('a CLI run', () => {
     expect(partner.status, partner.stdout + partner.stderr).toBe(3);
     expect(partner.stderr).toContain('no check ran');
     expect(existsSync(join(OUT, 'conformance.json'))).toBe(true);
+  }, 60_000);
+});
+
+// A property that found a failure and is still shrinking it when the check's time limit comes (a
+// slow or remote target): the check fails on the last failing run found, it is not inconclusive.
+const SHRINKING = `
+import fc from 'fast-check';
+import { check } from '../../harness/run/check.js';
+import { judge, makeFinding } from '../../harness/rules/judgement.js';
+
+check('a property still shrinking at the time limit', { id: 'fixture.shrinking', api: 'gateway', area: 'PIX cash-in', requirements: ['GW-PIXIN-CREATE-200'], timeoutMs: 3000 }, async (t) => {
+  await t.property('slow shrink', fc.integer({ min: 0, max: 1_000_000 }), async (n, it) => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const ctx = { requirements: ['GW-PIXIN-CREATE-200' as const] };
+    it.run.record(judge(ctx, n > 10 ? makeFinding(ctx, { code: 'fixture.too-big', title: 'above 10', severity: 'failure', expected: 'at most 10', actual: String(n) }) : undefined));
+  }, { numRuns: 20 });
+});
+`;
+
+describe('a check whose time limit comes while a property shrinks a failure', () => {
+  test('fails on the last failing run found, with a note, instead of ending inconclusive', () => {
+    const dir = join(ROOT, 'reports', `selftest-shrink-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, 'shrinking.test.ts'), SHRINKING);
+      const out = join(dir, 'out');
+      const run = runCli(['--seed', '5', '--no-allure'], { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out });
+      expect(run.status, run.stdout + run.stderr).toBe(1);
+      const shrinking = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks.find((c) => c.check === 'fixture.shrinking');
+      expect(shrinking?.state).toBe('failed');
+      expect(shrinking?.failures.map((f) => f.code)).toEqual(['fixture.too-big']);
+      expect(shrinking?.notes?.join('\n')).toContain("the check's time limit stopped fast-check while it was shrinking a failure");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });

@@ -85,6 +85,7 @@ export class CheckRun implements ExchangeObserver {
   readonly notes: string[] = [];
   seed: number | undefined;
   replay: string | undefined;
+  private readonly deadlineHooks = new Set<() => void>();
 
   constructor(
     readonly name: string,
@@ -159,6 +160,22 @@ export class CheckRun implements ExchangeObserver {
       return;
     }
     list.push(item);
+  }
+
+  /**
+   * Runs `fn` if the check reaches its time limit while `fn` is registered (a property that found a
+   * failure and is still shrinking it hands over what it has); returns the function that unregisters it.
+   */
+  onDeadline(fn: () => void): () => void {
+    this.deadlineHooks.add(fn);
+    return () => this.deadlineHooks.delete(fn);
+  }
+
+  /** The check reached its time limit: every registered hook runs, once. */
+  reachedDeadline(): void {
+    const hooks = [...this.deadlineHooks];
+    this.deadlineHooks.clear();
+    for (const fn of hooks) fn();
   }
 
   /** Adds an observation (reported, never a failure). */

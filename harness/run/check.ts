@@ -360,6 +360,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       running.catch(() => undefined);
       outOfTime = (await Promise.race([running, limit.promise])) === 'deadline';
       if (outOfTime) {
+        // a property shrinking a failure hands it over: the check fails on it, not inconclusive
+        run.reachedDeadline();
         const silent = run.exchanges.filter((e) => !e.response).length;
         run.note(`stopped after ${budget / 1000} s: ${run.exchanges.length} request(s) made, ${silent} without a response`);
       }
@@ -444,7 +446,17 @@ async function runProperty<T>(
     }
     run.note(`${name}: a run found something while up to ${concurrency} ran at once; the property was run again one run at a time, and that run is the verdict`);
   }
+  // the check's time limit while fast-check shrinks a failure (a slow or remote target): the last
+  // failing run found is reported as it is, and the runs fast-check still asks for pass at once
+  let stopped = false;
+  const unwatch = run.onDeadline(() => {
+    stopped = true;
+    if (!lastFailing) return;
+    run.absorb(lastFailing, { findings: 'all' });
+    run.note(`${name}: the check's time limit stopped fast-check while it was shrinking a failure: the failure reported is the last failing run found, not necessarily the smallest (replay with the same seed)`);
+  });
   const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (stopped) return true;
     const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
     try {
       await predicate(value, boundTools(session, iteration));
@@ -466,7 +478,14 @@ async function runProperty<T>(
   const parameters: fc.Parameters<[T]> = { seed: settings.seed, numRuns };
   // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/run/model.ts)
   if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
-  const details = await fc.check(property, parameters);
+  let details: fc.RunDetails<[T]>;
+  try {
+    details = await fc.check(property, parameters);
+  } finally {
+    unwatch();
+  }
+  // past the time limit the check has already ended (and holds what the hook handed over)
+  if (stopped) return;
   if (acceptedFailures.length > 0) run.record({ requirements: [], findings: distinctFindings(acceptedFailures).slice(0, 5) });
   if (!details.failed) return;
   if (details.errorInstance && !lastFailing) {
