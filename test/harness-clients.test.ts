@@ -287,3 +287,19 @@ describe('cookieHeaderFrom (a session cookie replayed without a key)', () => {
     expect(cookieHeaderFrom('')).toBeUndefined();
   });
 });
+
+describe('CheckRun deadline hooks', () => {
+  it('run once when the time limit comes, not after being unregistered, and at once when registered late', () => {
+    const run = new CheckRun('deadline');
+    const calls: string[] = [];
+    run.onDeadline(() => calls.push('a'));
+    const unregister = run.onDeadline(() => calls.push('b'));
+    unregister();
+    run.reachedDeadline();
+    run.reachedDeadline();
+    expect(calls).toEqual(['a']);
+    expect(run.deadlineReached).toBe(true);
+    run.onDeadline(() => calls.push('late'));
+    expect(calls).toEqual(['a', 'late']);
+  });
+});

@@ -86,6 +86,8 @@ export class CheckRun implements ExchangeObserver {
   seed: number | undefined;
   replay: string | undefined;
   private readonly deadlineHooks = new Set<() => void>();
+  /** the check reached its time limit (its body may still be running) */
+  deadlineReached = false;
 
   constructor(
     readonly name: string,
@@ -164,15 +166,21 @@ export class CheckRun implements ExchangeObserver {
 
   /**
    * Runs `fn` if the check reaches its time limit while `fn` is registered (a property that found a
-   * failure and is still shrinking it hands over what it has); returns the function that unregisters it.
+   * failure and is still shrinking it hands over what it has); at once if the limit has passed.
+   * Returns the function that unregisters it.
    */
   onDeadline(fn: () => void): () => void {
+    if (this.deadlineReached) {
+      fn();
+      return () => undefined;
+    }
     this.deadlineHooks.add(fn);
     return () => this.deadlineHooks.delete(fn);
   }
 
   /** The check reached its time limit: every registered hook runs, once. */
   reachedDeadline(): void {
+    this.deadlineReached = true;
     const hooks = [...this.deadlineHooks];
     this.deadlineHooks.clear();
     for (const fn of hooks) fn();

@@ -430,6 +430,8 @@ async function runProperty<T>(
   const acceptedFailures: Finding[] = [];
   // --concurrency: the same runs in flight together; only a pass is decided there (concurrent-runs.ts)
   const concurrency = Math.floor(settings.concurrency ?? 1);
+  // the check already ended (its time limit): nothing more is sent
+  if (run.deadlineReached) return;
   if (concurrency > 1 && numRuns > 1 && !settings.replay && options.concurrent !== false) {
     const runs = await runConcurrently(arbitrary, { seed: settings.seed, numRuns }, concurrency, async (value) => {
       const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
@@ -451,7 +453,9 @@ async function runProperty<T>(
   let stopped = false;
   const unwatch = run.onDeadline(() => {
     stopped = true;
+    if (acceptedFailures.length > 0) run.record({ requirements: [], findings: distinctFindings(acceptedFailures).slice(0, 5) });
     if (!lastFailing) return;
+    if (settings.replay) run.setReplay({ path: settings.replay });
     run.absorb(lastFailing, { findings: 'all' });
     run.note(`${name}: the check's time limit stopped fast-check while it was shrinking a failure: the failure reported is the last failing run found, not necessarily the smallest (replay with the same seed)`);
   });

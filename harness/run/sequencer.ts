@@ -7,8 +7,8 @@
  * gaps (longest-processing-time-first scheduling). Vitest's own order (the last run's durations in
  * its cache, else the file size) depends on what ran last on this machine, at which latency: a run
  * at 0 ms or a `--grep` run reorders the next one, and a fresh checkout starts the large files
- * first, whatever they wait for. A fixed order also makes two runs of one seed send their checks in
- * the same order (the account's state at each check, hence its requests, depends on that).
+ * first, whatever they wait for. A fixed order also starts two runs of one seed in the same way
+ * (which checks run together still depends on timing).
  *
  * The weights are the seconds each file took at 100 ms per round trip (`npx tsx bench/latency-one.ts
  * 100 <dir>`, conformance.json: the sum of its checks' durationMs, quick profile, seed 1). They only
@@ -55,18 +55,20 @@ export const TIMER_FILES: readonly string[] = ['suites/gateway/auth.test.ts', 's
 
 /**
  * Orders `files` (paths relative to the project root, in vitest's order): timer files first when
- * `timed`, then by weight (heaviest first), then the unlisted ones in the order given.
+ * `timed`, then by weight (heaviest first, equal weights by path), then the unlisted ones in the
+ * order given.
  */
 export function orderFiles<T>(files: readonly T[], pathOf: (file: T) => string, timed: boolean): T[] {
-  const rank = (file: T): [number, number] => {
+  const rank = (file: T): [number, number, string] => {
     const path = pathOf(file);
-    return [timed && TIMER_FILES.includes(path) ? 0 : 1, -(FILE_WEIGHTS[path] ?? -1)];
+    const weight = FILE_WEIGHTS[path];
+    return [timed && TIMER_FILES.includes(path) ? 0 : 1, -(weight ?? -1), weight === undefined ? '' : path];
   };
-  // Array.prototype.sort is stable: equal ranks (unlisted files) keep vitest's order
+  // Array.prototype.sort is stable: unlisted files (equal ranks) keep vitest's order
   return [...files].sort((a, b) => {
-    const [ta, wa] = rank(a);
-    const [tb, wb] = rank(b);
-    return ta - tb || wa - wb;
+    const [ta, wa, pa] = rank(a);
+    const [tb, wb, pb] = rank(b);
+    return ta - tb || wa - wb || pa.localeCompare(pb);
   });
 }
 

@@ -12,7 +12,7 @@ import { show } from '../../harness/rules/index.js';
 import { expectChargeState, judgeCaptureWindow, judgeConcurrentPays, judgePayCancelRace, statementOf } from '../../harness/rules/partner/index.js';
 import type { Statement } from '../../harness/rules/partner/index.js';
 import { ensureOnePaidEvent } from '../../harness/rules/partner/capture-effects.js';
-import { chargeBody, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, lookupThenStatement, mustCreate, PARTNER_WEBHOOK_PATH, preferDocumentedType, waitForEvent } from './support.js';
+import { chargeBody, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, lookupState, mustCreate, PARTNER_WEBHOOK_PATH, preferDocumentedType, waitForEvent } from './support.js';
 
 const AREA = 'Atomicity';
 
@@ -40,8 +40,9 @@ check('concurrent pays of one charge capture it once', {
     const { values } = await t.alone(() => t.burst('partner', 8, () => client.payCharge(id)));
     t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
     if (!t.run.record(judgeConcurrentPays(values, { requirements: ['PT-ATOMIC-CAPTURE'] }))) return undefined;
-    const { seen, after } = await lookupThenStatement(t, id);
+    const seen = await lookupState(t.run, client, id);
     t.run.record(expectChargeState(seen, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS'], why: 'after concurrent pays' }));
+    const after = before ? await statement(t) : undefined;
     return { before, after, values, seen };
   }, 'money');
   if (!window) return;
@@ -85,12 +86,12 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
       const { values } = await t.alone(() => t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id))));
       const [pay, cancel] = values;
       if (!pay || !cancel) return;
-      // the closing statement goes with the lookup; it is judged only when the race has a winner
-      const { seen, after } = await lookupThenStatement(t, id);
+      const seen = await lookupState(t.run, client, id);
       t.run.note(`round ${round + 1}: pay ${pay.status}, cancel ${cancel.status}, final ${show(seen.state)}`);
       if (seen.state === undefined) return;
       t.run.record(judgePayCancelRace({ pay, cancel, finalState: seen.state }, { requirements: ['PT-STATE-ONE-TRANSITION'], exchanges: [seen.response.exchange] }));
       if (seen.state !== 'canceled' && !(seen.state === 'paid' && is2xx(pay))) return;
+      const after = before ? await statement(t) : undefined;
       if (!before || !after) return;
       t.run.record(judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange], mustNotCapture: seen.state === 'canceled' }).judgement);
     }, 'money');

@@ -24,7 +24,7 @@ import {
 import type { CaptureVerdict, Statement } from '../../harness/rules/partner/index.js';
 import { ensureCreditFollowsLedger } from '../../harness/rules/partner/capture-effects.js';
 import { ensureLatestPostingsShown } from '../../harness/rules/partner/recency.js';
-import { chargeBody, distinctiveAmount, fillWidth, getStatement, is2xx, isRecord, lookupThenStatement, mustCreate, status } from './support.js';
+import { chargeBody, distinctiveAmount, fillWidth, getStatement, is2xx, isRecord, lookupState, mustCreate, status } from './support.js';
 
 const AREA = 'Finance';
 
@@ -105,9 +105,12 @@ async function measureCapture(t: CheckTools): Promise<Measured | undefined> {
     if (!before || before.available === undefined) return undefined;
     const pay = await client.payCharge(id);
     if (!status(t.run, pay, '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) return undefined;
-    const { seen, after } = await lookupThenStatement(t, id);
+    // the lookup, then the closing statement: a capture posted a little after the pay's answer has
+    // the lookup's round trip to show up
+    const paid = await lookupState(t.run, client, id);
+    const after = await statement(t);
     if (!after || after.available === undefined) return undefined;
-    return { ...judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange] }), before, after, amount };
+    return { ...judgeCaptureWindow({ before, after, charge: { id, e2eId: paid.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange] }), before, after, amount };
   }, 'money');
 }
 

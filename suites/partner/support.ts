@@ -16,8 +16,8 @@ import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../har
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectStatus } from '../../harness/rules/index.js';
 import type { StatusExpectation } from '../../harness/rules/index.js';
-import { chargeOf, isEventTypeVariant, statementOf, verifyChargeList } from '../../harness/rules/partner/index.js';
-import type { Json, LocatedList, StateObservation, Statement } from '../../harness/rules/partner/index.js';
+import { chargeOf, isEventTypeVariant, verifyChargeList } from '../../harness/rules/partner/index.js';
+import type { Json, LocatedList, StateObservation } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
@@ -133,11 +133,7 @@ export interface Lookup extends StateObservation {
 
 /** GET by id ("Returns the current state of the charge"); the state when the lookup answered 2xx. */
 export async function lookupState(run: CheckRun, client: PartnerClient, id: string, requirements: RequirementId[] = ['PT-CHARGE-GET-CURRENT']): Promise<Lookup> {
-  return judgeLookup(run, await client.getCharge(id), requirements);
-}
-
-/** The judging half of {@link lookupState}, for a lookup sent beside other requests. */
-export function judgeLookup(run: CheckRun, response: ApiResponse, requirements: RequirementId[] = ['PT-CHARGE-GET-CURRENT']): Lookup {
+  const response = await client.getCharge(id);
   status(run, response, '2xx', requirements);
   const charge = is2xx(response) ? chargeOf(response.json) : undefined;
   const state = charge && typeof charge.status === 'string' ? charge.status : undefined;
@@ -159,27 +155,9 @@ export function judgeListed(run: CheckRun, response: ApiResponse, filter: { stat
 }
 
 export async function getStatement(run: CheckRun, client: PartnerClient): Promise<{ response: ApiResponse; statement?: Json }> {
-  return judgeStatement(run, await client.getFinance());
-}
-
-/** The judging half of {@link getStatement}. */
-export function judgeStatement(run: CheckRun, response: ApiResponse): { response: ApiResponse; statement?: Json } {
+  const response = await client.getFinance();
   if (!status(run, response, '2xx', ['PT-FIN-GET'])) return { response };
   return isRecord(response.json) ? { response, statement: response.json } : { response };
-}
-
-/**
- * The two reads that close a ledger window after its moves were answered: the charge's lookup and
- * the statement, sent together (one round trip less inside a window that keeps the account's money
- * quiet) and judged in this order, as when the lookup went first.
- */
-export async function lookupThenStatement(t: CheckTools, id: string): Promise<{ seen: Lookup; after: Statement | undefined }> {
-  const client = t.partner();
-  const [lookup, finance] = await t.all(['lookup', 'statement'] as const, (read) => (read === 'lookup' ? client.getCharge(id) : client.getFinance()));
-  if (!lookup || !finance) throw new Error('t.all answered fewer items than it was given');
-  const seen = judgeLookup(t.run, lookup);
-  const { statement } = judgeStatement(t.run, finance);
-  return { seen, after: statement ? statementOf(statement, finance.exchange) : undefined };
 }
 
 // ── webhooks ─────────────────────────────────────────────────────────────────────────────────────

@@ -285,8 +285,10 @@ export class CancelCharge extends OnCharge {
     const c = this.target(m);
     r.log.describe(`cancel charge ${c.ref} (model: ${c.status})`);
     // no lane: a cancel moves no money (a pending charge has no capture; from any other state it is
-    // refused). A faulty target's reversal inside a sibling's ledger window is a foreign posting
-    // there (the window's judgement bounds it); the cancel's own answer is judged here
+    // refused), and its own answer is judged here. A faulty target that posts a reversal inside a
+    // sibling's ledger window gives that window a foreign posting, which its judgement bounds; one
+    // that moves available_cents with no posting may make the sibling's window find something, but
+    // the concurrent phase only decides a pass: the verdict is then the one-at-a-time run
     const res = await r.pt.cancelCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
     if (c.status === 'pending') {
