@@ -24,6 +24,16 @@ function watch(entering: Promise<() => void> | undefined): { readonly went: bool
   };
 }
 
+/** A request that must wait while a window is held: it has not gone 50 ms on; after `release`, it goes. */
+async function expectHeldUntil(entering: Promise<() => void> | undefined, release: () => void): Promise<void> {
+  const request = watch(entering);
+  await sleep(50);
+  expect(request.went).toBe(false);
+  release();
+  await request.end();
+  expect(request.went).toBe(true);
+}
+
 describe('LaneLock', () => {
   it('grants shared holders together, an exclusive one alone, with writer preference', () => {
     const lock = new LaneLock();
@@ -188,13 +198,11 @@ describe('lane server', () => {
     });
     expect(server.lock('gateway').state).toEqual({ shared: 0, exclusive: true, waiting: 0 });
     // a write of another check in this worker waits for the holder
-    const beside = watch(writes?.enter());
-    await sleep(50);
-    expect(beside.went).toBe(false);
-    alone.release();
-    alone.release();
-    await beside.end();
-    expect(beside.went).toBe(true);
+    // released twice: the second is a no-op
+    await expectHeldUntil(writes?.enter(), () => {
+      alone.release();
+      alone.release();
+    });
     await sleep(30);
     expect(server.lock('gateway').state).toEqual({ shared: 1, exclusive: false, waiting: 0 });
   });
@@ -239,12 +247,7 @@ describe('lane server', () => {
     const listOrder = await enterExclusiveLane({ api: 'partner' }, ['records'], env);
     // a pay goes out beside a list-order window; a creation waits for it
     (await enterRequest('partner', ['money'], env))();
-    const creation = watch(enterRequest('partner', ['records'], env));
-    await sleep(50);
-    expect(creation.went).toBe(false);
-    listOrder.release();
-    await creation.end();
-    expect(creation.went).toBe(true);
+    await expectHeldUntil(enterRequest('partner', ['records'], env), () => listOrder.release());
     // a write the suite does not know holds both, so both kinds of window wait for it
     const unknown = await enterRequest('partner', ['money', 'records'], env);
     expect(server.lock('partner').state.shared).toBe(1);
@@ -254,12 +257,7 @@ describe('lane server', () => {
     expect(server.lock('partner').state.exclusive).toBe(true);
     expect(server.lock('partner-records').state.exclusive).toBe(true);
     // the default window has the target to itself: a read waits too
-    const reading = watch(enterRequest('partner', ['reads'], env));
-    await sleep(50);
-    expect(reading.went).toBe(false);
-    both.release();
-    await reading.end();
-    expect(reading.went).toBe(true);
+    await expectHeldUntil(enterRequest('partner', ['reads'], env), () => both.release());
   });
 
   it('only writes change the account: reads and the token exchange do not', () => {
