@@ -451,9 +451,13 @@ async function runProperty<T>(
   // the check's time limit while fast-check shrinks a failure (a slow or remote target): the last
   // failing run found is reported as it is, and the runs fast-check still asks for pass at once
   let stopped = false;
+  // --baseline: the accepted deviations the runs met, reported once whichever way the property ends
+  const recordAccepted = (): void => {
+    if (acceptedFailures.length > 0) run.record({ requirements: [], findings: distinctFindings(acceptedFailures).slice(0, 5) });
+  };
   const unwatch = run.onDeadline(() => {
     stopped = true;
-    if (acceptedFailures.length > 0) run.record({ requirements: [], findings: distinctFindings(acceptedFailures).slice(0, 5) });
+    recordAccepted();
     if (!lastFailing) return;
     if (settings.replay) run.setReplay({ path: settings.replay });
     run.absorb(lastFailing, { findings: 'all' });
@@ -490,7 +494,7 @@ async function runProperty<T>(
   }
   // past the time limit the check has already ended (and holds what the hook handed over)
   if (stopped) return;
-  if (acceptedFailures.length > 0) run.record({ requirements: [], findings: distinctFindings(acceptedFailures).slice(0, 5) });
+  recordAccepted();
   if (!details.failed) return;
   if (details.errorInstance && !lastFailing) {
     // the predicate threw something that is not a finding: a harness or suite bug, reported as broken
