@@ -9,7 +9,7 @@ import { PartnerClient } from '../harness/http/partner-client.js';
 import { Session } from '../harness/run/session.js';
 import { CheckRun, NotRunError } from '../harness/run/check-run.js';
 import { formatFinding } from '../harness/report/format.js';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Finding, RequirementId } from '../harness/rules/finding.js';
 import { loadTargetConfig, startEmbeddedReference, targetFromReference } from '../harness/config/target.js';
 import type { EmbeddedReference } from '../harness/config/target.js';

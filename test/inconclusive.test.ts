@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Finding, FindingCode } from '../harness/rules/finding.js';
 import { fixtureIds } from './harness-fixtures.js';
 import { bypassesProxy, describeTransportError, isInconclusiveError, proxyFor, proxySettings, redactProxyUrl, TargetUnreachableError } from '../harness/http/transport.js';

@@ -1,6 +1,6 @@
 // The test-side API: CheckMeta on the vitest task, finding summaries, replay lines.
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Finding } from '../harness/rules/finding.js';
 import { checkMetaFromRun, exercisedBy, getCheckMeta, replayCommand, setCheckMeta, splitFindings } from '../harness/report/meta.js';
 import { exchangeTitle, formatExchange, formatRequest, formatResponse } from '../harness/report/allure.js';

@@ -7,7 +7,7 @@
  * attachments. Exchanges are already redacted by harness/http/client.ts.
  */
 import * as allure from 'allure-js-commons';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { CheckMeta, FindingSummary, TaskHolder } from './meta.js';
 import { setCheckMeta } from './meta.js';
 

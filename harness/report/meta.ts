@@ -7,7 +7,7 @@
  * Everything here is JSON-serialisable on purpose: task meta crosses a process boundary.
  */
 import { TestRunner } from 'vitest';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding } from '../rules/finding.js';
 import type { EvaluationCount } from '../run/check-run.js';
 

@@ -5,7 +5,7 @@
  * rate limited". The partner document states no rate limit ("Rate limits: not shown"), so a 429
  * there is a choice the text leaves open. A 5xx is never a documented answer of either API.
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding, Judgement } from './finding.js';
 import { TargetUnreachableError } from '../http/transport.js';
 import { judge, makeFinding, show, type RuleContext } from './judgement.js';

@@ -6,14 +6,16 @@
  * AssertionError-named error listing the failures. Verdicts come from these evaluations: a
  * requirement a check only lists, and no rule evaluated, is never reported as passed.
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../rules/finding.js';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import type { ExchangeObserver, HttpResult } from '../http/client.js';
 import type { Contract } from '../contract/validator.js';
 import { formatFinding } from '../report/format.js';
 import { defaultRedactor } from '../http/redact.js';
 import type { Redactor } from '../http/redact.js';
+import type { Rule } from '../rules/rule.js';
+import { TargetUnreachableError } from '../http/transport.js';
 
 /** Thrown by `CheckRun.finish()`; named AssertionError so reporters mark the test failed, not broken. */
 export class ConformanceFailure extends Error {
@@ -110,6 +112,24 @@ export class CheckRun implements ExchangeObserver {
     if (!this.options.contract) return;
     const raw = result && result.status !== 0 ? { json: result.json, text: result.text, headers: result.headers } : undefined;
     this.record(this.options.contract.validateExchange(exchange, raw));
+  }
+
+  /** the names of the rules judged in this run */
+  readonly rulesJudged = new Set<string>();
+
+  /**
+   * Judges `observation` with `rule` and records the judgement (see {@link record}). A request of the
+   * observation that got no HTTP answer makes the check inconclusive ({@link TargetUnreachableError}):
+   * the findings recorded before it stand. Returns true when the rule found nothing.
+   */
+  judge<O>(rule: Rule<O>, observation: O): boolean {
+    const judgement = rule.judge(observation);
+    this.rulesJudged.add(rule.name);
+    const silent = judgement.unanswered?.[0];
+    if (!silent) return this.record(judgement);
+    // what was found about the requests that were answered stands; nothing was decided
+    this.record({ requirements: [], findings: judgement.findings });
+    throw new TargetUnreachableError(silent);
   }
 
   /**

@@ -40,7 +40,9 @@ import { annotateCheck, attachExchanges, attachText, finishCheckReport } from '.
 import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from '../report/meta.js';
 import type { CheckMeta, CheckSeverity } from '../report/meta.js';
 import type { Finding, RequirementId } from '../rules/finding.js';
-import { HarnessError } from '../rules/finding.js';
+import type { Rule } from '../rules/rule.js';
+import { requirementsOf } from '../rules/rule.js';
+import { HarnessError } from '../core/errors.js';
 import type { Profile } from '../cli/args.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
@@ -124,10 +126,13 @@ export interface CheckSpec {
   /** functional area (Allure feature), e.g. `PIX charges` */
   area: string;
   /**
-   * requirement IDs (specs/requirements.yaml) this check sets out to decide; listing one proves
-   * nothing: a requirement is decided by the rules the check evaluates on what it observed
+   * the rules this check hands observations to (harness/rules/): its requirement list is what they
+   * decide, with the rules they use ({@link checkRequirements}); listing a rule proves nothing: a
+   * requirement is decided when a rule deciding it is evaluated on what the check observed
    */
-  requirements: RequirementId[];
+  rules?: readonly Rule<never>[];
+  /** requirement IDs of a check whose rules do not declare them yet (being replaced by `rules`) */
+  requirements?: RequirementId[];
   severity?: CheckSeverity;
   /** `timer`: waits for a contract timer; runs only in the full and certify profiles */
   tier?: 'quick' | 'timer';
@@ -187,9 +192,18 @@ function deadline(ms: number, extra: () => number = () => 0): { promise: Promise
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
+/** The requirements a check sets out to decide: those of its rules (and the rules they use). */
+export function checkRequirements(spec: Pick<CheckSpec, 'rules' | 'requirements'>): RequirementId[] {
+  const ids = requirementsOf(spec.rules ?? []);
+  for (const id of spec.requirements ?? []) if (!ids.includes(id)) ids.push(id);
+  return ids;
+}
+
 /** Clients and helpers bound to one CheckRun. */
 export interface RunTools {
   run: CheckRun;
+  /** judges `observation` with `rule` and records the judgement in this run; true when nothing was found */
+  judge<O>(rule: Rule<O>, observation: O): boolean;
   /** a gateway client (default: the sandbox pair) whose exchanges this run records and validates */
   gateway(which?: GatewayPairName): GatewayClient;
   /** a partner client (default: the `ak_test_` key) whose exchanges this run records and validates */
@@ -247,6 +261,7 @@ export interface PropertyOptions {
 function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   return {
     run,
+    judge: (rule, observation) => run.judge(rule, observation),
     parallel,
     all: (items, send) => mapLimited(items, parallel, send),
     gateway: (which = 'sandbox') => session.gateway(run, which),
@@ -286,13 +301,14 @@ const MAX_ATTACHED_EXCHANGES = 40;
 /** Registers one conformance check as a vitest test. */
 export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => Promise<void>): void {
   const settings = runSettings();
+  const requirements = checkRequirements(spec);
   const budget = checkBudgetMs(spec, settings);
   // timer checks mostly sleep: those of one file wait side by side
   const register = spec.tier === 'timer' ? test.concurrent : test;
   // vitest's own limit only backs up ours, which keeps the findings made so far (plus the lane wait)
   register(title, { timeout: budget + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
     const severity = spec.severity ?? 'normal';
-    const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
+    const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...requirements], severity };
     const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };
     await annotateCheck(base);
     const target = workerTarget();
@@ -311,7 +327,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     let aloneWaitedMs = 0;
     const blocked = (): number => aloneWaitedMs + (lane ? 0 : requestsBlockedMs(spec.api) - blockedBefore);
     const session = await sharedSession();
-    const run = session.check(title, spec.requirements);
+    const run = session.check(title, requirements);
     if (lane?.note) run.note(lane.note);
     const tools: CheckTools = {
       ...boundTools(session, run, Math.max(1, Math.floor(settings.concurrency ?? 1))),
@@ -329,7 +345,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
         return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterRequest(api, QUIET_KINDS) });
       },
-      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
+      property: (name, arbitrary, predicate, options) => runProperty(session, run, { ...spec, requirements }, name, arbitrary, predicate, options),
       notRun: (capability, reason) => {
         throw new NotRunError(capability, reason);
       },
@@ -377,11 +393,11 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       limit.cancel();
       if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
       // --baseline: accepted deviations leave the run's findings before they decide the outcome
-      const accepted = takeAccepted(run, spec.id, [...spec.requirements, ...run.requirements]);
+      const accepted = takeAccepted(run, spec.id, [...requirements, ...run.requirements]);
       const found = splitFindings(run.findings);
       Object.assign(meta, found, {
         ...(accepted.length > 0 && { accepted }),
-        requirements: [...new Set([...spec.requirements, ...run.requirements])],
+        requirements: [...new Set([...requirements, ...run.requirements])],
         requests: run.exchanges.length,
         exercised: exercisedBy(run.exchanges),
         evaluations: structuredClone(run.evaluations),
@@ -417,7 +433,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
 async function runProperty<T>(
   session: Session,
   run: CheckRun,
-  spec: CheckSpec,
+  spec: CheckSpec & { requirements: RequirementId[] },
   name: string,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, it: RunTools) => Promise<void>,

@@ -10,7 +10,7 @@
  * recorded about exchanges made before the first request that went unanswered (later ones may be
  * consequences of the missing answer: a charge never created, then "not found").
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding } from '../rules/finding.js';
 import { InconclusiveError, unreachableCause } from '../http/transport.js';
 

@@ -25,7 +25,7 @@
 import fc from 'fast-check';
 import type { CheckTools, RunTools } from './check.js';
 import type { CheckRun } from './check-run.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Judgement } from '../rules/finding.js';
 import { fails } from '../rules/finding.js';
 import type { BurstResult } from '../http/burst.js';

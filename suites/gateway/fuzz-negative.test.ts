@@ -32,7 +32,7 @@ import {
   type MutatedOperation,
 } from '../../harness/rules/gateway/errors.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
-import { dataOf } from '../../harness/json.js';
+import { dataOf } from '../../harness/core/json.js';
 import { loadSpec } from '../../harness/contract/spec.js';
 import { contractOverrides, listRules, singleRuleMutants, validBody } from '../../generators/index.js';
 import type { Mutant, Overrides } from '../../generators/index.js';

@@ -21,7 +21,7 @@ import type { Json, LocatedList, StateObservation } from '../../harness/rules/pa
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
-import { isRecord } from '../../harness/json.js';
+import { isRecord } from '../../harness/core/json.js';
 
 export type { Json, LocatedList };
 export { isRecord };

@@ -5,14 +5,14 @@
  * Every function is a rule: (observation, context) → Judgement, pure (no HTTP, no CheckRun). The
  * observation is plain data: the answer's status, its parsed JSON and its exchange.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { PartnerChargeRequest } from '../../http/partner-client.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyEmvAmount, verifyEmvCrc, verifyEmvDynamic, verifyEmvStructure } from '../emv.js';
 import { verifyUtcTimestamp } from '../time.js';
 import { expectStatus } from '../status.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 
 export type Json = Record<string, unknown>;
 

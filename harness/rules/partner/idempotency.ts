@@ -5,7 +5,7 @@
  * body returns the original response without repeating the effect; same key with a different body
  * gives 409; without the header every call creates a new record."
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { chargeOf, type Answer } from './charges.js';

@@ -4,7 +4,7 @@
  * states."; pending → paid "before expires_at" (terminal); pending → canceled; pending → expired
  * "detected lazily"; "Cancel from paid, expired or canceled answers 409."
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';

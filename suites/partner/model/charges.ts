@@ -42,7 +42,7 @@ import {
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
 import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, recordAll, sendThenJudge, shortId } from '../../../harness/run/model.js';
 import type { MeasureWindow } from '../../../harness/run/model.js';
-import { is2xx } from '../../../harness/json.js';
+import { is2xx } from '../../../harness/core/json.js';
 import { readStatement, statementAnswer } from './finance.js';
 import type { Statement } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';

@@ -1,0 +1,207 @@
+/**
+ * Declaring a rule. A rule is one judgement of the contract, declared once: the requirement IDs it
+ * decides, the finding codes it can produce with their severities, the rules it applies to parts of
+ * its observation, and one judge function `observation → Judgement`. Suites and fuzzer commands hand
+ * observations to rules (`t.judge(rule, observation)`); they never name a requirement ID, build a
+ * finding or choose a severity.
+ *
+ *   export const refuseDescriptionOverLimit = defineRule({
+ *     name: 'refuseDescriptionOverLimit',
+ *     requirements: ['PT-CHARGE-DESC-MAX'],
+ *     codes: { 'charge.description-over-limit-accepted': 'failure' },
+ *     judge(answer: Answer, v) {
+ *       if (is2xx(answer.status)) v.find('charge.description-over-limit-accepted', { … });
+ *     },
+ *   });
+ *
+ * - **Requirements.** An evaluation decides every requirement the rule declares, unless the judge
+ *   narrows it with `v.decides(…)` (a table rule deciding one row) or says `v.nothingToJudge()` (the
+ *   observation shows nothing about the rule). A finding names the evaluation's requirements unless it
+ *   names a subset; naming one the rule does not declare is a bug of the suite (HarnessError).
+ * - **Codes and severities.** A code belongs to exactly one rule (test/rules-declarations.test.ts),
+ *   and has exactly one severity: the text is firm (`failure`) or ambiguous or advisory (`warning`).
+ *   A finding naming only requirements the catalogue marks `latitude: warning` is capped at a warning,
+ *   wherever it is made.
+ * - **Composition.** A rule may apply the rules it declares in `uses` to parts of its observation
+ *   (`v.apply(rule, part)`): their findings stay theirs (their code, their rule), and the evaluation
+ *   decides their requirements too. A check's requirement list is the closure of the rules it declares.
+ * - **Purity.** A judge reads its observation and nothing else: no HTTP, no clock, no run state. A
+ *   request of the observation that got no answer is reported with `v.unanswered(exchange)`: the
+ *   harness then makes the check inconclusive (harness/run/check-run.ts), never the rule.
+ */
+import type { Exchange } from '../core/exchange.js';
+import { HarnessError } from '../core/errors.js';
+import type { RequirementId } from '../core/requirement-ids.js';
+import { findRequirement } from '../contract/requirements.js';
+import type { Finding, Judgement, Severity } from './finding.js';
+
+/** The parts of a finding a judge writes; code, severity, rule and requirements come from the declaration. */
+export interface FindingDraft {
+  title: string;
+  expected: string;
+  actual: string;
+  /** exchanges that show it besides those of `v.shows(…)` */
+  exchanges?: readonly (Exchange | undefined)[];
+  /** JSON pointer into the response body, when the finding is located */
+  pointer?: string;
+  /** a subset of the evaluation's requirements, when the finding breaks only some of them */
+  requirements?: readonly RequirementId[];
+}
+
+/** What a judge uses to say what it found. */
+export interface Verdict<C extends string> {
+  /** records a finding of `code` (one of the rule's codes, at its declared severity) */
+  find(code: C, draft: FindingDraft): void;
+  /** this evaluation decides only these of the rule's requirements (a table rule deciding one row) */
+  decides(...ids: readonly RequirementId[]): void;
+  /** the observation shows nothing about this rule: no requirement is decided, nothing is found */
+  nothingToJudge(): void;
+  /** exchanges shown with every finding of this evaluation (rendered as curl) */
+  shows(...exchanges: readonly (Exchange | undefined)[]): void;
+  /** a request of the observation got no HTTP answer: nothing can be judged (the check is inconclusive) */
+  unanswered(exchange: Exchange): void;
+  /** applies a rule declared in `uses` to a part of the observation; returns its judgement */
+  apply<O>(rule: Rule<O>, observation: O): Judgement;
+}
+
+export interface RuleDeclaration<O, C extends string> {
+  /** verb-first, after the rule it enforces (`ensureCreatedPending`, `verifyEmvCrc`); unique */
+  name: string;
+  /** the requirement IDs (specs/requirements.yaml) this rule decides */
+  requirements: readonly RequirementId[];
+  /** every finding code it can produce, with its one severity */
+  codes: { readonly [K in C]: Severity };
+  /** rules it applies to parts of its observation (`v.apply`) */
+  uses?: readonly Rule<never>[];
+  judge(observation: O, v: Verdict<C>): void;
+}
+
+/** A declared rule: what it decides and produces, and its judge. */
+export interface Rule<O> {
+  readonly name: string;
+  readonly requirements: readonly RequirementId[];
+  readonly codes: Readonly<Record<string, Severity>>;
+  readonly uses: readonly Rule<never>[];
+  /** one evaluation of the rule on an observation */
+  judge(observation: O): Judgement;
+}
+
+/** The observation type a rule takes. */
+export type ObservationOf<R> = R extends Rule<infer O> ? O : never;
+
+function isWarnOnly(id: RequirementId): boolean {
+  try {
+    return findRequirement(id)?.latitude === 'warning';
+  } catch {
+    return false; // a broken catalogue must not change a verdict
+  }
+}
+
+/** Declares a rule (see the module comment). */
+export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, C>): Rule<O> {
+  const { name, requirements, codes } = declaration;
+  const uses = declaration.uses ?? [];
+  const rule: Rule<O> = {
+    name,
+    requirements,
+    codes,
+    uses,
+    judge(observation: O): Judgement {
+      let decided: RequirementId[] = [...requirements];
+      let nothing = false;
+      const shown: Exchange[] = [];
+      const findings: Finding[] = [];
+      const applied: Judgement[] = [];
+      const unanswered: Exchange[] = [];
+      const v: Verdict<C> = {
+        find(code, draft) {
+          const severity = codes[code];
+          if (severity === undefined) throw new HarnessError('rule.code', `${name}: code ${code} is not declared by the rule`);
+          const named = [...(draft.requirements ?? decided)];
+          for (const id of named) {
+            if (!requirements.includes(id)) throw new HarnessError('rule.requirement', `${name}: finding ${code} names ${id}, which the rule does not declare`);
+          }
+          const exchanges = [...shown];
+          for (const e of draft.exchanges ?? []) if (e && !exchanges.includes(e)) exchanges.push(e);
+          const ambiguous = named.length > 0 && named.every(isWarnOnly);
+          const finding: Finding = {
+            code,
+            rule: name,
+            title: draft.title,
+            severity: ambiguous ? 'warning' : severity,
+            requirements: named,
+            expected: draft.expected,
+            actual: draft.actual,
+            exchanges,
+          };
+          if (draft.pointer !== undefined) finding.pointer = draft.pointer;
+          findings.push(finding);
+        },
+        decides(...ids) {
+          for (const id of ids) {
+            if (!requirements.includes(id)) throw new HarnessError('rule.requirement', `${name}: decides ${id}, which the rule does not declare`);
+          }
+          decided = [...ids];
+        },
+        nothingToJudge() {
+          nothing = true;
+        },
+        shows(...exchanges) {
+          for (const e of exchanges) if (e && !shown.includes(e)) shown.push(e);
+        },
+        unanswered(exchange) {
+          if (!unanswered.includes(exchange)) unanswered.push(exchange);
+        },
+        apply(sub, part) {
+          if (!uses.includes(sub as Rule<never>)) throw new HarnessError('rule.uses', `${name}: applies ${sub.name}, which it does not declare in \`uses\``);
+          const judgement = sub.judge(part);
+          applied.push(judgement);
+          return judgement;
+        },
+      };
+      declaration.judge(observation, v);
+      const own: Judgement = nothing && findings.length === 0 ? { rule: name, requirements: [], findings: [] } : { rule: name, requirements: decided, findings };
+      return merge(own, applied, unanswered);
+    },
+  };
+  return rule;
+}
+
+function merge(own: Judgement, applied: readonly Judgement[], unanswered: readonly Exchange[]): Judgement {
+  const requirements = [...own.requirements];
+  const findings = [...own.findings];
+  const silent = [...unanswered];
+  for (const j of applied) {
+    for (const id of j.requirements) if (!requirements.includes(id)) requirements.push(id);
+    findings.push(...j.findings);
+    for (const e of j.unanswered ?? []) if (!silent.includes(e)) silent.push(e);
+  }
+  for (const f of findings) for (const id of f.requirements) if (!requirements.includes(id)) requirements.push(id);
+  return { rule: own.rule, requirements, findings, ...(silent.length > 0 ? { unanswered: silent } : {}) };
+}
+
+/** Every requirement a rule decides, itself and through the rules it uses. */
+export function requirementsOf(rules: readonly Rule<never>[]): RequirementId[] {
+  const seen = new Set<Rule<never>>();
+  const ids: RequirementId[] = [];
+  const visit = (rule: Rule<never>): void => {
+    if (seen.has(rule)) return;
+    seen.add(rule);
+    for (const id of rule.requirements) if (!ids.includes(id)) ids.push(id);
+    for (const sub of rule.uses) visit(sub);
+  };
+  for (const rule of rules) visit(rule);
+  return ids;
+}
+
+/** Every rule reachable from `rules` through `uses`, each once. */
+export function closureOf(rules: readonly Rule<never>[]): Rule<never>[] {
+  const out: Rule<never>[] = [];
+  const visit = (rule: Rule<never>): void => {
+    if (out.includes(rule)) return;
+    out.push(rule);
+    for (const sub of rule.uses) visit(sub);
+  };
+  for (const rule of rules) visit(rule);
+  return out;
+}
