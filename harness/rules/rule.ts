@@ -78,6 +78,8 @@ export interface RuleDeclaration<O, C extends string> {
 
 /** A declared rule: what it decides and produces, and its judge. */
 export interface Rule<O> {
+  /** `legacy`: judged by an old-style function whose codes are not declared (migration only) */
+  readonly kind: 'declared' | 'legacy';
   readonly name: string;
   readonly requirements: readonly RequirementId[];
   readonly codes: Readonly<Record<string, Severity>>;
@@ -102,6 +104,7 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
   const { name, requirements, codes } = declaration;
   const uses = declaration.uses ?? [];
   const rule: Rule<O> = {
+    kind: 'declared',
     name,
     requirements,
     codes,
@@ -204,4 +207,28 @@ export function closureOf(rules: readonly Rule<never>[]): Rule<never>[] {
   };
   for (const rule of rules) visit(rule);
   return out;
+}
+
+/**
+ * MIGRATION ONLY: a rule whose judgement is still made by an old-style function (observation →
+ * Judgement, findings built with makeFinding). It declares its requirements; its codes are not
+ * enforced. Removed once every judgement is declared with {@link defineRule}.
+ */
+export function legacyRule<O>(name: string, requirements: readonly RequirementId[], judgeWith: (observation: O) => Judgement): Rule<O> {
+  return {
+    kind: 'legacy',
+    name,
+    requirements,
+    codes: {},
+    uses: [],
+    judge(observation: O): Judgement {
+      const judgement = judgeWith(observation);
+      return { ...judgement, rule: name, findings: judgement.findings.map((f) => ({ ...f, rule: f.rule ?? name })) };
+    },
+  };
+}
+
+/** True for a value made by {@link defineRule} or {@link legacyRule}. */
+export function isRule(value: unknown): value is Rule<never> {
+  return typeof value === 'object' && value !== null && 'judge' in value && 'requirements' in value && 'codes' in value && ((value as { kind?: unknown }).kind === 'declared' || (value as { kind?: unknown }).kind === 'legacy');
 }
