@@ -20,7 +20,9 @@ export default tseslint.config(
     // Suites and fuzzer commands act; rules (harness/rules/) judge. A suite never builds a finding
     // nor changes a severity: it hands observations to a rule and records the rule's judgement.
     // (the report modules summarise findings and the run modules carry check metadata: not here)
-    files: ['suites/**/*.ts', 'generators/**/*.ts', 'harness/http/**/*.ts', 'harness/config/**/*.ts', 'harness/webhooks/**/*.ts', 'harness/run/model.ts', 'harness/run/session.ts'],
+    // harness/contract/ and harness/webhooks/ give facts (a response in the spec's terms, a parsed
+    // signature and its digests): the contract and signature rules judge them.
+    files: ['suites/**/*.ts', 'generators/**/*.ts', 'harness/http/**/*.ts', 'harness/config/**/*.ts', 'harness/contract/**/*.ts', 'harness/webhooks/**/*.ts', 'harness/run/model.ts', 'harness/run/session.ts'],
     // the signature primitives grade a header's form for the signature rules
     ignores: ['harness/webhooks/signatures.ts'],
     rules: {

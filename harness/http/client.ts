@@ -69,6 +69,8 @@ export interface HttpResult {
   json: unknown;
   /** the recorded (redacted) exchange */
   exchange: Exchange;
+  /** the client sends the request again after this answer (a 429 with retries left) */
+  retried?: true;
 }
 
 /** Receives every exchange with the raw result (for validation against unredacted data). */
@@ -223,9 +225,9 @@ export class HttpClient {
       // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
       const pause = runPauses.pending(this.api);
       if (pause) await pause;
-      const result = await this.laned(options);
-      const retry = result.status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
-      if (!retry) return result;
+      const retry = (status: number): boolean => status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
+      const result = await this.laned(options, retry);
+      if (!retry(result.status)) return result;
       const advised = parseRetryAfter(result.headers['retry-after']);
       const wait = Math.min(advised ?? 250 * 2 ** attempt, this.maxRetryAfterMs);
       if (advised !== undefined) runPauses.report(this.api, wait);
@@ -234,18 +236,19 @@ export class HttpClient {
   }
 
   /** A request holds its kind's quiet-account lane of the API while it is in flight (harness/http/quiet-lane.ts). */
-  private async laned(options: RequestOptions): Promise<HttpResult> {
+  private async laned(options: RequestOptions, retried: (status: number) => boolean): Promise<HttpResult> {
     const scope = dispatchScope.getStore();
-    if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options);
+    if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options, retried);
     const end = await enterRequest(this.api, requestKinds(options.method, options.operation));
     try {
-      return await this.once(options);
+      return await this.once(options, retried);
     } finally {
       end();
     }
   }
 
-  private async once(options: RequestOptions): Promise<HttpResult> {
+  /** One attempt; `retried` says whether the client will send it again after this status. */
+  private async once(options: RequestOptions, retried: (status: number) => boolean): Promise<HttpResult> {
     const q = options.path.indexOf('?');
     const pathOnly = q < 0 ? options.path : options.path.slice(0, q);
     const inlineQuery = q < 0 ? undefined : options.path.slice(q + 1);
@@ -316,7 +319,7 @@ export class HttpClient {
       error,
     });
 
-    const result: HttpResult = { status, headers: responseHeaders, text, json, exchange };
+    const result: HttpResult = { status, headers: responseHeaders, text, json, exchange, ...(retried(status) && { retried: true as const }) };
     for (const l of this.listeners) l(exchange, result);
     for (const o of options.observers ?? []) o.observe(exchange, result);
     for (const l of globalListeners) l(exchange, result);
