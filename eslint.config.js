@@ -23,8 +23,6 @@ export default tseslint.config(
     // harness/contract/ and harness/webhooks/ give facts (a response in the spec's terms, a parsed
     // signature and its digests): the contract and signature rules judge them.
     files: ['suites/**/*.ts', 'generators/**/*.ts', 'harness/http/**/*.ts', 'harness/config/**/*.ts', 'harness/contract/**/*.ts', 'harness/webhooks/**/*.ts', 'harness/run/model.ts', 'harness/run/session.ts'],
-    // the signature primitives grade a header's form for the signature rules
-    ignores: ['harness/webhooks/signatures.ts'],
     rules: {
       'no-restricted-syntax': [
         'error',

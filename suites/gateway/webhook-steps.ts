@@ -11,8 +11,10 @@ import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
 import type { Judgement, RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus, show, verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
-import { describeGatewaySignature, verifyGatewayDeliverySignature, verifyWebhookId } from '../../harness/rules/gateway/webhooks.js';
+import { expectStatus, show } from '../../harness/rules/index.js';
+import { verifyWebhookId } from '../../harness/rules/gateway/webhooks.js';
+import { deliverCallbacksAsJsonPosts, sendCallbackHeaders } from '../../harness/rules/gateway/callbacks.js';
+import { gatewayCallbackSignature, signGatewayCallbacks, timestampUnit } from '../../harness/rules/gateway/signature.js';
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
 import { verifyIsoTimestampIfPresent } from '../../harness/rules/gateway/fields.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
@@ -221,25 +223,26 @@ function where(d: Delivery): string {
 }
 
 /**
- * Hands one delivery's transport to the rules: POST with a JSON body, the callback headers, and, for a
- * webhook with a signatureSecret, `ServiceGateway-Signature` (harness/rules/gateway/webhooks.ts). A
- * postbackUrl belongs to no webhook and has no secret: no signature is expected, one is noted. Notes
- * what the target chose where the contract is open (signing input, unit of `t`). Returns the signing
- * input that matched, if any.
+ * Hands one delivery's transport to the rules: POST with a JSON body, the callback headers
+ * (harness/rules/gateway/callbacks.ts), and, for a webhook with a signatureSecret,
+ * `ServiceGateway-Signature` (harness/rules/gateway/signature.ts). A postbackUrl belongs to no
+ * webhook and has no secret: no signature is expected, one is noted. Notes what the target chose
+ * where the contract is open (signing input, unit of `t`). Returns the signing input that matched,
+ * if any.
  */
 export function checkDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
-  const at = { subject: where(d) };
-  run.record(verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
-  run.record(verifyGatewayCallbackHeaders(d, { subject: where(d), requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
+  run.judge(deliverCallbacksAsJsonPosts, d);
+  run.judge(sendCallbackHeaders, d);
   const header = d.headers[GATEWAY_SIGNATURE_HEADER];
   if (secret === undefined) {
     if (header !== undefined) run.note(`${where(d)} (postbackUrl, no signatureSecret) carries ServiceGateway-Signature ${show(header, 120)} (tolerated)`);
     return undefined;
   }
-  if (!run.record(verifyGatewayDeliverySignature(d, secret, at))) return undefined;
-  const seen = describeGatewaySignature(d, secret);
-  if (seen.timestampUnit === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
-  return seen.matchedOver;
+  const signed = gatewayCallbackSignature(d, secret);
+  if (!run.judge(signGatewayCallbacks, signed)) return undefined;
+  const match = signed.signature.match;
+  if (match !== undefined && timestampUnit(match.t) === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
+  return match?.over;
 }
 
 /**
