@@ -66,20 +66,11 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
   const withheld = reserveCents(net, p.ptCaptureReserve);
   const codes = p.ptLedgerAccountCodes;
   const rule = withheld > 0 ? p.ptCaptureReserve : 'none';
-  const credit = (): void => {
-    if (faults.has('pt-available-balance-stale')) return;
-    // fault pt-available-credited-gross: the posting splits the fee (and reserve) off, the balance ignores it
-    if (faults.has('pt-available-credited-gross')) {
-      ledger.availableCents += charge.amount_cents;
-      return;
-    }
-    ledger.availableCents += (faults.has('pt-available-balance-doubled') ? 2 : 1) * (net - withheld);
-    ledger.reserveCents += withheld;
-  };
   // fault pt-pay-race-double-effects: the posting is unique per charge (a duplicate insert is
   // silently skipped), but the balance update beside it is not guarded
   if (faults.has('pt-pay-race-double-effects') && ledger.transactions.some((t) => t.description.includes(charge.id))) {
-    credit();
+    ledger.availableCents += net - withheld;
+    ledger.reserveCents += withheld;
     return;
   }
   // fault pt-ledger-fee-rounding: the fee line rounded up, the net computed from the fee rounded down
@@ -100,7 +91,11 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
   if (rule === 'hold-entries-10pct-floor') entries.push(...hold);
   ledger.transactions.push(posting('payment.captured', `PIX charge ${charge.id} captured`, entries, p));
   if (rule === 'hold-posting-5pct-ceil') ledger.transactions.push(posting('reserve.hold', `PIX charge ${charge.id}: risk reserve withheld`, hold, p));
-  credit();
+  if (faults.has('pt-available-balance-stale')) return;
+  // fault pt-available-credited-gross: the posting splits the fee (and any reserve) off, the balance ignores it
+  const credited = faults.has('pt-available-credited-gross') ? charge.amount_cents : net - withheld;
+  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * (net - withheld) : credited;
+  if (!faults.has('pt-available-credited-gross')) ledger.reserveCents += withheld;
 }
 
 export interface FinanceStatement {
