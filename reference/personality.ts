@@ -325,7 +325,7 @@ export const CHOICES = {
     api: 'partner', sentence: 'Confirms the charge as if the PIX were paid … Production answers 403. Response body: not shown.', what: 'answer to a successful pay: 200 with the charge, 200 with `{id, status}`, or 204 without body', default: 'charge', alt: 'id-status', more: ['204-empty'],
   }),
   ptPayAlreadyPaid: choice<'409' | '200-no-effect'>({
-    api: 'partner', sentence: '| pending | payment confirmed (or sandbox simulation route) | before expires_at | paid | terminal; … | (the answer to paying a paid charge is not shown)', what: 'pay of a charge already paid: 409, or 200 with the charge and no second capture', default: '409', alt: '200-no-effect',
+    api: 'partner', sentence: '| pending | payment confirmed (or sandbox simulation route) | before expires_at | paid | terminal; … | (the answer to paying a paid charge is not shown)', what: 'pay of a charge already paid: 409, or the answer of a successful pay (ptPayResponse) without a second capture', default: '409', alt: '200-no-effect',
   }),
   ptReplayHeader: choice<boolean>({
     api: 'partner', sentence: 'Idempotency: same key and same body returns the original response without repeating the effect', what: '`Idempotent-Replayed: true` on a replay', default: true, alt: false,
