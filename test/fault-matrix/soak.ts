@@ -6,11 +6,14 @@
  * `--mix` gives each run its own mix of the reference's free choices: run seed N runs against
  * `mix:N` (reference/DECISIONS.md, "Personalities"); a failing run prints what its mix drew.
  *
- *   npm run soak -- [--runs 20] [--concurrency 2] [--seed BASE] [--profile quick|full] [--chaos] [--personality default|alt|mix:SEED | --mix] [--workers 1]
+ * `--keep choice,choice` keeps those choices at their default (REFERENCE_PERSONALITY_KEEP): to see
+ * what else a set of mixes finds once one choice is known to trip a check.
+ *
+ *   npm run soak -- [--runs 20] [--concurrency 2] [--seed BASE] [--profile quick|full] [--chaos] [--personality default|alt|mix:SEED | --mix] [--keep choice,…] [--workers 1]
  */
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describePersonality, parsePersonality, personality, type PersonalitySpec } from '../../reference/personality.js';
+import { describePersonality, parseKeepDefault, parsePersonality, personality, type PersonalitySpec } from '../../reference/personality.js';
 import { describeRun, runCorrect } from './correct.js';
 import type { CorrectRunSummary } from './correct.js';
 import { ROOT, inParallel } from './runner.js';
@@ -25,6 +28,8 @@ export interface SoakOptions {
   personality: PersonalitySpec | 'mix';
   /** worker processes per run (a chaos run mostly waits: more workers than cores keep it short) */
   workers: number;
+  /** choices kept at their default value (REFERENCE_PERSONALITY_KEEP) */
+  keep: string[];
 }
 
 function parse(argv: readonly string[]): SoakOptions {
@@ -43,10 +48,12 @@ function parse(argv: readonly string[]): SoakOptions {
   if (profile !== 'quick' && profile !== 'full') throw new Error(`soak: --profile must be quick or full, got "${profile}"`);
   const named = value('--personality');
   if (named !== undefined && argv.includes('--mix')) throw new Error('soak: --mix draws a mix per run; it cannot go with --personality');
-  let personality: SoakOptions['personality'] = 'mix';
+  // an unknown choice name stops the soak before any run
+  personality('default', parseKeepDefault(value('--keep')));
+  let chosen: SoakOptions['personality'] = 'mix';
   if (!argv.includes('--mix')) {
     try {
-      personality = parsePersonality(named ?? 'default');
+      chosen = parsePersonality(named ?? 'default');
     } catch {
       throw new Error(`soak: --personality must be default, alt or mix:SEED, got "${named ?? ''}"`);
     }
@@ -57,8 +64,9 @@ function parse(argv: readonly string[]): SoakOptions {
     baseSeed: int('--seed', Math.floor(Math.random() * 1_000_000_000)),
     profile,
     chaos: argv.includes('--chaos'),
-    personality,
+    personality: chosen,
     workers: Math.max(1, int('--workers', 1)),
+    keep: parseKeepDefault(value('--keep')),
   };
 }
 
@@ -70,7 +78,8 @@ export function personalityOfRun(options: Pick<SoakOptions, 'personality'>, seed
 export async function soak(options: SoakOptions, log: (line: string) => void = console.log): Promise<CorrectRunSummary[]> {
   const seeds = Array.from({ length: options.runs }, (_, i) => (options.baseSeed + i * 7_919) % 2_147_483_647);
   const personalityText = options.personality === 'mix' ? 'a mix per run (mix:<seed>)' : options.personality;
-  log(`soak: ${options.runs} runs (${options.profile}${options.chaos ? ', chaos' : ''}, personality ${personalityText}), ${options.concurrency} at a time, seeds ${seeds[0]}…`);
+  const keep = options.keep.length > 0 ? `REFERENCE_PERSONALITY_KEEP=${options.keep.join(',')} ` : '';
+  log(`soak: ${options.runs} runs (${options.profile}${options.chaos ? ', chaos' : ''}, personality ${personalityText}${keep ? `, ${keep.trim()}` : ''}), ${options.concurrency} at a time, seeds ${seeds[0]}…`);
   const started = performance.now();
   let done = 0;
   const runs = await inParallel(seeds, options.concurrency, async (seed, index) => {
@@ -81,7 +90,7 @@ export async function soak(options: SoakOptions, log: (line: string) => void = c
       label: `soak-${index + 1}`,
       reportsDir: join(ROOT, 'reports', 'self-test', 'soak', `run-${index + 1}`),
       timeoutMs: options.profile === 'full' ? 20 * 60_000 : 5 * 60_000,
-      env: { REFERENCE_PERSONALITY: personalityOfRun(options, seed), ...(options.chaos && { REFERENCE_CHAOS: '1' }) },
+      env: { REFERENCE_PERSONALITY: personalityOfRun(options, seed), ...(options.keep.length > 0 && { REFERENCE_PERSONALITY_KEEP: options.keep.join(',') }), ...(options.chaos && { REFERENCE_CHAOS: '1' }) },
     });
     done += 1;
     const ok = run.failures.length === 0 && run.errors.length === 0;
@@ -93,8 +102,8 @@ export async function soak(options: SoakOptions, log: (line: string) => void = c
   log(`soak: ${runs.length - failed.length}/${runs.length} runs passed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   for (const run of failed) {
     const spec = personalityOfRun(options, run.seed);
-    const mixed = spec.startsWith('mix:') ? `\n  ${describePersonality(personality(spec))}` : '';
-    log(`${describeRun(run)}\n  replay: ${options.chaos ? 'REFERENCE_CHAOS=1 ' : ''}npm run conformance -- --seed ${run.seed} --personality ${spec}${mixed}`);
+    const mixed = spec.startsWith('mix:') ? `\n  ${describePersonality(personality(spec, options.keep))}` : '';
+    log(`${describeRun(run)}\n  replay: ${options.chaos ? 'REFERENCE_CHAOS=1 ' : ''}${keep}npm run conformance -- --seed ${run.seed} --personality ${spec}${mixed}`);
   }
   const warnings = new Set(runs.flatMap((r) => r.warnings));
   if (warnings.size > 0) log(`distinct warnings over all runs (allowed): ${warnings.size}\n${[...warnings].map((w) => `  ${w}`).join('\n')}`);
