@@ -27,6 +27,7 @@ import type { CheckTools, RunTools } from './check.js';
 import type { CheckRun } from './check-run.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Judgement } from '../rules/finding.js';
+import type { Rule } from '../rules/rule.js';
 import { fails } from '../rules/finding.js';
 import type { BurstResult } from '../http/burst.js';
 import type { ApiResponse } from '../http/gateway-client.js';
@@ -238,6 +239,13 @@ export abstract class PickingCommand<M extends object, R extends ModelContext, E
 export function recordAll(run: CheckRun, ...judgements: Judgement[]): boolean {
   run.record(judgements);
   return fails(judgements);
+}
+
+/** Judges `observation` with `rule` in `run`; true when it found a failure (the step should stop). */
+export function judgeFails<O>(run: CheckRun, rule: Rule<O>, observation: O): boolean {
+  const before = run.failures.length;
+  run.judge(rule, observation);
+  return run.failures.length > before;
 }
 
 /**
