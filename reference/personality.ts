@@ -14,7 +14,6 @@
 
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import type { Offset } from './shared/time.js';
 
 /** The two fixed personalities. */
 export type PersonalityName = 'default' | 'alt';
@@ -43,6 +42,8 @@ function choice<T>(c: Choice<T>): Choice<T> {
 /** Gateway error body styles: the two shapes the contract shows. */
 export type ErrorShape = 'success-false' | 'error-code';
 export type TimestampPrecision = 'ms' | 's' | 'us';
+/** How a timestamp writes its offset: UTC as `Z` or `+00:00`, or Brasília time. */
+export type Offset = 'Z' | '+00:00' | '-03:00';
 
 export const CHOICES = {
   // ── both APIs: how a JSON answer is written ─────────────────────────────────────────────────
