@@ -49,12 +49,13 @@ const SIGNED: readonly RequirementId[] = ['PT-WH-SIGNATURE', 'PT-WH-RAW-BODY', '
  * finding naming the clause it breaks.
  * - Failures: no header, or one without `t=` or `v1=`; a v1 that does not verify over `<t>.<raw
  *   body>` with the endpoint secret and any t of the header; a match only over re-serialised JSON
- *   ("The raw body, not a re-serialized JSON, must be used"); a `t` that is not an integer; a
- *   first delivery whose `t` is more than 300 s before its arrival, measured on the service's own
- *   clock (`clockOffsetMs`: the reference verification would reject it).
+ *   ("The raw body, not a re-serialized JSON, must be used"); a first delivery whose `t` is more
+ *   than 300 s before its arrival, measured on the service's own clock (`clockOffsetMs`: the
+ *   reference verification would reject it).
  * - Warnings (the text is open or ambiguous): a parseable header that is not exactly
  *   `t=<epoch>,v1=<hmac>`; a header with two `t` values (PT-WH-SIGNATURE-HEADER's ambiguity); `t` in
- *   milliseconds (PT-WH-TIMESTAMP-EPOCH; the tolerance is then judged on t / 1000); a `t` more than
+ *   milliseconds (PT-WH-TIMESTAMP-EPOCH: the unit is not stated; the tolerance is then judged on
+ *   t / 1000), or not an integer (a fraction, say: "`<epoch>`" states no form); a `t` more than
  *   300 s old without the service's clock known (skew), or on a redelivery (PT-WH-REDELIVERY-FRESH-T);
  *   a `t` ahead of arrival by more than 300 s (PT-WH-TOLERANCE's ambiguity: the direction of the
  *   tolerance is not stated, and reference verifications in the field reject only old timestamps).
@@ -70,7 +71,7 @@ export const signPartnerWebhooks = defineRule({
     'partner-signature.reserialized-body': 'failure',
     'partner-signature.header-form': 'warning',
     'partner-signature.several-t': 'warning',
-    'partner-signature.timestamp-format': 'failure',
+    'partner-signature.timestamp-format': 'warning',
     'partner-signature.timestamp-ms': 'warning',
     'partner-signature.outside-tolerance': 'failure',
     'partner-signature.future-timestamp': 'warning',
@@ -126,7 +127,7 @@ export const signPartnerWebhooks = defineRule({
     v.decides(...decided);
     const t = match.t;
     if (!/^\d+$/.test(t)) {
-      v.find('partner-signature.timestamp-format', { title: 'the signature t is not an integer epoch', expected: 't=<Unix epoch in seconds>', actual: `t=${show(t)} (${where})`, requirements: ['PT-WH-TIMESTAMP-EPOCH', 'PT-WH-SIGNATURE-HEADER'] });
+      v.find('partner-signature.timestamp-format', { title: 'the signature t is not an integer epoch', expected: 't=<Unix epoch in seconds>', actual: `t=${show(t)}: the tolerance cannot be judged (${where})`, requirements: ['PT-WH-TIMESTAMP-EPOCH'] });
       return;
     }
     const ms = t.length >= 12;
