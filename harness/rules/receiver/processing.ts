@@ -10,6 +10,8 @@
  */
 import type { Exchange } from '../../core/exchange.js';
 import { defineRule } from '../rule.js';
+import type { Rule } from '../rule.js';
+import type { RequirementId, Severity } from '../finding.js';
 
 export interface ProcessedObservation {
   /** what was delivered, e.g. `transaction_paid delivered 3 times` */
@@ -73,34 +75,30 @@ export interface PaidProcessedObservation {
   exchanges?: readonly Exchange[];
 }
 
-const notProcessed = (o: PaidProcessedObservation, quote: string) => ({
-  title: `an acknowledged paid event was not reported processed within ${Math.round(o.waitedMs / 1000)} s (${o.label})`,
-  expected: `event ${o.eventId} in the read-back with count 1 ("${quote}")`,
-  actual: o.count === undefined ? 'not listed' : `count ${o.count}`,
-});
-
 /**
- * Gateway "transaction_paid … this one credits the customer": an acknowledged paid event should show
- * as processed. Processing is asynchronous and order is not stated, so one not seen within the
- * suite's patience (or after an out-of-order delivery) is a warning.
+ * One document's "the paid event is the one that credits": an acknowledged paid event should show as
+ * processed. Processing is asynchronous and order is not stated, so one not seen within the suite's
+ * patience (or after an out-of-order delivery) is `code`, a warning.
  */
-export const processGatewayPaidEvents = defineRule({
-  name: 'processGatewayPaidEvents',
-  requirements: ['GW-RCV-PAID-PROCESSED'],
-  codes: { 'gateway-receiver.paid-not-processed': 'warning' },
-  judge(o: PaidProcessedObservation, v) {
-    v.shows(...(o.exchanges ?? []));
-    if (o.count === undefined || o.count < 1) v.find('gateway-receiver.paid-not-processed', notProcessed(o, 'this one credits the customer'));
-  },
-});
+function processPaidEvents<C extends string>(name: string, requirement: RequirementId, code: C, quote: string): Rule<PaidProcessedObservation> {
+  return defineRule({
+    name,
+    requirements: [requirement],
+    codes: { [code]: 'warning' } as { [K in C]: Severity },
+    judge(o: PaidProcessedObservation, v) {
+      v.shows(...(o.exchanges ?? []));
+      if (o.count !== undefined && o.count >= 1) return;
+      v.find(code, {
+        title: `an acknowledged paid event was not reported processed within ${Math.round(o.waitedMs / 1000)} s (${o.label})`,
+        expected: `event ${o.eventId} in the read-back with count 1 ("${quote}")`,
+        actual: o.count === undefined ? 'not listed' : `count ${o.count}`,
+      });
+    },
+  });
+}
 
-/** Partner "business.pix.paid … the one that credits the player wallet": as {@link processGatewayPaidEvents}. */
-export const creditPartnerPaidEvents = defineRule({
-  name: 'creditPartnerPaidEvents',
-  requirements: ['PT-RCV-PAID-CREDITS'],
-  codes: { 'partner-receiver.paid-not-credited': 'warning' },
-  judge(o: PaidProcessedObservation, v) {
-    v.shows(...(o.exchanges ?? []));
-    if (o.count === undefined || o.count < 1) v.find('partner-receiver.paid-not-credited', notProcessed(o, 'the one that credits the player wallet'));
-  },
-});
+/** Gateway "transaction_paid | PIX charge paid (this one credits the customer)". */
+export const processGatewayPaidEvents = processPaidEvents('processGatewayPaidEvents', 'GW-RCV-PAID-PROCESSED', 'gateway-receiver.paid-not-processed', 'this one credits the customer');
+
+/** Partner "business.pix.paid | payment confirmed; the one that credits the player wallet". */
+export const creditPartnerPaidEvents = processPaidEvents('creditPartnerPaidEvents', 'PT-RCV-PAID-CREDITS', 'partner-receiver.paid-not-credited', 'the one that credits the player wallet');

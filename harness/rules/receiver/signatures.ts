@@ -17,6 +17,8 @@
  * verifies, an "unsigned" one with a header) decides nothing.
  */
 import { defineRule } from '../rule.js';
+import type { Rule } from '../rule.js';
+import type { RequirementId, Severity } from '../finding.js';
 import { PARTNER_TOLERANCE_SECONDS } from '../../webhooks/signatures.js';
 import type { DeliveryObservation } from './observation.js';
 import { describeAnswer, exchangesOf, is2xxStatus } from './observation.js';
@@ -26,70 +28,55 @@ function forged(o: DeliveryObservation): boolean {
   return o.signature === undefined || (o.signature.header !== undefined && o.signature.match === undefined);
 }
 
-const ACCEPTED_FORGED = (o: DeliveryObservation) => ({
-  title: `an event whose signature does not verify was accepted (${o.label})`,
-  expected: 'a refusal (non-2xx): the HMAC does not match the endpoint secret',
-  actual: describeAnswer(o),
-});
+/** One document's "the secret is used to verify signatures": an accepted forgery is `code` (a failure); a delivery that verifies decides nothing. */
+function refuseForged<C extends string>(name: string, requirement: RequirementId, code: C): Rule<DeliveryObservation> {
+  return defineRule({
+    name,
+    requirements: [requirement],
+    codes: { [code]: 'failure' } as { [K in C]: Severity },
+    judge(o: DeliveryObservation, v) {
+      if (!forged(o)) return v.nothingToJudge();
+      v.shows(...exchangesOf(o));
+      if (!is2xxStatus(o.status)) return;
+      v.find(code, { title: `an event whose signature does not verify was accepted (${o.label})`, expected: 'a refusal (non-2xx): the HMAC does not match the endpoint secret', actual: describeAnswer(o) });
+    },
+  });
+}
 
 /**
  * Gateway: an event whose signature does not verify with the signatureSecret (a wrong HMAC) is
  * refused (any non-2xx): the secret is "used to verify signatures" ("Compare in constant time").
  */
-export const refuseForgedGatewayEvents = defineRule({
-  name: 'refuseForgedGatewayEvents',
-  requirements: ['GW-RCV-VERIFY-SIGNATURE'],
-  codes: { 'gateway-receiver.accepted-forged': 'failure' },
-  judge(o: DeliveryObservation, v) {
-    if (!forged(o)) return v.nothingToJudge();
-    v.shows(...exchangesOf(o));
-    if (is2xxStatus(o.status)) v.find('gateway-receiver.accepted-forged', ACCEPTED_FORGED(o));
-  },
-});
+export const refuseForgedGatewayEvents = refuseForged('refuseForgedGatewayEvents', 'GW-RCV-VERIFY-SIGNATURE', 'gateway-receiver.accepted-forged');
 
 /** Partner: as {@link refuseForgedGatewayEvents}, with the endpoint secret over the raw body. */
-export const refuseForgedPartnerEvents = defineRule({
-  name: 'refuseForgedPartnerEvents',
-  requirements: ['PT-RCV-VERIFY-SIGNATURE'],
-  codes: { 'partner-receiver.accepted-forged': 'failure' },
-  judge(o: DeliveryObservation, v) {
-    if (!forged(o)) return v.nothingToJudge();
-    v.shows(...exchangesOf(o));
-    if (is2xxStatus(o.status)) v.find('partner-receiver.accepted-forged', ACCEPTED_FORGED(o));
-  },
-});
+export const refuseForgedPartnerEvents = refuseForged('refuseForgedPartnerEvents', 'PT-RCV-VERIFY-SIGNATURE', 'partner-receiver.accepted-forged');
 
 const unsigned = (o: DeliveryObservation): boolean => o.signature === undefined || o.signature.header === undefined;
+
+/** One document's word on unsigned events: accepting one is `code`, of `severity`; a signed delivery decides nothing. */
+function refuseUnsigned<C extends string>(name: string, requirement: RequirementId, code: C, severity: Severity, expected: string): Rule<DeliveryObservation> {
+  return defineRule({
+    name,
+    requirements: [requirement],
+    codes: { [code]: severity } as { [K in C]: Severity },
+    judge(o: DeliveryObservation, v) {
+      if (!unsigned(o)) return v.nothingToJudge();
+      v.shows(...exchangesOf(o));
+      if (is2xxStatus(o.status)) v.find(code, { title: `an event without the signature header was accepted (${o.label})`, expected, actual: describeAnswer(o) });
+    },
+  });
+}
 
 /**
  * Gateway: the header is "sent only when the webhook has a signatureSecret", and a charge's
  * postbackUrl has none, so an endpoint may receive unsigned events by design: accepting one is only
  * a warning.
  */
-export const refuseUnsignedGatewayEvents = defineRule({
-  name: 'refuseUnsignedGatewayEvents',
-  requirements: ['GW-RCV-UNSIGNED'],
-  codes: { 'gateway-receiver.accepted-unsigned': 'warning' },
-  judge(o: DeliveryObservation, v) {
-    if (!unsigned(o)) return v.nothingToJudge();
-    v.shows(...exchangesOf(o));
-    if (!is2xxStatus(o.status)) return;
-    v.find('gateway-receiver.accepted-unsigned', { title: `an event without the signature header was accepted (${o.label})`, expected: 'a refusal when the endpoint has a signatureSecret (postbackUrl deliveries are unsigned: a warning only)', actual: describeAnswer(o) });
-  },
-});
+export const refuseUnsignedGatewayEvents = refuseUnsigned('refuseUnsignedGatewayEvents', 'GW-RCV-UNSIGNED', 'gateway-receiver.accepted-unsigned', 'warning', 'a refusal when the endpoint has a signatureSecret (postbackUrl deliveries are unsigned: a warning only)');
 
 /** Partner: "Every state change sends a signed POST", so an unsigned POST is never the platform's: accepting it is a failure. */
-export const requireSignedPartnerEvents = defineRule({
-  name: 'requireSignedPartnerEvents',
-  requirements: ['PT-RCV-REQUIRE-SIGNATURE'],
-  codes: { 'partner-receiver.accepted-unsigned': 'failure' },
-  judge(o: DeliveryObservation, v) {
-    if (!unsigned(o)) return v.nothingToJudge();
-    v.shows(...exchangesOf(o));
-    if (!is2xxStatus(o.status)) return;
-    v.find('partner-receiver.accepted-unsigned', { title: `an event without the signature header was accepted (${o.label})`, expected: 'a refusal: "Every state change sends a signed POST"', actual: describeAnswer(o) });
-  },
-});
+export const requireSignedPartnerEvents = refuseUnsigned('requireSignedPartnerEvents', 'PT-RCV-REQUIRE-SIGNATURE', 'partner-receiver.accepted-unsigned', 'failure', 'a refusal: "Every state change sends a signed POST"');
 
 export interface SignatureInputObservation {
   /** a correctly signed event whose raw body is not the compact re-serialisation (extra whitespace) */
