@@ -12,7 +12,6 @@ import {
   verifyGatewayDeliverySignature,
   verifyWebhookId,
 } from '../harness/rules/gateway/webhooks.js';
-import { verifyIsoTimestampIfPresent } from '../harness/rules/gateway/fields.js';
 import { hmacSha256Hex } from '../harness/webhooks/signatures.js';
 import { answer, delivery, found } from './rules-gateway-fixtures.js';
 
@@ -235,15 +234,5 @@ describe('answerWebhookList ("Lists webhooks. Response body: not shown.")', () =
     expect(found(answerWebhookList.judge(answer(204)))).toEqual([]);
     expect(found(answerWebhookList.judge(answer(200, undefined, { body: '<html>' })))).toEqual(['failure:webhook.list-not-json']);
     expect(found(answerWebhookList.judge(answer(404, { error: 'NOT_FOUND', message: 'x' })))).toEqual(['failure:webhook.list-status']);
-  });
-});
-
-describe('verifyIsoTimestampIfPresent', () => {
-  it('accepts absent/null and ISO 8601; fails other text', () => {
-    const ctx = { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO' as const] };
-    expect(found(verifyIsoTimestampIfPresent(undefined, ctx))).toEqual([]);
-    expect(found(verifyIsoTimestampIfPresent(null, ctx))).toEqual([]);
-    expect(found(verifyIsoTimestampIfPresent('2024-01-01T12:00:00Z', ctx))).toEqual([]);
-    expect(found(verifyIsoTimestampIfPresent('yesterday', ctx))).toEqual(['failure:time.iso8601']);
   });
 });
