@@ -116,6 +116,8 @@ export class CheckRun implements ExchangeObserver {
 
   /** the names of the rules judged in this run */
   readonly rulesJudged = new Set<string>();
+  /** relation id → the cells of it this run's judgements tried */
+  readonly covered: Record<string, string[]> = {};
 
   /**
    * Judges `observation` with `rule` and records the judgement (see {@link record}). A request of the
@@ -141,6 +143,7 @@ export class CheckRun implements ExchangeObserver {
   record(...judgements: (Judgement | readonly Judgement[])[]): boolean {
     let clean = true;
     for (const judgement of judgements.flat()) {
+      for (const { relation, cells } of judgement.covered ?? []) this.cover(relation, cells);
       const found = judgement.findings.length > 0;
       for (const id of judgement.requirements) {
         const count = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
@@ -160,8 +163,14 @@ export class CheckRun implements ExchangeObserver {
     return clean;
   }
 
+  private cover(relation: string, cells: readonly string[]): void {
+    const list = (this.covered[relation] ??= []);
+    for (const cell of cells) if (!list.includes(cell)) list.push(cell);
+  }
+
   /** Merges the evaluations and findings of another run (a property iteration) into this one. */
   absorb(other: CheckRun, options: { findings: 'all' | 'warnings' | 'none' }): void {
+    for (const [relation, cells] of Object.entries(other.covered)) this.cover(relation, cells);
     for (const [id, count] of Object.entries(other.evaluations) as [RequirementId, EvaluationCount][]) {
       const mine = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
       mine.evaluations += count.evaluations;
