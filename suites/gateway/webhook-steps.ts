@@ -9,14 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
-import type { Judgement, RequirementId } from '../../harness/rules/finding.js';
+import type { RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { expectStatus, show } from '../../harness/rules/index.js';
-import { verifyWebhookId } from '../../harness/rules/gateway/webhooks.js';
+import { answerWebhookCreation } from '../../harness/rules/gateway/webhooks.js';
 import { deliverCallbacksAsJsonPosts, sendCallbackHeaders } from '../../harness/rules/gateway/callbacks.js';
 import { gatewayCallbackSignature, signGatewayCallbacks, timestampUnit } from '../../harness/rules/gateway/signature.js';
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
-import { verifyIsoTimestampIfPresent } from '../../harness/rules/gateway/fields.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/core/json.js';
 import { pixChargeBody } from './support.js';
@@ -118,7 +117,13 @@ export interface RegisteredWebhook {
   response: ApiResponse;
 }
 
-/** POST /api/v1/webhook for a fresh receiver path; records a failure unless 2xx with an id. */
+/** The rules every registration through {@link registerWebhook} or {@link judgeWebhookRegistration} is judged by. */
+export const REGISTERS_WEBHOOKS = [answerWebhookCreation] as const;
+
+/** The rules every delivery handed to {@link checkDeliveryTransport} is judged by. */
+export const JUDGES_DELIVERY_TRANSPORT = [deliverCallbacksAsJsonPosts, sendCallbackHeaders, signGatewayCallbacks] as const;
+
+/** POST /api/v1/webhook for a fresh receiver path, judged as the documented 200 ({@link REGISTERS_WEBHOOKS}). */
 export async function registerWebhook(gw: GatewayClient, run: CheckRun, callbackUrl: (path: string) => string, events: string[]): Promise<RegisteredWebhook | undefined> {
   return judgeWebhookRegistration(gw, run, await sendWebhookRegistration(gw, callbackUrl, events));
 }
@@ -138,17 +143,19 @@ export async function sendWebhookRegistration(gw: GatewayClient, callbackUrl: (p
   return { path, url, events, r: await gw.createWebhook({ url, events }) };
 }
 
-/** The judging half of {@link registerWebhook}: records a failure unless 2xx with an id. */
+/**
+ * The judging half of {@link registerWebhook}: the answer is the documented 200, every field of it
+ * (answerWebhookCreation). The webhook, when a 2xx gave it an id.
+ */
 export function judgeWebhookRegistration(gw: GatewayClient, run: CheckRun, sent: SentWebhookRegistration): RegisteredWebhook | undefined {
   const { path, url, events, r } = sent;
-  run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] }));
   const data = dataOf(r);
-  const id = data?.id;
-  if (!is2xx(r)) return undefined;
-  run.record(verifyWebhookId(id, { exchanges: [r.exchange] }));
-  if (typeof id !== 'number' && typeof id !== 'string') return undefined;
-  const secret = typeof data?.signatureSecret === 'string' ? data.signatureSecret : undefined;
+  const secret = typeof data?.signatureSecret === 'string' && data.signatureSecret !== '' ? data.signatureSecret : undefined;
+  // before the judgement, so that no finding shows it
   if (secret !== undefined) gw.http.redactor.register(secret, 'GATEWAY_WEBHOOK_SECRET');
+  run.judge(answerWebhookCreation, { answer: r, sent: { url, events } });
+  const id = data?.id;
+  if (!is2xx(r) || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
   return { id, secret, path, url, events, response: r };
 }
 
@@ -223,12 +230,11 @@ function where(d: Delivery): string {
 }
 
 /**
- * Hands one delivery's transport to the rules: POST with a JSON body, the callback headers
- * (harness/rules/gateway/callbacks.ts), and, for a webhook with a signatureSecret,
- * `ServiceGateway-Signature` (harness/rules/gateway/signature.ts). A postbackUrl belongs to no
- * webhook and has no secret: no signature is expected, one is noted. Notes what the target chose
- * where the contract is open (signing input, unit of `t`). Returns the signing input that matched,
- * if any.
+ * Hands one delivery's transport to the rules ({@link JUDGES_DELIVERY_TRANSPORT}): POST with a JSON
+ * body, the callback headers, and, for a webhook with a signatureSecret, `ServiceGateway-Signature`. A
+ * postbackUrl belongs to no webhook and has no secret: no signature is expected, one is noted. Notes
+ * what the target chose where the contract is open (signing input, unit of `t`). Returns the signing
+ * input that matched, if any.
  */
 export function checkDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
   run.judge(deliverCallbacksAsJsonPosts, d);
@@ -243,12 +249,4 @@ export function checkDeliveryTransport(d: Delivery, secret: string | undefined, 
   const match = signed.signature.match;
   if (match !== undefined && timestampUnit(match.t) === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
   return match?.over;
-}
-
-/**
- * ISO 8601 check of a field that may be absent or null before an event ("not shown" until then):
- * a thin step over the one timestamp rule (harness/rules/gateway/fields.ts).
- */
-export function verifyOptionalIso(value: unknown, requirements: RequirementId[], subject: string): Judgement {
-  return verifyIsoTimestampIfPresent(value, { requirements, subject });
 }
