@@ -1,17 +1,20 @@
 /**
- * `tsx reference/main.ts [--json]`: runs the reference sandbox (both APIs) until SIGINT/SIGTERM.
- * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md); otherwise it
- * prints addresses, credentials and the variables to export to test against it.
- * `--receiver` runs the reference receiver instead (reference/receiver/main.ts).
+ * `paygate-conformance reference [--json]` (`tsx reference/main.ts`): runs the reference sandbox
+ * (both APIs) until SIGINT/SIGTERM. `--json` prints one line of ReferenceInfo for the suite
+ * (docs/ARCHITECTURE.md); otherwise it prints addresses, credentials and the variables to export to
+ * test against it. `--receiver [--port N] [--faults a,b]` runs the reference receiver instead
+ * (reference/receiver/main.ts). Flags go through node:util parseArgs; nothing starts before they
+ * are valid, and `--help` starts nothing.
  */
-import { referenceOptionsFromEnv, startReference, type ReferenceInfo } from './server.js';
+import { parseArgs } from 'node:util';
+import type { ReferenceInfo } from './server.js';
 
-function forPeople(info: ReferenceInfo): string {
+function forPeople(info: ReferenceInfo, personality: string): string {
   const g = info.gateway;
   const p = info.partner;
   return [
     'paygate-conformance reference sandbox',
-    `personality: ${referenceOptionsFromEnv().personality} (REFERENCE_PERSONALITY=default|alt; reference/DECISIONS.md)`,
+    `personality: ${personality} (REFERENCE_PERSONALITY=default|alt; reference/DECISIONS.md)`,
     '',
     `gateway  ${g.baseUrl}   (POST /api/auth, /api/v1/...)`,
     `  sandbox pair (account A):     ${g.clientId} / ${g.clientSecret}`,
@@ -42,15 +45,36 @@ function forPeople(info: ReferenceInfo): string {
   ].join('\n');
 }
 
-async function main(): Promise<void> {
-  if (process.argv.slice(2).includes('--receiver')) {
+const OPTIONS = {
+  json: { type: 'boolean' },
+  receiver: { type: 'boolean' },
+  port: { type: 'string' },
+  faults: { type: 'string' },
+  personality: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const USAGE = 'usage: reference [--json] [--personality default|alt] | reference --receiver [--port N] [--faults a,b] [--json]';
+
+/** Starts the sandbox (or the receiver) and keeps it running until SIGINT/SIGTERM. */
+export async function referenceMain(argv: readonly string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv.filter((a) => a !== '--'), options: OPTIONS, strict: true });
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (values.personality !== undefined) {
+    if (values.personality !== 'default' && values.personality !== 'alt') throw new Error(`--personality must be default or alt, got "${values.personality}"`);
+    process.env['REFERENCE_PERSONALITY'] = values.personality;
+  }
+  if (values.receiver === true) {
     // the reference receiver (a webhook endpoint for suites/receiver/), not the API sandbox
     const { runReceiverMain } = await import('./receiver/main.js');
-    return runReceiverMain(process.argv.slice(2));
+    return runReceiverMain({ json: values.json === true, ...(values.port !== undefined && { port: values.port }), ...(values.faults !== undefined && { faults: values.faults }) });
   }
-  const json = process.argv.slice(2).includes('--json');
+  const { referenceOptionsFromEnv, startReference } = await import('./server.js');
   const running = await startReference();
-  process.stdout.write(json ? `${JSON.stringify(running.info)}\n` : `${forPeople(running.info)}\n`);
+  process.stdout.write(values.json === true ? `${JSON.stringify(running.info)}\n` : `${forPeople(running.info, referenceOptionsFromEnv().personality)}\n`);
   let stopping = false;
   const shutdown = (): void => {
     if (stopping) return;
@@ -67,7 +91,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+if (process.argv[1] !== undefined && /reference[\\/]main\.[jt]s$/.test(process.argv[1])) {
+  referenceMain(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

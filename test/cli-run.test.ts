@@ -87,13 +87,24 @@ describe('a CLI run', () => {
   }, 60_000);
   afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
-  test('exits 1 because a check failed, and prints progress and the summary', () => {
+  test('exits 1 because a check failed; progress on stderr, the summary on stdout', () => {
     expect(result.status, result.stderr).toBe(1);
-    expect(result.stdout).toContain('seed 5');
-    expect(result.stdout).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
+    expect(result.stderr).toContain('seed 5');
+    expect(result.stderr).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
+    expect(result.stdout).not.toContain('[paygate]');
     expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+0\s+5/);
-    expect(result.stdout).toContain("replay: npm run conformance -- --profile quick --seed 5 --grep 'fixture fails'");
+    // vitest's own "JUNIT report written to …" never lands in the summary
+    expect(result.stdout).not.toContain('JUNIT report written');
+    expect(result.stdout).toContain(`replay: npm run conformance -- replay ${relative(ROOT, OUT)}/failures/fixture.fail.json`);
     expect(result.stdout).toContain('result: FAIL');
+  });
+
+  test('writes a failure file per failing check: flags, seed, findings, the requests', () => {
+    const failure = JSON.parse(readFileSync(join(OUT, 'failures', 'fixture.fail.json'), 'utf8')) as { kind: string; check: { id: string; title: string }; flags: string[]; seed: number; findings: { code: string }[]; requests: string[]; replay: string };
+    expect(failure).toMatchObject({ kind: 'paygate-failure', check: { id: 'fixture.fail', title: 'fixture fails' }, flags: ['--profile', 'quick'], seed: 5 });
+    expect(failure.findings.map((f) => f.code)).toEqual(['status.unexpected']);
+    expect(failure.requests).toEqual(['curl -X POST http://127.0.0.1:9/api/v1/pix/in/qrcode']);
+    expect(readdirSync(join(OUT, 'failures'))).toEqual(['fixture.fail.json']);
   });
 
   test('writes conformance.json from the tests\' meta', () => {
