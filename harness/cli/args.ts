@@ -350,7 +350,7 @@ export function toCliOptions(raw: RawValues, cwd: string = process.cwd()): CliOp
 
 /** Parses and validates the flags of `run`. Throws UsageError with a message fit for the user. */
 export function parseArgs(argv: readonly string[], cwd: string = process.cwd()): CliOptions {
-  return toCliOptions(parseFlags(argv, RUN_OPTIONS, { command: undefined }).values, cwd);
+  return toCliOptions(parseFlags(argv, RUN_OPTIONS).values, cwd);
 }
 
 /** True when the options select part of the checks (the run is partial). */

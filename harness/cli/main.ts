@@ -312,13 +312,18 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, control: Run
           ? apiFilters(only[0] ?? 'both')
           : apiFilters(options.api);
   if (options.dryRun) {
+    // the checks that would run (the suites' manifest; fixture suites without check() have none)
+    const { loadManifest } = await import('./manifest.js');
+    const { inScope } = await import('./selection.js');
+    const planned = selection?.ids ?? inScope((await loadManifest(env)).checks, only.length === 1 ? (only[0] ?? 'both') : options.api, options.receiver !== undefined).map((c) => c.id);
     out.result(
       [
         'dry run: nothing started.',
         `vitest config: ${join(ROOT, CONFIG_FILE)}`,
         `reports: ${reportsDir}`,
         `test filters: ${filters.length > 0 ? filters.join(' ') : '(all suites)'}`,
-        ...(selection !== undefined ? [`checks selected (${selection.ids.length} of ${selection.record.of}): ${selection.ids.join(' ')}`] : []),
+        `checks (${planned.length}${selection !== undefined ? ` of ${selection.record.of}, partial run` : ''}):`,
+        ...planned.map((id) => `  ${id}`),
         `test name pattern: ${namePattern !== undefined ? namePattern.source : '(none)'}`,
         `workers: ${effectiveWorkers(options, remote) ?? 'vitest default'}`,
         'worker environment:',

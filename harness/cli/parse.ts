@@ -69,24 +69,23 @@ function didYouMean(flag: string, specs: readonly OptionSpec[]): string {
  * Parses `argv` against `specs`. Throws UsageError naming the flag at fault. A lone `--` (npm
  * passes one through `npm run x -- …` sometimes) is ignored.
  */
-export function parseFlags(argv: readonly string[], specs: readonly OptionSpec[], options: { positionals?: boolean; command?: string } = {}): Parsed {
+export function parseFlags(argv: readonly string[], specs: readonly OptionSpec[], options: { positionals?: boolean } = {}): Parsed {
   const args = argv.filter((a) => a !== '--');
   const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = {};
   for (const s of specs) config[s.name] = { type: s.value === undefined ? 'boolean' : 'string', ...(s.short !== undefined && { short: s.short }), ...(s.multiple === true && { multiple: true }) };
-  const where = options.command !== undefined ? `${options.command}: ` : '';
   let result: ReturnType<typeof parseArgs>;
   try {
     result = parseArgs({ args, options: config, strict: true, allowPositionals: options.positionals === true, tokens: true });
   } catch (error) {
-    throw new UsageError(`${where}${usageMessage(error, args, specs)}`);
+    throw new UsageError(`${usageMessage(error, args, specs)}`);
   }
   const given: string[] = [];
   for (const token of result.tokens ?? []) {
     if (token.kind !== 'option') continue;
     const spec = specs.find((s) => s.name === token.name);
-    if (given.includes(token.name) && spec?.multiple !== true) throw new UsageError(`${where}--${token.name} given twice`);
+    if (given.includes(token.name) && spec?.multiple !== true) throw new UsageError(`--${token.name} given twice`);
     given.push(token.name);
-    if (spec?.value !== undefined && typeof token.value === 'string' && token.value.trim() === '') throw new UsageError(`${where}--${token.name} needs a non-empty value`);
+    if (spec?.value !== undefined && typeof token.value === 'string' && token.value.trim() === '') throw new UsageError(`--${token.name} needs a non-empty value`);
   }
   return { values: result.values as RawValues, positionals: result.positionals, given };
 }

@@ -95,27 +95,27 @@ async function dispatch(spec: CommandSpec, args: readonly string[], env: NodeJS.
       return (await runCommand(args, env)).code;
     }
     case 'list': {
-      const parsed = parseFlags(args, spec.options, { command: 'list' });
+      const parsed = parseFlags(args, spec.options);
       const { listCommand } = await import('./list.js');
       return listCommand(parsed.values, parsed.given, env);
     }
     case 'replay': {
-      const parsed = parseFlags(args, spec.options, { positionals: true, command: 'replay' });
+      const parsed = parseFlags(args, spec.options, { positionals: true });
       const { replayCommand } = await import('./replay.js');
       return replayCommand(parsed.positionals, parsed.values, env);
     }
     case 'report': {
-      const parsed = parseFlags(args, spec.options, { command: 'report' });
+      const parsed = parseFlags(args, spec.options);
       const { reportCommand } = await import('../report/build-html.js');
       return reportCommand(parsed.values);
     }
     case 'merge': {
-      const parsed = parseFlags(args, spec.options, { positionals: true, command: 'merge' });
+      const parsed = parseFlags(args, spec.options, { positionals: true });
       const { mergeCommand } = await import('../report/merge.js');
       return mergeCommand(parsed.values, parsed.positionals);
     }
     case 'reference': {
-      parseFlags(args, spec.options, { command: 'reference' });
+      parseFlags(args, spec.options);
       // the reference is the other side of the project (it never imports the suite, nor the suite
       // it): the CLI only starts its entry point, the source in a clone, the compiled one installed
       const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
@@ -125,16 +125,16 @@ async function dispatch(spec: CommandSpec, args: readonly string[], env: NodeJS.
     }
     case 'init': {
       const { initCommand } = await import('./init.js');
-      return initCommand(parseFlags(args, spec.options, { command: 'init' }).values);
+      return initCommand(parseFlags(args, spec.options).values);
     }
     case 'config': {
-      const parsed = parseFlags(args, spec.options, { positionals: true, command: 'config' });
+      const parsed = parseFlags(args, spec.options, { positionals: true });
       if (parsed.positionals[0] !== 'print' || parsed.positionals.length > 1) throw new UsageError('the config subcommand is `config print [flags]`');
       const { configPrintCommand } = await import('./config-print.js');
       return configPrintCommand(parsed.values, parsed.given, env);
     }
     case 'verify':
-      parseFlags(args, spec.options, { positionals: true, command: 'verify' });
+      parseFlags(args, spec.options, { positionals: true });
       console.error('paygate-conformance verify: not available in this version (certificates, reports/certificate/, come with a later one)');
       return EXIT.usage;
     default:
