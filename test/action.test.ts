@@ -171,7 +171,7 @@ async function runAction(workspace: string, runnerTemp: string, inputs: Record<s
 }
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-action-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
 describe('action.yml', () => {
   test('declares the inputs a workflow sets and runs composite', () => {

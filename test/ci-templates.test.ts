@@ -23,7 +23,8 @@ const FAULT = 'pt-description-301-accepted';
 const ARGS = '--api partner --check partner.charges.*,partner.errors.*';
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-ci-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// the installed tool (~200 MB) takes a while to delete on a loaded machine
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 let tarball = '';
 /** the tool directory both templates install into, shared as a CI cache would */
 const toolCache = join(work, 'tool-cache');

@@ -36,7 +36,7 @@ const CHECK = 'partner.charges.description-max';
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-adopter-'));
 const project = join(work, 'adopter');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
 function tool(args: readonly string[], faults: string, timeoutMs = 120_000): Promise<Run> {
   return run('npx', ['--no-install', 'paygate-conformance', ...args], project, cleanEnv(faults === '' ? {} : { REFERENCE_FAULTS: faults }), timeoutMs);
