@@ -175,3 +175,16 @@ describe('one exit-code table', () => {
     }
   });
 });
+
+describe('colours', () => {
+  test('only on a terminal; NO_COLOR turns them off, FORCE_COLOR on', async () => {
+    const { colours, painter } = await import('../harness/cli/style.js');
+    expect(colours({ isTTY: true }, {})).toBe(true);
+    expect(colours({ isTTY: false }, {})).toBe(false);
+    expect(colours({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
+    expect(colours({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
+    expect(colours({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
+    expect(painter({ isTTY: false }, { FORCE_COLOR: '1' })('red', 'x')).toBe('\u001b[31mx\u001b[39m');
+    expect(painter({ isTTY: true }, { NO_COLOR: '1' })('red', 'x')).toBe('x');
+  });
+});

@@ -8,7 +8,7 @@
  * node_modules/.cache/paygate-conformance/, keyed by the suite files' sizes and times.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CheckEntry } from '../run/check-catalogue.js';
@@ -91,7 +91,10 @@ export async function loadManifest(env: NodeJS.ProcessEnv = process.env, root: s
   const manifest: Manifest = { kind: 'paygate-checks-manifest', checks: await collectChecks(root, files) };
   try {
     mkdirSync(dirname(cacheFile), { recursive: true });
-    writeFileSync(cacheFile, JSON.stringify(manifest));
+    // runs side by side (the fault matrix) never read half a file: written aside, then renamed
+    const partial = `${cacheFile}.${process.pid}`;
+    writeFileSync(partial, JSON.stringify(manifest));
+    renameSync(partial, cacheFile);
   } catch {
     // no cache where node_modules is read-only: collected again next time
   }
