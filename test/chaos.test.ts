@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chaosDeliveryDelayMs, withChaos } from '../reference/shared/chaos.js';
 import { Session } from '../harness/run/session.js';
-import { HarnessError } from '../harness/rules/finding.js';
+import { HarnessError } from '../harness/core/errors.js';
 import type { TargetConfig } from '../harness/config/target.js';
 import { describeRun, runCorrect } from './fault-matrix/correct.js';
 import type { CorrectRunSummary } from './fault-matrix/correct.js';

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CliOptions } from './args.js';
 import type { CheckRecord, ConformanceReport } from '../report/verdict.js';
-import type { FindingSummary } from '../report/meta.js';
+import type { ReportedFinding } from '../report/finding.js';
 import { shellQuote, withTokenRequests } from '../http/curl.js';
 import { commandFor } from './invocation.js';
 
@@ -31,7 +31,7 @@ export interface FailureFile {
   embedded: boolean;
   /** header names the run sent (--header): values are never written; give them again to replay */
   headers?: string[];
-  findings: (Pick<FindingSummary, 'code' | 'title' | 'requirements' | 'expected' | 'actual'> & { pointer?: string })[];
+  findings: (Pick<ReportedFinding, 'code' | 'title' | 'requirements' | 'expected' | 'actual'> & { pointer?: string })[];
   /** the failing requests as curl commands (redacted; the gateway token request first) */
   requests: string[];
   /** the command that replays it */
@@ -75,7 +75,7 @@ export function replayFlags(options: CliOptions): string[] {
   return flags;
 }
 
-function failingFindings(check: CheckRecord, strict: boolean): FindingSummary[] {
+function failingFindings(check: CheckRecord, strict: boolean): ReportedFinding[] {
   // --strict: a check that failed on warnings alone
   return check.failures.length > 0 ? check.failures : strict ? check.warnings : [];
 }
@@ -101,7 +101,10 @@ export function writeFailureFiles(report: ConformanceReport, options: CliOptions
   for (const check of failed) {
     const path = join(dir, failureFileName(check.check));
     const findings = failingFindings(check, report.strict);
-    const { seed, path: fcPath } = seedAndPath(check.replay);
+    // the outcome carries them; older records only in the replay line
+    const parsed = seedAndPath(check.replay);
+    const seed = check.seed ?? parsed.seed;
+    const fcPath = check.replayPath ?? parsed.path;
     const curls = [...new Set(findings.flatMap((f) => f.curl))];
     const file: FailureFile = {
       kind: FAILURE_KIND,

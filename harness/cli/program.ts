@@ -91,7 +91,7 @@ export async function runProgram(argv: readonly string[], env: NodeJS.ProcessEnv
 async function dispatch(spec: CommandSpec, args: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
   switch (spec.name) {
     case 'run': {
-      const { runCommand } = await import('./main.js');
+      const { runCommand } = await import('./run.js');
       return (await runCommand(args, env)).code;
     }
     case 'list': {

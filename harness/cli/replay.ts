@@ -15,7 +15,7 @@ import type { FailureFile } from './failure-files.js';
 import { UsageError } from './parse.js';
 import type { RawValues } from './parse.js';
 import { painter } from './style.js';
-import { processIo, runCommand } from './main.js';
+import { processIo, runCommand } from './run.js';
 import type { CheckRecord } from '../report/verdict.js';
 
 export type ReplayVerdict = 'FIXED' | 'STILL FAILING' | 'NOT JUDGED';

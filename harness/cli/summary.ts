@@ -1,11 +1,15 @@
 /**
- * The CLI's final summary: a table of the APIs tested (passed / failed / warnings / not run /
- * requests), requirement coverage over those APIs only, the first failures with the command that
- * replays each, and where the report files are. `summaryJson` is the same for `--json`.
+ * The CLI's final summary, a function of the run's report (the checks' outcomes): a table of the
+ * APIs tested (passed / failed / warnings / not run / requests), requirement coverage over those
+ * APIs only, the distinct deviations (each once, with the checks that saw it and one reproduction),
+ * the failed checks with the command that replays each, and where the report files are.
+ * `summaryJson` is the same for `--json`.
  */
 import type { ConformanceReport, Counts, RequirementVerdict } from '../report/verdict.js';
-import { APIS } from '../report/verdict.js';
-import type { CheckApi } from '../report/meta.js';
+import { APIS, defaultReplay } from '../report/verdict.js';
+import type { Deviation } from '../report/verdict.js';
+import type { CheckApi } from '../report/outcome.js';
+import { renderFinding } from '../report/format.js';
 import { adoptionSummaryLines, selectionText } from '../report/adoption-markdown.js';
 import { commandFor } from './invocation.js';
 import { shellQuote } from '../http/curl.js';
@@ -84,18 +88,32 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
   }
 
   const max = options.maxFailures ?? 10;
-  if (report.failures.length > 0) {
-    out.push('', paint('red', `failures (${report.failures.length}):`));
-    for (const f of report.failures.slice(0, max)) {
-      const file = options.failureFiles?.get(f.check);
-      out.push(`  ${paint('red', '✗')} ${f.check} [${f.requirements.join(', ')}]`, `    ${f.message}`, `    replay: ${file !== undefined ? `${commandFor('run')} replay ${shellQuote(file)}` : f.replay}`);
+  const all = report.deviations ?? [];
+  const numbered = (n: number, text: string): string[] => {
+    const [first = '', ...rest] = text.split('\n');
+    const prefix = `  ${n}. `;
+    return [`${prefix}${first}`, ...rest.map((line) => `${' '.repeat(prefix.length)}${line}`)];
+  };
+  const deviations = (title: string, list: readonly Deviation[], colour: 'red' | 'yellow'): void => {
+    if (list.length === 0) return;
+    const checks = new Set(list.flatMap((d) => d.checks)).size;
+    out.push('', paint(colour, `${title} (${list.length} distinct, seen by ${checks} check${checks === 1 ? '' : 's'}):`));
+    for (const d of list.slice(0, max)) out.push(...numbered(all.indexOf(d) + 1, renderFinding(d, { checks: d.checks, sightings: d.sightings })));
+    if (list.length > max) out.push(`  … ${list.length - max} more in conformance.md`);
+  };
+  deviations('deviations', all.filter((d) => d.severity === 'failure'), 'red');
+  deviations(`warnings${report.strict ? ' — --strict: they fail the run' : ' — do not fail the run'}`, all.filter((d) => d.severity !== 'failure'), 'yellow');
+  const failed = report.checks.filter((c) => c.state === 'failed');
+  if (failed.length > 0) {
+    const number = new Map(all.map((d, i) => [d.key, i + 1]));
+    out.push('', paint('red', `failed checks (${failed.length}):`));
+    for (const c of failed.slice(0, max)) {
+      const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => `#${number.get(f.key) ?? '?'}`))];
+      // the failure file replays it with the run's flags, seed and path (harness/cli/replay.ts)
+      const file = options.failureFiles?.get(c.check);
+      out.push(`  ${paint('red', '✗')} ${c.check}: ${refs.length > 0 ? `deviation ${refs.join(', ')}` : (c.error ?? 'the test failed').split('\n')[0]}`, `    replay: ${file !== undefined ? `${commandFor('run')} replay ${shellQuote(file)}` : defaultReplay(report, c)}`);
     }
-    if (report.failures.length > max) out.push(`  … ${report.failures.length - max} more in conformance.md`);
-  }
-  if (report.warnings.length > 0) {
-    out.push('', paint('yellow', `warnings (${report.warnings.length})${report.strict ? ' — --strict: they fail the run' : ' — do not fail the run'}:`));
-    for (const w of report.warnings.slice(0, max)) out.push(`  ${paint('yellow', '!')} ${w.check} [${w.requirements.join(', ')}]: ${w.message}`);
-    if (report.warnings.length > max) out.push(`  … ${report.warnings.length - max} more in conformance.md`);
+    if (failed.length > max) out.push(`  … ${failed.length - max} more in conformance.md`);
   }
   const undecided = report.inconclusive ?? [];
   if (report.preflight !== undefined) {

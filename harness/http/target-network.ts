@@ -6,7 +6,7 @@
  * bursts read them here. They go to the target only: never to the suite's own receiver.
  */
 import { readFileSync } from 'node:fs';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 
 export interface ClientTls {
   cert?: Buffer;
