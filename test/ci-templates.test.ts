@@ -10,13 +10,12 @@
 //
 // Bounded: ~2 min on an idle machine, ~4 min under load (install 20–40 s once: the templates' tool
 // directory is cached as GitLab's `cache:` would; each shard 15–30 s; merge + report ~10 s, twice).
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, cleanEnv, packedTarball } from './packed.js';
+import { ROOT, bash, cleanEnv, packedTarball } from './packed.js';
 
 const FAULT = 'pt-description-301-accepted';
 // a partner run short enough for a test: two files' checks, one per shard (split on spaces by the templates)
@@ -33,24 +32,6 @@ beforeAll(() => {
   tarball = packedTarball(cleanEnv()).tarball;
   mkdirSync(toolCache);
 }, 300_000);
-
-function bash(script: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 240_000): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const timer = setTimeout(() => {
-      out += `\n[test] killed after ${timeoutMs} ms`;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, out });
-    });
-  });
-}
 
 /** A workspace whose tool directory is the shared cache (GitLab `cache:`, a Jenkins agent's reuse). */
 function workspace(name: string): string {

@@ -2,12 +2,11 @@
 // configured target), allure-vitest, junit and the verdict reporter, with fixture "suites"
 // (PAYGATE_INCLUDE) written under reports/ (git-ignored) so they resolve the project's packages.
 // The target URL is a dead loopback port: fixtures make no requests. About 3-5 s.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runFixtureCli } from './cli-fixtures.js';
 import type { ConformanceReport } from '../harness/report/verdict.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -60,23 +59,8 @@ test('fixture outcome without context', () => {
 });
 `;
 
-function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
-  Object.assign(env, {
-    GATEWAY_BASE_URL: 'http://127.0.0.1:9',
-    GATEWAY_CLIENT_ID: 'fixture-id',
-    GATEWAY_CLIENT_SECRET: 'fixture-secret',
-    CALLBACK_PORT: '0',
-    CI: 'true',
-    // the target is a dead port on purpose (fixtures send nothing): no preflight probes
-    PAYGATE_PREFLIGHT: '0',
-    PAYGATE_INCLUDE: `${relative(ROOT, WORK)}/*.test.ts`,
-    PAYGATE_REPORTS_DIR: OUT,
-    ...extraEnv,
-  });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<typeof runFixtureCli> {
+  return runFixtureCli(args, WORK, OUT, extraEnv);
 }
 
 describe('a CLI run', () => {

@@ -2,12 +2,10 @@
 // text, exclusions; a value that matches nothing is refused with the nearest id. Then a CLI run of
 // fixture checks (check() of harness/run/check.ts, PAYGATE_INCLUDE) with --check: exactly that
 // check runs, and every report says the run was partial.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { ROOT, runFixtureCli } from './cli-fixtures.js';
 import { selectChecks } from '../harness/cli/selection.js';
 import type { CheckEntry } from '../harness/cli/manifest.js';
 import { loadManifest } from '../harness/cli/manifest.js';
@@ -88,7 +86,6 @@ describe("the suites' manifest", () => {
   }, 60_000);
 });
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WORK = join(ROOT, 'reports', `selftest-select-${process.pid}`);
 const OUT = join(WORK, 'out');
 afterAll(() => rmSync(WORK, { recursive: true, force: true }));
@@ -99,22 +96,8 @@ import { check } from '../../harness/run/check.js';
 ${ids.map((id) => `check('fixture ${id}', { id: '${id}', api: 'gateway', area: 'Fixtures', requirements: ['GW-PIXIN-CREATE-200'] }, async (t) => { t.run.note('ran ${id}'); });`).join('\n')}
 `;
 
-function runCli(args: string[]): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
-  Object.assign(env, {
-    GATEWAY_BASE_URL: 'http://127.0.0.1:9',
-    GATEWAY_CLIENT_ID: 'fixture-id',
-    GATEWAY_CLIENT_SECRET: 'fixture-secret',
-    CALLBACK_PORT: '0',
-    CI: 'true',
-    NO_COLOR: '1',
-    PAYGATE_PREFLIGHT: '0',
-    PAYGATE_INCLUDE: `${relative(ROOT, WORK)}/*.test.ts`,
-    PAYGATE_REPORTS_DIR: OUT,
-  });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 90_000 });
+function runCli(args: string[]): ReturnType<typeof runFixtureCli> {
+  return runFixtureCli(args, WORK, OUT);
 }
 
 describe('a run with --check', () => {

@@ -85,3 +85,22 @@ export function run(command: string, args: readonly string[], cwd: string, env: 
   });
 }
 
+
+/** A CI step's script as GitHub and GitLab run `shell: bash` (bash --noprofile --norc -eo pipefail). */
+export function bash(script: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 240_000): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const timer = setTimeout(() => {
+      out += `\n[test] killed after ${timeoutMs} ms`;
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, out });
+    });
+  });
+}

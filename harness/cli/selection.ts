@@ -63,13 +63,18 @@ export function selectChecks(all: readonly CheckEntry[], options: SelectionOptio
   const scopeNote = options.receiver !== undefined ? ' of the receiver run' : options.api !== 'both' ? ` of the ${options.api} API` : '';
   const ids = all.map((c) => c.id);
   let selected = [...scope];
-  if (options.check !== undefined) {
+  /** the ids matched by a flag's ids/globs/titles; each value must match something */
+  const matched = (flag: string, patterns: readonly string[]): Set<string> => {
     const chosen = new Set<string>();
-    for (const pattern of options.check) {
+    for (const pattern of patterns) {
       const found = matchingChecks(pattern, scope);
-      if (found.length === 0) throw noMatch('--check', pattern, ids, scopeNote);
+      if (found.length === 0) throw noMatch(flag, pattern, ids, scopeNote);
       for (const c of found) chosen.add(c.id);
     }
+    return chosen;
+  };
+  if (options.check !== undefined) {
+    const chosen = matched('--check', options.check);
     selected = selected.filter((c) => chosen.has(c.id));
   }
   if (options.requirement !== undefined) {
@@ -101,12 +106,7 @@ export function selectChecks(all: readonly CheckEntry[], options: SelectionOptio
     selected = selected.filter((c) => c.title.includes(text) || c.id.includes(text));
   }
   if (options.excludeCheck !== undefined) {
-    const excluded = new Set<string>();
-    for (const pattern of options.excludeCheck) {
-      const found = matchingChecks(pattern, scope);
-      if (found.length === 0) throw noMatch('--exclude-check', pattern, ids, scopeNote);
-      for (const c of found) excluded.add(c.id);
-    }
+    const excluded = matched('--exclude-check', options.excludeCheck);
     selected = selected.filter((c) => !excluded.has(c.id));
   }
   if (selected.length === 0) throw new UsageError(`the selection matches no check${scopeNote} (each value matches some, but not together); \`list\` with the same flags shows what it selects`);
