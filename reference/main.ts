@@ -1,20 +1,30 @@
 /**
  * `paygate-conformance reference [--json]` (`tsx reference/main.ts`): runs the reference sandbox
  * (both APIs) until SIGINT/SIGTERM. `--json` prints one line of ReferenceInfo for the suite
- * (docs/ARCHITECTURE.md); otherwise it prints addresses, credentials and the variables to export to
- * test against it. `--receiver [--port N] [--faults a,b]` runs the reference receiver instead
- * (reference/receiver/main.ts). Flags go through node:util parseArgs; nothing starts before they
- * are valid, and `--help` starts nothing.
+ * (docs/ARCHITECTURE.md), and the personality on stderr; otherwise it prints the personality,
+ * addresses, credentials and the variables to export to test against it. A mix
+ * (REFERENCE_PERSONALITY=mix:SEED) is printed with every choice it drew away from the default, so a
+ * run can be reproduced and bisected. `--receiver [--port N] [--faults a,b]` runs the reference
+ * receiver instead (reference/receiver/main.ts). Flags go through node:util parseArgs; nothing
+ * starts before they are valid, and `--help` starts nothing.
  */
 import { parseArgs } from 'node:util';
+import { describePersonality, differencesFromDefault, mixSeed, personality, type Personality } from './personality.js';
 import type { ReferenceInfo } from './server.js';
 
-function forPeople(info: ReferenceInfo, personality: string): string {
+function personalityForPeople(chosen: Personality): string[] {
+  const head = `personality: ${chosen.name} (REFERENCE_PERSONALITY=default|alt|mix:SEED; reference/DECISIONS.md)`;
+  if (mixSeed(chosen.name) === undefined) return [head];
+  const drawn = differencesFromDefault(chosen);
+  return [head, `  drawn away from the default (${drawn.length}; REFERENCE_PERSONALITY_KEEP=key,… keeps a choice at its default):`, ...drawn.map((d) => `    ${d}`)];
+}
+
+function forPeople(info: ReferenceInfo, chosen: Personality): string {
   const g = info.gateway;
   const p = info.partner;
   return [
     'paygate-conformance reference sandbox',
-    `personality: ${personality} (REFERENCE_PERSONALITY=default|alt; reference/DECISIONS.md)`,
+    ...personalityForPeople(chosen),
     '',
     `gateway  ${g.baseUrl}   (POST /api/auth, /api/v1/...)`,
     `  sandbox pair (account A):     ${g.clientId} / ${g.clientSecret}`,
@@ -54,7 +64,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const USAGE = 'usage: reference [--json] [--personality default|alt] | reference --receiver [--port N] [--faults a,b] [--json]';
+const USAGE = 'usage: reference [--json] [--personality default|alt|mix:SEED] | reference --receiver [--port N] [--faults a,b] [--json]';
 
 /** Starts the sandbox (or the receiver) and keeps it running until SIGINT/SIGTERM. */
 export async function referenceMain(argv: readonly string[]): Promise<void> {
@@ -63,18 +73,23 @@ export async function referenceMain(argv: readonly string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (values.personality !== undefined) {
-    if (values.personality !== 'default' && values.personality !== 'alt') throw new Error(`--personality must be default or alt, got "${values.personality}"`);
-    process.env['REFERENCE_PERSONALITY'] = values.personality;
-  }
+  // default | alt | mix:SEED, checked by the reference's own options (server.ts referenceOptionsFromEnv)
+  if (values.personality !== undefined) process.env['REFERENCE_PERSONALITY'] = values.personality;
   if (values.receiver === true) {
     // the reference receiver (a webhook endpoint for suites/receiver/), not the API sandbox
     const { runReceiverMain } = await import('./receiver/main.js');
     return runReceiverMain({ json: values.json === true, ...(values.port !== undefined && { port: values.port }), ...(values.faults !== undefined && { faults: values.faults }) });
   }
   const { referenceOptionsFromEnv, startReference } = await import('./server.js');
-  const running = await startReference();
-  process.stdout.write(values.json === true ? `${JSON.stringify(running.info)}\n` : `${forPeople(running.info, referenceOptionsFromEnv().personality)}\n`);
+  const options = referenceOptionsFromEnv();
+  const chosen = personality(options.personality, options.personalityKeep);
+  const running = await startReference(options);
+  if (values.json === true) {
+    process.stdout.write(`${JSON.stringify(running.info)}\n`);
+    process.stderr.write(`reference: ${describePersonality(chosen)}\n`);
+  } else {
+    process.stdout.write(`${forPeople(running.info, chosen)}\n`);
+  }
   let stopping = false;
   const shutdown = (): void => {
     if (stopping) return;

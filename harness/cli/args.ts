@@ -68,7 +68,7 @@ export interface CliOptions extends SelectionOptions {
   /** receiver run: test the integrator's webhook endpoint instead of the APIs (--receiver-url, --receiver-scheme) */
   receiver?: { url: string; scheme: 'gateway' | 'partner' };
   /** embedded reference only: REFERENCE_PERSONALITY for the reference this run starts */
-  personality?: 'default' | 'alt';
+  personality?: 'default' | 'alt' | `mix:${number}`;
   /** the configuration file given with --config */
   config?: string;
   /** the summary as JSON on stdout */
@@ -135,7 +135,7 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_PARTNER_RETRY_CAP_MS', help: "the target's partner redelivery cap when its sandbox runs timers shorter than the contract's 5 min (embedded: REFERENCE_PARTNER_RETRY_CAP_MS); only shortens" },
   { name: 'PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS', help: "the target's partner per-call timeout when shorter than the contract's 10 s (embedded: REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS); only shortens" },
   { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },
-  { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt (see reference/DECISIONS.md); --personality sets it' },
+  { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt | mix:SEED (see reference/DECISIONS.md); --personality sets it' },
 ];
 
 /** Variables the CLI sets for the test workers (documented so suites can read them). */
@@ -294,7 +294,11 @@ export function toCliOptions(raw: RawValues, cwd: string = process.cwd()): CliOp
   const concurrency = text('concurrency');
   if (concurrency !== undefined) options.concurrency = integer('--concurrency', concurrency, 1, 64);
   const personality = text('personality');
-  if (personality !== undefined) options.personality = oneOf('--personality', personality, ['default', 'alt'] as const);
+  if (personality !== undefined) {
+    if (personality === 'default' || personality === 'alt') options.personality = personality;
+    else if (/^mix:\d{1,15}$/.test(personality) && Number.isSafeInteger(Number(personality.slice(4)))) options.personality = `mix:${Number(personality.slice(4))}`;
+    else throw new UsageError(`--personality must be one of default, alt, mix:SEED (SEED a non-negative integer), got "${personality}"`);
+  }
   options.strict = bool(raw, 'strict');
   options.allowInsecure = bool(raw, 'allow-insecure');
   options.noPreflight = bool(raw, 'no-preflight');
