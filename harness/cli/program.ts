@@ -115,7 +115,9 @@ async function dispatch(spec: CommandSpec, args: readonly string[], env: NodeJS.
       return mergeCommand(parsed.values, parsed.positionals);
     }
     case 'reference': {
-      parseFlags(args, spec.options);
+      const { values } = parseFlags(args, spec.options);
+      const chosen = values['personality'];
+      if (typeof chosen === 'string' && !/^(default|alt|mix:\d{1,15})$/.test(chosen)) throw new UsageError(`--personality must be one of default, alt, mix:SEED, got "${chosen}"`);
       // the reference is the other side of the project (it never imports the suite, nor the suite
       // it): the CLI only starts its entry point, the source in a clone, the compiled one installed
       const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
