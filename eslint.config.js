@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**'] },
+  { ignores: ['node_modules/**', 'reports/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

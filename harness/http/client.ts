@@ -23,6 +23,10 @@ import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js'
 import { proxyDispatcher } from './transport.js';
 import { enterRequest, requestKinds } from './quiet-lane.js';
 import type { RateLimiter } from './rate-limit.js';
+import { CHECK_HEADER, currentCheck } from './check-context.js';
+import { headerKind } from './target-network.js';
+import type { TargetNetwork } from './target-network.js';
+import { userAgent } from '../version.js';
 
 export type ApiName = 'gateway' | 'partner';
 export type CredentialEnvironment = 'sandbox' | 'production';
@@ -95,8 +99,13 @@ export interface HttpClientOptions {
   /** upper bound of one wait after a 429 (default 10000 ms) */
   maxRetryAfterMs?: number;
   redactor?: Redactor;
-  /** header `user-agent` (default `paygate-conformance`) */
+  /** header `user-agent` (default `paygate-conformance/<version>`) */
   userAgent?: string;
+  /**
+   * the target's own settings (harness/http/target-network.ts): a time limit, extra headers
+   * (redacted in every record), a client certificate; only for clients of the target under test
+   */
+  target?: TargetNetwork;
 }
 
 /**
@@ -176,6 +185,7 @@ export class HttpClient {
   private readonly max429Retries: number;
   private readonly maxRetryAfterMs: number;
   private readonly userAgent: string;
+  private readonly extraHeaders: readonly (readonly [string, string])[];
   private readonly listeners = new Set<ExchangeListener>();
   /** the pool is the shared proxy agent: never closed by one client */
   private readonly proxied: boolean;
@@ -191,14 +201,17 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.baseUrl = `${this.origin}${this.basePath}`;
-    this.pool = proxyDispatcher(this.origin) ?? new Pool(this.origin, { connections: options.connections ?? 8, pipelining: 1 });
+    const tls = url.protocol === 'https:' ? options.target?.tls : undefined;
+    this.pool = proxyDispatcher(this.origin, undefined, options.connections, tls) ?? new Pool(this.origin, { connections: options.connections ?? 8, pipelining: 1, ...(tls !== undefined && { connect: { ...tls } }) });
     this.proxied = !(this.pool instanceof Pool);
-    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.timeoutMs = options.timeoutMs ?? options.target?.timeoutMs ?? 15_000;
     this.limiter = processRateLimiter(options.maxRps);
     this.max429Retries = options.max429Retries ?? 3;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.redactor = options.redactor ?? defaultRedactor;
-    this.userAgent = options.userAgent ?? 'paygate-conformance';
+    this.userAgent = options.userAgent ?? userAgent();
+    this.extraHeaders = options.target?.headers ?? [];
+    for (const [name, value] of this.extraHeaders) this.redactor.registerHeader(name, value, headerKind(name));
   }
 
   /** Subscribes to every exchange of this client. Returns an unsubscribe function. */
@@ -257,6 +270,11 @@ export class HttpClient {
     const url = `${this.origin}${requestPath}`;
 
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' };
+    // the check that sent it, so the target's logs can be matched with the report
+    const check = currentCheck();
+    if (check !== undefined) headers[CHECK_HEADER] = check;
+    // the target's own headers (--header); a request's own headers win
+    for (const [name, value] of this.extraHeaders) headers[name.toLowerCase()] = value;
     let body: string | Buffer | undefined;
     if (options.rawBody !== undefined) {
       body = options.rawBody;
