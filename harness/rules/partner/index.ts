@@ -7,4 +7,5 @@ export * from './webhooks.js';
 export * from './errors.js';
 export * from './environments.js';
 export * from './idempotency.js';
-export * from './atomicity.js';
+export * from './isolation.js';
+export * from './bridges.js';
