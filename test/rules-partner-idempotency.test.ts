@@ -2,7 +2,7 @@
 // repeating the effect; same key with a different body gives 409; without the header every call creates a new record."
 import { describe, expect, it } from 'vitest';
 import { conforms } from '../harness/rules/finding.js';
-import { acceptCreationWithoutKey, createWithoutKey, refuseKeyReuse, replayWithoutRepeating, treatEquivalentBodies } from '../harness/rules/partner/index.js';
+import { acceptCreationWithoutKey, answerChargeCreation, createWithoutKey, refuseKeyReuse, replayWithoutRepeating, treatEquivalentBodies } from '../harness/rules/partner/index.js';
 import { answer, codes, severities } from './rules-partner-fixtures.js';
 
 describe('replayWithoutRepeating', () => {
@@ -61,5 +61,16 @@ describe('acceptCreationWithoutKey', () => {
     expect(conforms(acceptCreationWithoutKey.judge(answer(200, { id: 'c' })))).toBe(true);
     expect(acceptCreationWithoutKey.judge(answer(500)).requirements).toEqual([]);
     expect(codes(acceptCreationWithoutKey.judge(answer(422, { detail: 'Idempotency-Key required' })))).toEqual(['idempotency.key-required']);
+  });
+});
+
+describe('answerChargeCreation (the answer to a creation, judged in one place)', () => {
+  it('decides "200: PIX charge." and, without a key, the optional header', () => {
+    expect(answerChargeCreation.judge({ answer: answer(200, { id: 'c' }), withKey: true }).requirements).toEqual(['PT-CHARGE-CREATE-200']);
+    expect(answerChargeCreation.judge({ answer: answer(200, { id: 'c' }), withKey: false }).requirements).toEqual(['PT-CHARGE-CREATE-200', 'PT-IDEM-OPTIONAL']);
+  });
+  it('fails a 201, and a keyless creation refused', () => {
+    expect(codes(answerChargeCreation.judge({ answer: answer(201, { id: 'c' }), withKey: false }))).toEqual(['charge.create-status']);
+    expect(codes(answerChargeCreation.judge({ answer: answer(422, { detail: 'Idempotency-Key required' }), withKey: false }))).toEqual(['charge.create-status', 'idempotency.key-required']);
   });
 });

@@ -13,7 +13,7 @@ import type { Arbitrary } from 'fast-check';
 import type { CheckTools, RunTools } from '../../harness/run/check.js';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../harness/http/partner-client.js';
-import { acceptCreationWithoutKey, answerChargeLookup, chargeOf, expectChargeCreated, isEventTypeVariant, listAccountCharges, locateChargeList, returnFinanceStatement } from '../../harness/rules/partner/index.js';
+import { answerChargeCreation, answerChargeLookup, chargeOf, isEventTypeVariant, listAccountCharges, locateChargeList, returnFinanceStatement } from '../../harness/rules/partner/index.js';
 import type { Json, LocatedList, StateSeen } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
@@ -98,16 +98,14 @@ export async function createCharge(run: CheckRun, client: PartnerClient, body: P
  * afterwards in item order.
  */
 export function judgeCreated(run: CheckRun, response: ApiResponse, opts: { idempotencyKey?: string } = {}): Created {
-  run.judge(expectChargeCreated, response);
-  // "Optional header `Idempotency-Key`": a creation without it is served like any other
-  if (opts.idempotencyKey === undefined) run.judge(acceptCreationWithoutKey, response);
+  run.judge(answerChargeCreation, { answer: response, withKey: opts.idempotencyKey !== undefined });
   const charge = response.status === 200 ? chargeOf(response.json) : undefined;
   const id = charge && typeof charge.id === 'string' && charge.id !== '' ? charge.id : undefined;
   return { response, ...(charge ? { charge } : {}), ...(id ? { id } : {}) };
 }
 
 /** The rules every creation through {@link createCharge} or {@link judgeCreated} is judged by. */
-export const CREATES_CHARGES = [expectChargeCreated, acceptCreationWithoutKey] as const;
+export const CREATES_CHARGES = [answerChargeCreation] as const;
 
 /** Creates a charge or stops the check as "not run" (a precondition the target did not provide). */
 export async function mustCreate(t: RunTools & { notRun(capability: string, reason: string): never }, body: PartnerChargeRequest, client: PartnerClient = t.partner()): Promise<{ id: string; charge: Json; response: ApiResponse }> {

@@ -15,18 +15,10 @@ import { verifyUtcTimestamp } from '../time.js';
 import { judgeStatus } from '../status.js';
 import { defineRule, legacyRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
-import { refuseInvalidBody, type Answer, type ErrorAnswer } from './errors.js';
+import { refuseInvalidBody, type ErrorAnswer } from './errors.js';
 
 export type Json = Record<string, unknown>;
 
-
-/** An answer nothing can be concluded from: no response, or rate limited. */
-export function inconclusive(answer: Pick<Answer, 'status'>): boolean {
-  return answer.status === 0 || answer.status === 429;
-}
-
-/** No evaluation: the observation could not show the requirement either way. */
-export const NOT_EVALUATED: Judgement = { requirements: [], findings: [] };
 
 /**
  * The charge object of an answer. "Response fields: not shown beyond being the current state of

@@ -6,15 +6,12 @@
  * gives 409; without the header every call creates a new record."
  */
 import type { Exchange } from '../../core/exchange.js';
+import { is2xx } from '../../core/json.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
 import { defineRule } from '../rule.js';
-import { chargeOf } from './charges.js';
+import { chargeOf, expectChargeCreated } from './charges.js';
 import { answerErrorsWithDetail, judgePartnerError, type ErrorAnswer } from './errors.js';
-
-function is2xx(status: number): boolean {
-  return status >= 200 && status <= 299;
-}
 
 /**
  * "same key and same body returns the original response without repeating the effect":
@@ -110,5 +107,21 @@ export const acceptCreationWithoutKey = defineRule({
   judge(answer: ErrorAnswer, v) {
     if (answer.status < 400 || answer.status > 499 || answer.status === 429) return answer.status >= 200 && answer.status <= 299 ? undefined : v.nothingToJudge();
     v.find('idempotency.key-required', { title: `a creation without Idempotency-Key was refused with ${answer.status}`, expected: 'the charge created ("Optional header `Idempotency-Key`")', actual: `HTTP ${answer.status} ${answer.exchange.response?.body.slice(0, 200) ?? ''}`, exchanges: [answer.exchange] });
+  },
+});
+
+/**
+ * The answer to a creation: "200: PIX charge." (expectChargeCreated, charges.ts) and, for a creation
+ * sent without the key, "Optional header `Idempotency-Key`" ({@link acceptCreationWithoutKey}). What
+ * the charge carries is verifyCreatedCharge's.
+ */
+export const answerChargeCreation = defineRule({
+  name: 'answerChargeCreation',
+  requirements: [],
+  codes: {},
+  uses: [expectChargeCreated, acceptCreationWithoutKey],
+  judge(observation: { answer: ErrorAnswer; withKey: boolean }, v) {
+    v.apply(expectChargeCreated, observation.answer);
+    if (!observation.withKey) v.apply(acceptCreationWithoutKey, observation.answer);
   },
 });

@@ -12,6 +12,7 @@
  * possible) and the state the lookup shows then decides.
  */
 import type { Exchange } from '../../core/exchange.js';
+import { is2xx } from '../../core/json.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
 import { defineRule, type Verdict } from '../rule.js';
@@ -27,10 +28,6 @@ export type ChargeState = (typeof CHARGE_STATES)[number];
 export interface StateSeen {
   answer: Pick<Answer, 'status' | 'exchange'>;
   state?: unknown;
-}
-
-function is2xx(status: number): boolean {
-  return status >= 200 && status <= 299;
 }
 
 /**

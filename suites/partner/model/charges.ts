@@ -18,15 +18,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  acceptCreationWithoutKey,
+  answerChargeCreation,
   answerChargeLookup,
   cancelPendingCharge,
   chargeOf,
   confirmPendingCharge,
   createWithoutKey,
   describeCapture,
-  ensureCreatedPending,
-  expectChargeCreated,
   filterByStatus,
   keepPaidTerminal,
   listAccountCharges,
@@ -38,8 +36,8 @@ import {
   refuseKeyReuse,
   replayWithoutRepeating,
   verifyCaptureWindow,
-  verifyChargeAmount,
   verifyChargeId,
+  verifyCreatedCharge,
   verifyExternalRefUnchanged,
   verifyOursListed,
 } from '../../../harness/rules/partner/index.js';
@@ -51,15 +49,13 @@ import { readStatement, statementAnswer } from './finance.js';
 import type { Statement } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
-/** Hands a 2xx creation answer to the creation rules and adds the charge to the model. */
+/** Hands a 2xx creation answer's charge to the rule of the charge as created, and adds it to the model. */
 function created(m: PartnerModel, r: PartnerReal, res: ApiResponse, body: PartnerChargeRequest, key: string | undefined): ModelCharge | undefined {
   const data = chargeOf(res.json);
   const exchange = res.exchange;
-  if (judgeFails(r.it.run, verifyChargeId, { charge: data, exchange }) || !data || typeof data.id !== 'string') return undefined;
+  if (!data) return void r.it.run.judge(verifyChargeId, { charge: data, exchange });
+  if (judgeFails(r.it.run, verifyCreatedCharge, { charge: data, sent: body, exchange }) || typeof data.id !== 'string') return undefined;
   const id = data.id;
-  if (judgeFails(r.it.run, ensureCreatedPending, { charge: data, exchange })) return undefined;
-  r.it.run.judge(verifyChargeAmount, { charge: data, exchange, sentCents: body.amount_cents, where: 'on creation' });
-  r.it.run.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: body.external_ref, where: 'on creation', exchanges: [exchange] });
   const c: ModelCharge = { ref: `p${m.charges.length + 1}`, id, body, key, createdAt: typeof data.created_at === 'string' ? data.created_at : undefined, status: 'pending' };
   m.charges.push(c);
   return c;
@@ -86,8 +82,7 @@ export class CreateCharge extends ModelCommand<PartnerModel, PartnerReal> {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     const key = this.withKey ? randomUUID() : undefined;
     const res = await r.pt.createCharge(this.body, key === undefined ? {} : { idempotencyKey: key });
-    if (judgeFails(r.it.run, expectChargeCreated, res)) return;
-    if (key === undefined) r.it.run.judge(acceptCreationWithoutKey, res);
+    if (judgeFails(r.it.run, answerChargeCreation, { answer: res, withKey: key !== undefined })) return;
     abandonOn429(r, res);
     const c = created(m, r, res, this.body, key);
     if (!c) return;
@@ -161,7 +156,7 @@ export class SameKeyConcurrently extends ModelCommand<PartnerModel, PartnerReal>
     if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
     const first = ok[0];
     if (!first) {
-      for (const x of result.values) r.it.run.judge(expectChargeCreated, x);
+      for (const x of result.values) r.it.run.judge(answerChargeCreation, { answer: x, withKey: true });
       return;
     }
     for (const x of result.values) if (!is2xx(x.status)) r.it.run.note(`same-key burst: the concurrent duplicate answered ${x.status} (the contract fixes replay and 409 for a different body only)`);
@@ -187,7 +182,7 @@ export class CreateAgainWithoutKey extends OnCharge {
     const c = this.target(m);
     r.log.describe(`create again the body of ${c.ref} (same external_ref) without Idempotency-Key`);
     const res = await r.pt.createCharge(c.body);
-    if (judgeFails(r.it.run, expectChargeCreated, res) || judgeFails(r.it.run, acceptCreationWithoutKey, res)) return;
+    if (judgeFails(r.it.run, answerChargeCreation, { answer: res, withKey: false })) return;
     abandonOn429(r, res);
     const id = chargeOf(res.json)?.id;
     if (judgeFails(r.it.run, createWithoutKey, { ids: [id], known: m.charges.map((x) => x.id), exchanges: [res.exchange] })) return;
@@ -462,7 +457,7 @@ function captureWindow(r: PartnerReal, c: ModelCharge, before: Statement, after:
 
 /** The rules the charge commands judge by. */
 export const MODEL_CHARGE_RULES = [
-  expectChargeCreated, acceptCreationWithoutKey, verifyChargeId, ensureCreatedPending, verifyChargeAmount, verifyExternalRefUnchanged,
+  answerChargeCreation, verifyChargeId, verifyCreatedCharge, verifyExternalRefUnchanged,
   replayWithoutRepeating, refuseKeyReuse, createWithoutKey, answerChargeLookup, listAccountCharges, filterByStatus, verifyOursListed,
   cancelPendingCharge, refuseCancelUnlessPending, confirmPendingCharge, keepPaidTerminal, moveOnceFromPending, neverCaptureTwice, verifyCaptureWindow,
 ] as const;
