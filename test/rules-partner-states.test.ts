@@ -80,7 +80,7 @@ describe('pay of a charge that is no longer pending (status not shown)', () => {
   });
 });
 
-describe('moveOnceFromPending: pay ‖ cancel, the ledger, the list', () => {
+describe('moveOnceFromPending: pay ‖ cancel, the list', () => {
   const race = (pay: number, cancel: number, finalState: unknown) => moveOnceFromPending.judge({ kind: 'race', pay: answer(pay), cancel: answer(cancel), finalState });
   it('accepts pay won (cancel 409) and cancel won (pay 4xx)', () => {
     expect(conforms(race(200, 409, 'paid'))).toBe(true);
@@ -91,12 +91,7 @@ describe('moveOnceFromPending: pay ‖ cancel, the ledger, the list', () => {
     expect(codes(race(409, 409, 'canceled'))).toEqual(['one-transition.no-winner']);
     expect(severities(race(200, 200, 'canceled'))).toEqual(['one-transition.pay-ignored:warning']);
   });
-  it('fails a capture of a charge that ended canceled, and a charge listed twice', () => {
-    const p = { id: 'c', event_type: 'payment.captured', description: 'PIX charge chg_c captured', created_at: '2026-11-22T10:00:00Z', entries: [] };
-    const before = statementOf({ available_cents: 0, transactions: [] }, answer(200).exchange);
-    const after = statementOf({ available_cents: 0, transactions: [p] }, answer(200).exchange);
-    expect(codes(moveOnceFromPending.judge({ kind: 'ledger', reading: readCaptureWindow({ before, after, charge: { id: 'chg_c' }, amount: 5, exchanges: [] }) }))).toEqual(['one-transition.canceled-captured']);
-    expect(conforms(moveOnceFromPending.judge({ kind: 'ledger', reading: readCaptureWindow({ before, after: before, charge: { id: 'chg_c' }, amount: 5, exchanges: [] }) }))).toBe(true);
+  it('fails a charge listed twice', () => {
     const list = { items: [{ id: 'a', status: 'pending' }, { id: 'a', status: 'paid' }], shape: 'top-level array', paged: false };
     expect(codes(moveOnceFromPending.judge({ kind: 'listed', list, exchange: answer(200).exchange }))).toEqual(['one-transition.listed-twice']);
   });
@@ -126,6 +121,13 @@ describe('neverCaptureTwice', () => {
     expect(conforms(neverCaptureTwice.judge({ kind: 'events', events: [] }))).toBe(true);
     expect(severities(neverCaptureTwice.judge({ kind: 'events', events: [{ id: 'evt_1', e2eId: 'E1' }, { id: 'evt_2', e2eId: 'E2' }] }))).toEqual(['atomic.event-twice:failure']);
     expect(severities(neverCaptureTwice.judge({ kind: 'events', events: [{ id: 'evt_1', e2eId: 'E1' }, { id: 'evt_2', e2eId: 'E1' }] }))).toEqual(['atomic.event-announced-twice:warning']);
+  });
+  it('fails a capture of a charge that ended canceled after a pay raced its cancel', () => {
+    const p = { id: 'c', event_type: 'payment.captured', description: 'PIX charge chg_c captured', created_at: '2026-11-22T10:00:00Z', entries: [] };
+    const before = statementOf({ available_cents: 0, transactions: [] }, answer(200).exchange);
+    const after = statementOf({ available_cents: 0, transactions: [p] }, answer(200).exchange);
+    expect(codes(neverCaptureTwice.judge({ kind: 'ledger', reading: readCaptureWindow({ before, after, charge: { id: 'chg_c' }, amount: 5, exchanges: [] }), endedCanceled: true }))).toEqual(['atomic.canceled-captured']);
+    expect(conforms(neverCaptureTwice.judge({ kind: 'ledger', reading: readCaptureWindow({ before, after: before, charge: { id: 'chg_c' }, amount: 5, exchanges: [] }), endedCanceled: true }))).toBe(true);
   });
   it('a single confirmation\'s window decides nothing unless identical postings show (the ledger cases: rules-partner-finance)', () => {
     const before = statementOf({ available_cents: 0, transactions: [] }, answer(200).exchange);

@@ -75,7 +75,7 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  rules: [...CREATES_CHARGES, ...READS_STATEMENTS, ...LOOKS_UP, moveOnceFromPending, refuseCancelUnlessPending, verifyCaptureWindow],
+  rules: [...CREATES_CHARGES, ...READS_STATEMENTS, ...LOOKS_UP, moveOnceFromPending, refuseCancelUnlessPending, neverCaptureTwice, verifyCaptureWindow],
 }, async (t) => {
   const client = t.partner();
   for (let round = 0; round < 3; round++) {
@@ -96,7 +96,7 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
       const after = before ? await statement(t) : undefined;
       if (!before || !after) return;
       const reading = readCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange] });
-      if (seen.state === 'canceled') t.judge(moveOnceFromPending, { kind: 'ledger', reading });
+      if (seen.state === 'canceled') t.judge(neverCaptureTwice, { kind: 'ledger', reading, endedCanceled: true });
       else t.judge(verifyCaptureWindow, reading);
     }, 'money');
   }

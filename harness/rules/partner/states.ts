@@ -148,9 +148,8 @@ export const keepPaidTerminal = defineRule({
  * - `state`: a charge that left pending shows that state still (`expected`);
  * - `race`: pay ‖ cancel of one pending charge ends paid or canceled, one of them applied (both
  *   refused fails); the pay answered 2xx while the cancel won only warns (a no-op pay answer is
- *   possible; a capture then fails under `ledger`). The cancel's answer is
+ *   possible; a capture then is {@link neverCaptureTwice}'s). The cancel's answer is
  *   {@link refuseCancelUnlessPending}'s;
- * - `ledger`: a charge that ended canceled has no capture posting;
  * - `listed`: a list shows each charge once (in one state).
  */
 export const moveOnceFromPending = defineRule({
@@ -163,7 +162,6 @@ export const moveOnceFromPending = defineRule({
     'one-transition.race-state': 'failure',
     'one-transition.no-winner': 'failure',
     'one-transition.pay-ignored': 'warning',
-    'one-transition.canceled-captured': 'failure',
     'one-transition.listed-twice': 'failure',
   },
   judge(
@@ -171,7 +169,6 @@ export const moveOnceFromPending = defineRule({
       | { kind: 'pay'; answer: Pick<Answer, 'status' | 'exchange'>; state: 'canceled' }
       | { kind: 'state'; seen: StateSeen; expected: ChargeState; why: string }
       | { kind: 'race'; pay: Pick<Answer, 'status' | 'exchange'>; cancel: Pick<Answer, 'status' | 'exchange'>; finalState: unknown; lookup?: Exchange }
-      | { kind: 'ledger'; reading: CaptureReading }
       | { kind: 'listed'; list: LocatedList; exchange: Exchange },
     v,
   ) {
@@ -195,11 +192,6 @@ export const moveOnceFromPending = defineRule({
           v.find('one-transition.pay-ignored', { title: 'pay answered 2xx but the charge ended canceled', expected: 'pay refused when the cancel won', actual: `pay ${pay.status}, cancel ${cancel.status}, final canceled` });
         }
         return;
-      }
-      case 'ledger': {
-        const { reading } = observation;
-        if (reading.mine.length === 0) return;
-        return v.find('one-transition.canceled-captured', { title: `charge ${reading.charge.id} ended canceled, yet a posting for it was made`, expected: 'no capture of a charge that ended canceled', actual: show(reading.mine.map((p) => p.id), 400), exchanges: reading.exchanges });
       }
       case 'listed': {
         const ids = observation.list.items.map((x) => x.id).filter((id) => id !== undefined);
@@ -284,7 +276,8 @@ function shapeOf(p: Json): string {
  * - `answers`: each of the concurrent pays answers 2xx or 4xx (pay of a charge that is no longer
  *   pending: status not shown; several 2xx are accepted and the effect decides);
  * - `ledger`: the capture window around them. Two identical postings for the charge are the value
- *   captured twice (in any window). Concurrent confirmations that moved the merchant's money
+ *   captured twice (in any window). A charge that ended canceled after a pay raced its cancel has no
+ *   capture posting at all (`endedCanceled`): the pay and the cancel both applied. Concurrent confirmations that moved the merchant's money
  *   (available + reserve) by more than the charge brought in, beyond what the other new postings
  *   could explain, captured more than once: one capture moves at most the amount (less any fee or
  *   reserve, which stay within it), so two move about twice a capture, whatever the accounts are
@@ -299,8 +292,8 @@ function shapeOf(p: Json): string {
 export const neverCaptureTwice = defineRule({
   name: 'neverCaptureTwice',
   requirements: ['PT-ATOMIC-CAPTURE'],
-  codes: { 'atomic.pay-status': 'failure', 'atomic.double-capture': 'failure', 'atomic.event-twice': 'failure', 'atomic.event-announced-twice': 'warning' },
-  judge(observation: { kind: 'answers'; answers: ReadonlyArray<Pick<Answer, 'status' | 'exchange'>> } | { kind: 'ledger'; reading: CaptureReading } | { kind: 'events'; events: readonly PaidEventSeen[]; exchanges?: readonly Exchange[] }, v) {
+  codes: { 'atomic.pay-status': 'failure', 'atomic.double-capture': 'failure', 'atomic.canceled-captured': 'failure', 'atomic.event-twice': 'failure', 'atomic.event-announced-twice': 'warning' },
+  judge(observation: { kind: 'answers'; answers: ReadonlyArray<Pick<Answer, 'status' | 'exchange'>> } | { kind: 'ledger'; reading: CaptureReading; endedCanceled?: boolean } | { kind: 'events'; events: readonly PaidEventSeen[]; exchanges?: readonly Exchange[] }, v) {
     if (observation.kind === 'answers') {
       for (const a of observation.answers) judgeStatus(v, a.exchange, ['2xx', '4xx'], { unexpected: 'atomic.pay-status' }, 'one of concurrent pays of one charge');
       return;
@@ -320,6 +313,10 @@ export const neverCaptureTwice = defineRule({
     }
     const r = observation.reading;
     v.shows(...r.exchanges);
+    if (observation.endedCanceled) {
+      if (r.mine.length === 0) return;
+      return v.find('atomic.canceled-captured', { title: `charge ${r.charge.id} ended canceled, yet a posting for it was made`, expected: 'no capture of a charge that ended canceled (pay and cancel raced: only one applies)', actual: show(r.mine.map((p) => p.id), 400) });
+    }
     const shapes = new Map<string, number>();
     for (const p of r.mine) shapes.set(shapeOf(p), (shapes.get(shapeOf(p)) ?? 0) + 1);
     const doubled = [...shapes.entries()].find(([, n]) => n > 1);

@@ -450,7 +450,7 @@ export class PayCancelConcurrently extends OnCharge {
  */
 function captureWindow(r: PartnerReal, c: ModelCharge, before: Statement, after: Statement, exchanges: ApiResponse['exchange'][], options: { concurrent?: boolean; mustNotCapture?: boolean } = {}): string {
   const reading = readCaptureWindow({ before, after, charge: { id: c.id }, amount: c.body.amount_cents, exchanges, ...(options.concurrent ? { concurrent: true } : {}) });
-  if (options.mustNotCapture) r.it.run.judge(moveOnceFromPending, { kind: 'ledger', reading });
+  if (options.mustNotCapture) r.it.run.judge(neverCaptureTwice, { kind: 'ledger', reading, endedCanceled: true });
   else r.it.run.judge(verifyCaptureWindow, reading);
   return describeCapture(reading);
 }
