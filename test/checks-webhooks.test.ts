@@ -1,7 +1,7 @@
 // The webhook delivery rules on recorded deliveries: the partner signature (one rule, filed under the
 // partner's requirements), the gateway callback headers and the delivery form of both APIs.
 import { describe, expect, it } from 'vitest';
-import { partnerDeliverySignature, signPartnerWebhooks, verifyPartnerEventIsJsonPost } from '../harness/rules/partner/index.js';
+import { announceStateChanges, partnerDeliverySignature, signPartnerWebhooks } from '../harness/rules/partner/index.js';
 import { deliverCallbacksAsJsonPosts, sendCallbackHeaders } from '../harness/rules/gateway/callbacks.js';
 import type { Delivery } from '../harness/webhooks/types.js';
 import { signPartner } from '../harness/webhooks/signatures.js';
@@ -36,13 +36,13 @@ describe('callback headers and shape', () => {
     expect(found(sendCallbackHeaders.judge(delivery({ 'content-type': 'application/json', 'user-agent': 'axios/1.7' })))).toMatchObject({ code: 'callback.user-agent', severity: 'failure' });
     expect(found(sendCallbackHeaders.judge(delivery({ 'content-type': 'application/json', 'user-agent': 'Gateway/1.2' })))).toMatchObject({ code: 'callback.user-agent-extended', severity: 'warning' });
   });
-  it('deliverCallbacksAsJsonPosts (gateway) and verifyPartnerEventIsJsonPost (partner)', () => {
+  it('deliverCallbacksAsJsonPosts (gateway) and announceStateChanges (partner: a POST with a JSON body)', () => {
     expect(found(deliverCallbacksAsJsonPosts.judge(delivery({})))).toBeUndefined();
     expect(found(deliverCallbacksAsJsonPosts.judge(delivery({}, 'id=1')))).toMatchObject({ code: 'callback.body-not-json', severity: 'failure' });
     expect(found(deliverCallbacksAsJsonPosts.judge({ ...delivery({}), method: 'PUT' }))?.code).toBe('callback.method');
-    const ctx = { requirements: ['PT-WH-STATE-CHANGE' as const] };
-    expect(found(verifyPartnerEventIsJsonPost(delivery({}), ctx))).toBeUndefined();
-    expect(found(verifyPartnerEventIsJsonPost(delivery({}, 'id=1'), ctx))).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure' });
-    expect(found(verifyPartnerEventIsJsonPost({ ...delivery({}), method: 'PUT' }, ctx))?.code).toBe('webhook.method');
+    const post = (d: ReturnType<typeof delivery>) => announceStateChanges.judge({ kind: 'post', delivery: d });
+    expect(found(post(delivery({})))).toBeUndefined();
+    expect(found(post(delivery({}, 'id=1')))).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure', requirements: ['PT-WH-STATE-CHANGE'] });
+    expect(found(post({ ...delivery({}), method: 'PUT' }))?.code).toBe('webhook.method');
   });
 });

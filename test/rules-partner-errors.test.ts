@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { conforms } from '../harness/rules/finding.js';
-import { answerErrorsWithDetail, answerUnknownIdNotFound, ensurePayoutUnavailable, isDotSegment, refuseInvalidBody, refuseMalformedJson, refuseWithoutValidKey, surviveOddBodies } from '../harness/rules/partner/index.js';
+import { answerErrorsWithDetail, answerUnknownIdNotFound, isDotSegment, keepAccountsApart, refuseInvalidBody, refuseMalformedJson, refuseWithoutValidKey, surviveOddBodies } from '../harness/rules/partner/index.js';
+import { signPartner } from '../harness/webhooks/signatures.js';
 import { answer, codes, severities } from './rules-partner-fixtures.js';
 
 describe('answerErrorsWithDetail ("Body: {detail: <readable message>}")', () => {
@@ -21,6 +22,47 @@ describe('refuseWithoutValidKey ("401 | API key missing, invalid or revoked")', 
     expect(conforms(refuseWithoutValidKey.judge({ answer: answer(401, { detail: 'no key' }), key: 'no key' }))).toBe(true);
     expect(codes(refuseWithoutValidKey.judge({ answer: answer(200, {}), key: 'no key' }))).toEqual(['auth.partner-not-401']);
     expect(codes(refuseWithoutValidKey.judge({ answer: answer(401, {}), key: 'no key' }))).toEqual(['error.partner-shape']);
+  });
+  it('decides "All routes need" on every route, and "No OAuth, session" for a session cookie', () => {
+    expect(refuseWithoutValidKey.judge({ answer: answer(401, { detail: 'x' }), key: 'none', everyRoute: true }).requirements).toEqual(['PT-AUTH-401', 'PT-AUTH-ROUTES', 'PT-ERR-DETAIL-SHAPE']);
+    const cookie = refuseWithoutValidKey.judge({ answer: answer(200, {}), key: 'cookie', sessionCookie: true });
+    expect(cookie.findings[0]?.requirements).toEqual(['PT-AUTH-401', 'PT-AUTH-BEARER']);
+  });
+  it('a lenient spelling of the key (RFC 7235) may be served or refused with 401; a charge they tried to change stays pending', () => {
+    expect(conforms(refuseWithoutValidKey.judge({ lenient: answer(200, {}), key: 'bearer' }))).toBe(true);
+    expect(conforms(refuseWithoutValidKey.judge({ lenient: answer(401, { detail: 'x' }), key: 'bearer' }))).toBe(true);
+    expect(codes(refuseWithoutValidKey.judge({ lenient: answer(403, { detail: 'x' }), key: 'bearer' }))).toEqual(['auth.lenient-status']);
+    expect(conforms(refuseWithoutValidKey.judge({ untouched: { ...answer(200), state: 'pending' }, why: 'x' }))).toBe(true);
+    expect(codes(refuseWithoutValidKey.judge({ untouched: { ...answer(200), state: 'canceled' }, why: 'x' }))).toEqual(['auth.acted-without-key']);
+  });
+});
+
+describe('keepAccountsApart ("404 | … belongs to another account")', () => {
+  it('accepts 404 {detail} on their by-id requests and our charge untouched', () => {
+    expect(conforms(keepAccountsApart.judge({ kind: 'by-id', answer: answer(404, { detail: 'not found' }) }))).toBe(true);
+    expect(conforms(keepAccountsApart.judge({ kind: 'state', answer: answer(200), state: 'pending', why: 'x' }))).toBe(true);
+  });
+  it('fails our charge reached (2xx), another status, our charge changed', () => {
+    expect(codes(keepAccountsApart.judge({ kind: 'by-id', answer: answer(200, { id: 'c' }) }))).toEqual(['account.visible']);
+    expect(codes(keepAccountsApart.judge({ kind: 'by-id', answer: answer(403, { detail: 'x' }) }))).toEqual(['account.status']);
+    expect(codes(keepAccountsApart.judge({ kind: 'state', answer: answer(200), state: 'paid', why: 'x' }))).toEqual(['account.changed']);
+  });
+  it('judges what sits behind the lookups: an Idempotency-Key, the ledger, the webhook endpoint', () => {
+    const reuse = (status: number, json: unknown) => keepAccountsApart.judge({ kind: 'key-reuse', ourChargeId: 'pix_a', answer: answer(status, json) });
+    expect(conforms(reuse(200, { id: 'pix_b' }))).toBe(true);
+    expect(severities(reuse(200, { data: { id: 'pix_a' } }))).toEqual(['account.idempotency-shared:failure']);
+    expect(severities(reuse(409, { detail: 'x' }))).toEqual(['account.idempotency-key-taken:warning']);
+    expect(reuse(500, {}).requirements).toEqual([]);
+    const postings = (description: string) => keepAccountsApart.judge({ kind: 'postings', statement: { transactions: [{ id: 't', description }] }, ours: { id: 'pix_a', e2eId: 'E9999' }, exchanges: [] });
+    expect(conforms(postings('PIX charge pix_b captured'))).toBe(true);
+    expect(codes(postings('E9999'))).toEqual(['account.foreign-posting']);
+    expect(keepAccountsApart.judge({ kind: 'postings', statement: {}, ours: { id: 'pix_a' }, exchanges: [] }).requirements).toEqual([]);
+    const body = '{"type":"business.pix.created","data":{"external_ref":"ptc-theirs-2"}}';
+    const delivery = (secret: string) => ({ seq: 2, headers: { 'x-service-signature': signPartner({ secret, body }) }, rawBody: Buffer.from(body), bodyText: body, receivedAt: Date.now() });
+    const deliveries = (secret: string) => keepAccountsApart.judge({ kind: 'deliveries', deliveries: [delivery(secret)], token: 'ptc-theirs-2', secret: 'whsec_ours', exchanges: [] });
+    expect(severities(deliveries('whsec_ours'))).toEqual(['account.foreign-event:failure']);
+    expect(severities(deliveries('whsec_theirs'))).toEqual(['account.foreign-event-unsigned:warning']);
+    expect(conforms(keepAccountsApart.judge({ kind: 'deliveries', deliveries: [], token: 'ptc-theirs-2', secret: 'whsec_ours', exchanges: [] }))).toBe(true);
   });
 });
 
@@ -69,16 +111,5 @@ describe('answerUnknownIdNotFound (one rule for lookups and the negative fuzzer)
   it('isDotSegment names the ids that are another route after normalisation', () => {
     expect(['.', '..', '%2e', '%2E%2e'].every(isDotSegment)).toBe(true);
     expect(['...', 'a.', '.a'].some(isDotSegment)).toBe(false);
-  });
-});
-
-describe('ensurePayoutUnavailable', () => {
-  it('accepts 404 or 403', () => {
-    expect(conforms(ensurePayoutUnavailable(answer(404), { requirements: ['PT-PAYOUT-UNAVAILABLE'] }))).toBe(true);
-    expect(conforms(ensurePayoutUnavailable(answer(403), { requirements: ['PT-PAYOUT-UNAVAILABLE'] }))).toBe(true);
-  });
-  it('warns on a 2xx and even a 5xx: every finding of this ambiguous requirement is a warning', () => {
-    expect(severities(ensurePayoutUnavailable(answer(201), { requirements: ['PT-PAYOUT-UNAVAILABLE'] }))).toEqual(['payout.available:warning']);
-    expect(severities(ensurePayoutUnavailable(answer(500), { requirements: ['PT-PAYOUT-UNAVAILABLE'] }))).toEqual(['target.5xx:warning']);
   });
 });

@@ -4,19 +4,19 @@
  * in `pending` and moves to exactly one of the other states."; "Cancel from paid … answers 409."
  *
  * The answer to pay of a charge that is no longer pending is not shown, so several 2xx answers to
- * concurrent pays are only noted; what is judged is the effect: one capture posting, one final state.
+ * concurrent pays are only noted; what is judged is the effect: one capture's worth of money, one
+ * final state, one paid event.
  */
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import { show } from '../../harness/rules/index.js';
-import { expectChargeState, judgeCaptureWindow, judgeConcurrentPays, judgePayCancelRace, statementOf } from '../../harness/rules/partner/index.js';
+import { confirmPendingCharge, describeCapture, moveOnceFromPending, neverCaptureTwice, readCaptureWindow, refuseCancelUnlessPending, statementOf, verifyCaptureWindow } from '../../harness/rules/partner/index.js';
 import type { Statement } from '../../harness/rules/partner/index.js';
-import { ensureOnePaidEvent } from '../../harness/rules/partner/capture-effects.js';
-import { chargeBody, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, lookupState, mustCreate, PARTNER_WEBHOOK_PATH, preferDocumentedType, waitForEvent } from './support.js';
+import { chargeBody, CREATES_CHARGES, distinctiveAmount, eventMatcher, getStatement, is2xx, isRecord, LOOKS_UP, lookupState, mustCreate, PARTNER_WEBHOOK_PATH, preferDocumentedType, READS_STATEMENTS, waitForEvent } from './support.js';
 
 const AREA = 'Atomicity';
 
-/** Reads the statement (its status is judged by getStatement). */
+/** Reads the statement (its answer is judged by getStatement). */
 async function statement(t: CheckTools): Promise<Statement | undefined> {
   const { statement: json, response } = await getStatement(t.run, t.partner());
   return json ? statementOf(json, response.exchange) : undefined;
@@ -27,7 +27,7 @@ check('concurrent pays of one charge capture it once', {
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-ATOMIC-CAPTURE', 'PT-STATE-PAID-TERMINAL'],
+  rules: [...CREATES_CHARGES, ...READS_STATEMENTS, ...LOOKS_UP, neverCaptureTwice, confirmPendingCharge, verifyCaptureWindow],
 }, async (t) => {
   const client = t.partner();
   const amount = distinctiveAmount();
@@ -39,25 +39,26 @@ check('concurrent pays of one charge capture it once', {
     const before = await statement(t);
     const { values } = await t.alone(() => t.burst('partner', 8, () => client.payCharge(id)));
     t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
-    if (!t.run.record(judgeConcurrentPays(values, { requirements: ['PT-ATOMIC-CAPTURE'] }))) return undefined;
+    const answered = t.judge(neverCaptureTwice, { kind: 'answers', answers: values });
+    if (!t.judge(confirmPendingCharge, { kind: 'race', answers: values }) || !answered) return undefined;
     const seen = await lookupState(t.run, client, id);
-    t.run.record(expectChargeState(seen, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS'], why: 'after concurrent pays' }));
+    t.judge(confirmPendingCharge, { kind: 'state', seen, why: 'after concurrent pays' });
     const after = before ? await statement(t) : undefined;
     return { before, after, values, seen };
   }, 'money');
   if (!window) return;
   const { before, after, values, seen } = window;
   if (!before || !after) return;
-  const verdict = judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: values.map((v) => v.exchange), concurrent: true });
-  t.run.record(verdict.judgement);
-  t.run.note(`ledger: ${verdict.outcome}${verdict.foreignVolume === undefined ? ' (more than 50 postings meanwhile: window not fully visible)' : ''}`);
+  const reading = readCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: values.map((v) => v.exchange), concurrent: true });
+  t.judge(verifyCaptureWindow, reading);
+  t.run.note(`ledger: ${describeCapture(reading)}`);
   await judgePaidEvents(t, body.external_ref!);
 });
 
 /**
  * The business.pix.paid events of the raced charge ("the one that credits the player wallet"): its
- * distinct event ids count its confirmations (ensureOnePaidEvent). Only with a webhook receiver; the
- * wait is for the first paid event, the others of the race are emitted with it.
+ * distinct event ids count its confirmations. Only with a webhook receiver; the wait is for the first
+ * paid event, the others of the race are emitted with it.
  */
 async function judgePaidEvents(t: CheckTools, ref: string): Promise<void> {
   if (!t.target.partner?.webhookSecret || !process.env['PAYGATE_RECEIVER_URL']) return;
@@ -66,7 +67,7 @@ async function judgePaidEvents(t: CheckTools, ref: string): Promise<void> {
   const paid = preferDocumentedType((await receiver.deliveries({ path: PARTNER_WEBHOOK_PATH })).filter(eventMatcher(ref, 'business.pix.paid')), 'business.pix.paid');
   const events = paid.map((d) => (isRecord(d.json) ? { id: d.json.id, e2eId: isRecord(d.json.data) ? d.json.data.e2e_id : undefined } : { id: undefined, e2eId: undefined }));
   t.run.note(`${paid.length} business.pix.paid delivery(ies) for the raced charge`);
-  t.run.record(ensureOnePaidEvent(events, { requirements: ['PT-ATOMIC-CAPTURE'] }));
+  t.judge(neverCaptureTwice, { kind: 'events', events });
 }
 
 check('concurrent pay and cancel: exactly one wins and the final state agrees with it', {
@@ -74,7 +75,7 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-STATE-ONE-TRANSITION', 'PT-ATOMIC-CAPTURE', 'PT-CHARGE-CANCEL-409'],
+  rules: [...CREATES_CHARGES, ...READS_STATEMENTS, ...LOOKS_UP, moveOnceFromPending, refuseCancelUnlessPending, neverCaptureTwice, verifyCaptureWindow],
 }, async (t) => {
   const client = t.partner();
   for (let round = 0; round < 3; round++) {
@@ -89,11 +90,14 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
       const seen = await lookupState(t.run, client, id);
       t.run.note(`round ${round + 1}: pay ${pay.status}, cancel ${cancel.status}, final ${show(seen.state)}`);
       if (seen.state === undefined) return;
-      t.run.record(judgePayCancelRace({ pay, cancel, finalState: seen.state }, { requirements: ['PT-STATE-ONE-TRANSITION'], exchanges: [seen.response.exchange] }));
+      t.judge(moveOnceFromPending, { kind: 'race', pay, cancel, finalState: seen.state, lookup: seen.response.exchange });
+      t.judge(refuseCancelUnlessPending, { kind: 'race', cancel, finalState: seen.state });
       if (seen.state !== 'canceled' && !(seen.state === 'paid' && is2xx(pay))) return;
       const after = before ? await statement(t) : undefined;
       if (!before || !after) return;
-      t.run.record(judgeCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange], mustNotCapture: seen.state === 'canceled' }).judgement);
+      const reading = readCaptureWindow({ before, after, charge: { id, e2eId: seen.charge?.e2e_id, distinctiveAmount: amount }, amount, exchanges: [pay.exchange, cancel.exchange] });
+      if (seen.state === 'canceled') t.judge(neverCaptureTwice, { kind: 'ledger', reading, endedCanceled: true });
+      else t.judge(verifyCaptureWindow, reading);
     }, 'money');
   }
 });

@@ -10,7 +10,7 @@
  */
 import { check } from '../../harness/run/check.js';
 import { runModel } from '../../harness/run/model.js';
-import { auditPartner, newPartnerModel, partnerCommands } from './model/index.js';
+import { auditPartner, newPartnerModel, partnerCommands, PARTNER_MODEL_RULES } from './model/index.js';
 import type { PartnerModel, PartnerReal } from './model/index.js';
 
 check(
@@ -21,12 +21,7 @@ check(
     area: 'Stateful fuzzing',
     severity: 'critical',
     timeoutMs: 300_000,
-    requirements: [
-      'PT-CHARGE-CREATE-PENDING', 'PT-CHARGE-GET-CURRENT', 'PT-STATE-ONE-TRANSITION', 'PT-STATE-PAID-TERMINAL',
-      'PT-ATOMIC-CAPTURE', 'PT-CHARGE-CANCEL-PENDING', 'PT-CHARGE-CANCEL-409', 'PT-CHARGE-PAY-CONFIRMS', 'PT-CHARGE-PAY-CAPTURE',
-      'PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT', 'PT-IDEM-CONFLICT-409', 'PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL',
-      'PT-CHARGE-EXTREF-UNCHANGED', 'PT-LIST-STATUS-FILTER', 'PT-LIST-ORDER', 'PT-FIN-BALANCED', 'PT-FIN-AVAILABLE-RELIABLE',
-    ],
+    rules: [...PARTNER_MODEL_RULES],
   },
   async (t) => {
     await runModel<PartnerModel, PartnerReal>(t, {

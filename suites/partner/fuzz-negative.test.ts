@@ -14,9 +14,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
-import { expectStatus } from '../../harness/rules/index.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { expectPartnerError, isDotSegment, judgeInvalidBody, judgeUnknownIdAnswer } from '../../harness/rules/partner/index.js';
+import { acceptMultibyteTexts, answerUnknownIdNotFound, honourChargeRequestTable, isDotSegment, refuseMalformedJson, refuseWithoutValidKey, surviveOddBodies } from '../../harness/rules/partner/index.js';
 import type { ApiResponse } from '../../harness/http/partner-client.js';
 import { loadSpec } from '../../harness/contract/spec.js';
 import { contractOverrides, listRules, singleRuleMutants } from '../../generators/index.js';
@@ -24,18 +22,9 @@ import { contractOverrides, listRules, singleRuleMutants } from '../../generator
 const spec = await loadSpec('partner');
 const schema = { $ref: '#/components/schemas/CreatePixChargeRequest' };
 
-function requirementsFor(path: string, kind: string): RequirementId[] {
-  if (path === 'amount_cents') return kind === 'missing-required' ? ['PT-CHARGE-AMOUNT-REQUIRED'] : kind === 'below-minimum' ? ['PT-CHARGE-AMOUNT-POSITIVE'] : ['PT-CHARGE-AMOUNT-INTEGER'];
-  if (path === 'description') return ['PT-CHARGE-DESC-MAX'];
-  if (path === 'external_ref') return ['PT-CHARGE-EXTREF-MAX'];
-  if (path === 'expires_in_seconds') return ['PT-CHARGE-EXPIRES-RANGE'];
-  if (path === 'customer_email') return ['PT-CHARGE-EMAIL-OPTIONAL'];
-  return ['PT-ERR-422-INVALID-BODY'];
-}
-
 check(
   'partner: charge bodies breaking one documented rule are rejected with 422 {detail}',
-  { id: 'partner.fuzz.negative.charge', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-422-INVALID-BODY', 'PT-ERR-DETAIL-SHAPE'], timeoutMs: 180_000 },
+  { id: 'partner.fuzz.negative.charge', api: 'partner', area: 'Negative fuzzing', rules: [honourChargeRequestTable], timeoutMs: 180_000 },
   async (t) => {
     const options = { root: spec, overrides: contractOverrides('partner.pixCharge') };
     // every rule once per iteration (a tuple): no rule depends on sampling luck; not shrunk (see the gateway file)
@@ -55,7 +44,8 @@ check(
           const chunk = mutants.slice(from, from + it.parallel);
           const answers = await it.all(chunk, send);
           for (const [k, m] of chunk.entries()) {
-            it.run.record(judgeInvalidBody(answers[k] as ApiResponse, { requirements: requirementsFor(m.path, m.kind), what: m.rule, field: m.path }));
+            // the row the mutant breaks comes from the schema node's x-requirement (Mutant.requirements)
+            it.judge(honourChargeRequestTable, { case: 'breaks', field: m.path, kind: m.kind, requirements: m.requirements, what: m.rule, answer: answers[k] as ApiResponse });
             if (it.run.failures.length) break;
           }
         }
@@ -67,7 +57,7 @@ check(
 
 check(
   'partner: malformed, empty, huge, mistyped and odd-Unicode bodies never cause a server error',
-  { id: 'partner.fuzz.negative.malformed', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-422-MALFORMED-JSON', 'PT-ERR-422-INVALID-BODY', 'PT-BODY-JSON'], timeoutMs: 180_000 },
+  { id: 'partner.fuzz.negative.malformed', api: 'partner', area: 'Negative fuzzing', rules: [refuseMalformedJson, surviveOddBodies, honourChargeRequestTable, acceptMultibyteTexts], timeoutMs: 180_000 },
   async (t) => {
     const pt = t.partner();
     // every body stands alone (refused, or a fresh charge nothing else reads): sent together, judged in this order
@@ -75,26 +65,26 @@ check(
       // not JSON, or JSON that is not an object: 422 expected, another 4xx warns (catalogue ambiguity)
       ...['{"amount_cents": 100,', '{', '', 'null', '[]', '"text"', '{"amount_cents":1}}', '\u0000', '{"amount_cents":1e999999}'].map((raw) => ({
         send: () => pt.createCharge(undefined, { rawBody: raw, contentType: 'application/json' }),
-        judge: (res: ApiResponse) => t.run.record(judgeInvalidBody(res, { requirements: ['PT-ERR-422-MALFORMED-JSON'], what: `body ${JSON.stringify(raw)}`, malformed: true })),
+        judge: (res: ApiResponse) => t.judge(refuseMalformedJson, { answer: res, raw }),
       })),
       // a valid JSON body with a wrong content type: 2xx or 4xx (not shown), never 5xx
       {
         send: () => pt.createCharge(undefined, { rawBody: JSON.stringify({ amount_cents: 100 }), contentType: 'text/plain' }),
-        judge: (typed) => t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] })),
+        judge: (typed) => t.judge(surviveOddBodies, typed),
       },
       // a 256 KiB description (over the 300 limit): 422; another 4xx (413: too large) only warns
       {
         send: () => pt.createCharge({ amount_cents: 100, description: 'x'.repeat(256 * 1024) }),
-        judge: (huge) => t.run.record(judgeInvalidBody(huge, { requirements: ['PT-CHARGE-DESC-MAX'], what: '256 KiB description', otherClientError: 'warning' })),
+        judge: (huge) => t.judge(honourChargeRequestTable, { case: 'breaks', field: 'description', kind: 'too-long', requirements: [], what: '256 KiB description', answer: huge, oversized: true }),
       },
       // odd Unicode inside the limits: accepted or rejected, never 5xx
       ...['\u202Eevil\u202C', 'e\u0301\u0301\u0301', '😀👍🏽', '\uFEFFbom', 'ｆｕｌｌ　ｗｉｄｔｈ'].map((text) => ({
         send: () => pt.createCharge({ amount_cents: 100, description: text, external_ref: text }),
-        judge: (res: ApiResponse) => t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-EXTREF-MULTIBYTE'] })),
+        judge: (res: ApiResponse) => t.judge(acceptMultibyteTexts, { field: 'both', near: 'odd', text, answer: res }),
       })),
       {
         send: () => pt.createCharge(undefined, { rawBody: '{"amount_cents":100,"description":"\\ud800"}', contentType: 'application/json' }),
-        judge: (lone) => t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['PT-BODY-JSON'] })),
+        judge: (lone) => t.judge(surviveOddBodies, lone),
       },
     ];
     const answers = await t.all(cases, (c) => c.send());
@@ -107,7 +97,7 @@ const GARBAGE_IDS = ['does-not-exist', '../../business/finance', '..%2F..%2Ffina
 
 check(
   'partner: garbage, traversal-looking and oversized ids answer 404 {detail}, never 2xx or 5xx',
-  { id: 'partner.fuzz.negative.ids', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-ERR-404-UNKNOWN', 'PT-ERR-DETAIL-SHAPE'], timeoutMs: 180_000 },
+  { id: 'partner.fuzz.negative.ids', api: 'partner', area: 'Negative fuzzing', rules: [answerUnknownIdNotFound], timeoutMs: 180_000 },
   async (t) => {
     type Pt = ReturnType<RunTools['partner']>;
     const routes: Array<(pt: Pt, id: string) => Promise<ApiResponse>> = [(pt, id) => pt.getCharge(id), (pt, id) => pt.cancelCharge(id), (pt, id) => pt.payCharge(id)];
@@ -117,7 +107,7 @@ check(
       async ([r, id], it) => {
         const res = await (routes[r] as (pt: Pt, id: string) => Promise<ApiResponse>)(it.partner(), id);
         // the one unknown-id rule: 404 {detail}; 400 (malformed id) or 414 (URI too long) warn; 2xx and 5xx fail
-        it.run.record(judgeUnknownIdAnswer(res, { requirements: ['PT-ERR-404-UNKNOWN'] }));
+        it.judge(answerUnknownIdNotFound, res);
       },
       { numRuns: 40 },
     );
@@ -126,7 +116,7 @@ check(
 
 check(
   'partner: Authorization variants without a valid Bearer key answer 401 {detail}',
-  { id: 'partner.fuzz.negative.auth', api: 'partner', area: 'Negative fuzzing', requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES', 'PT-AUTH-BEARER'] },
+  { id: 'partner.fuzz.negative.auth', api: 'partner', area: 'Negative fuzzing', rules: [refuseWithoutValidKey] },
   async (t) => {
     const pt = t.partner();
     const key = pt.apiKey;
@@ -148,11 +138,11 @@ check(
     const answers = await t.all([...must401, ...lenient], read);
     for (const [k, [name]] of must401.entries()) {
       const res = answers[k] as ApiResponse;
-      if (!t.run.record(expectPartnerError(res, 401, { requirements: ['PT-AUTH-401'] }))) t.run.note(`${name}: HTTP ${res.status}`);
+      if (!t.judge(refuseWithoutValidKey, { answer: res, key: name })) t.run.note(`${name}: HTTP ${res.status}`);
     }
     for (const [k, [name]] of lenient.entries()) {
       const res = answers[must401.length + k] as ApiResponse;
-      t.run.record(expectStatus(res.exchange, ['2xx', 401], { requirements: ['PT-AUTH-BEARER'] }));
+      t.judge(refuseWithoutValidKey, { lenient: res, key: name });
       t.run.note(`${name}: HTTP ${res.status}`);
     }
   },

@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import { ensureConflictRefused, ensureDistinctCharges, judgeSameKeyBurst, verifyReplayedCharge } from '../../harness/rules/partner/index.js';
+import { createWithoutKey, refuseKeyReuse, replayWithoutRepeating, treatEquivalentBodies } from '../../harness/rules/partner/index.js';
 import { canonicalJson, idempotencyScenario } from '../../generators/index.js';
 import type { PartnerChargeRequest } from '../../harness/http/partner-client.js';
-import { chargeBody, createCharge, status, uniqueRef } from './support.js';
+import { chargeBody, createCharge, CREATES_CHARGES, uniqueRef } from './support.js';
 
 const AREA = 'Idempotency';
 
@@ -34,7 +34,7 @@ check('same Idempotency-Key and same body returns the original charge (same id),
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT', 'PT-IDEM-OPTIONAL'],
+  rules: [...CREATES_CHARGES, replayWithoutRepeating],
 }, async (t) => {
   await t.property('replays', idempotencyScenario(bodies, { kind: 'replay-same-body' }), async (scenario, it) => {
     const client = it.partner();
@@ -43,8 +43,7 @@ check('same Idempotency-Key and same body returns the original charge (same id),
     if (!first.id) return;
     for (const body of scenario.bodies.slice(1)) {
       const again = await client.createCharge(body, { idempotencyKey: key });
-      if (!status(it.run, again, 200, ['PT-IDEM-REPLAY'])) continue;
-      it.run.record(verifyReplayedCharge(first.id, again, { requirements: ['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT'], first: first.response.exchange }));
+      it.judge(replayWithoutRepeating, { kind: 'replay', originalId: first.id, answer: again, first: first.response.exchange });
     }
   }, { numRuns: 3 });
 });
@@ -55,7 +54,7 @@ check('same Idempotency-Key with a different body answers 409 {detail}', {
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-IDEM-CONFLICT-409', 'PT-ERR-DETAIL-SHAPE'],
+  rules: [...CREATES_CHARGES, refuseKeyReuse],
 }, async (t) => {
   await t.property('different bodies', idempotencyScenario(bodies, { kind: 'same-key-different-body' }), async (scenario, it) => {
     const client = it.partner();
@@ -67,7 +66,7 @@ check('same Idempotency-Key with a different body answers 409 {detail}', {
     // external_ref alone, and in description alone ("a different body")
     const variants: PartnerChargeRequest[] = [b, { ...a, external_ref: uniqueRef('idem-other') }, { ...a, description: `${a.description ?? ''} (changed)` }];
     for (const other of variants) {
-      it.run.record(ensureConflictRefused(await client.createCharge(other, { idempotencyKey: key }), { requirements: ['PT-IDEM-CONFLICT-409'] }));
+      it.judge(refuseKeyReuse, await client.createCharge(other, { idempotencyKey: key }));
     }
   }, { numRuns: 3 });
 });
@@ -79,7 +78,7 @@ check('same Idempotency-Key with the same JSON re-ordered: a replay or 409, neve
   api: 'partner',
   area: AREA,
   severity: 'minor',
-  requirements: ['PT-IDEM-BODY-EQUIVALENCE', 'PT-IDEM-NO-REPEAT'],
+  rules: [...CREATES_CHARGES, treatEquivalentBodies, replayWithoutRepeating],
 }, async (t) => {
   const client = t.partner();
   const key = `ptc-${randomUUID()}`;
@@ -88,9 +87,9 @@ check('same Idempotency-Key with the same JSON re-ordered: a replay or 409, neve
   if (!first.id) return;
   const reordered = `{ "external_ref": ${JSON.stringify(body.external_ref)},\n  "description": ${JSON.stringify(body.description)}, "amount_cents": ${body.amount_cents} }`;
   const again = await client.createCharge(undefined, { idempotencyKey: key, rawBody: reordered, contentType: 'application/json' });
-  status(t.run, again, [200, 409], ['PT-IDEM-BODY-EQUIVALENCE']);
+  t.judge(treatEquivalentBodies, again);
   // a second charge is wrong under either reading of "same body" (replay, or 409 for another body)
-  t.run.record(verifyReplayedCharge(first.id, again, { requirements: ['PT-IDEM-NO-REPEAT', 'PT-IDEM-BODY-EQUIVALENCE'], first: first.response.exchange }));
+  t.judge(replayWithoutRepeating, { kind: 'equivalent', originalId: first.id, answer: again, first: first.response.exchange });
   t.run.note(`re-ordered equivalent JSON under the same key answered ${again.status}${again.status === 200 ? ' (treated as the same body)' : ''}`);
 });
 
@@ -101,12 +100,12 @@ check('without Idempotency-Key every creation is a new charge, even with the sam
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL', 'PT-IDEM-OPTIONAL'],
+  rules: [...CREATES_CHARGES, createWithoutKey],
 }, async (t) => {
   await t.property('no key', idempotencyScenario(bodies, { kind: 'no-key' }), async (scenario, it) => {
     const ids: unknown[] = [];
     for (const body of scenario.bodies) ids.push((await createCharge(it.run, it.partner(), body)).id);
-    it.run.record(ensureDistinctCharges(ids, { requirements: ['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL'] }));
+    it.judge(createWithoutKey, { ids });
   }, { numRuns: 3 });
 });
 
@@ -118,14 +117,13 @@ check('concurrent creations with one Idempotency-Key make one charge', {
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-IDEM-NO-REPEAT', 'PT-IDEM-REPLAY'],
+  rules: [replayWithoutRepeating],
 }, async (t) => {
   for (let round = 0; round < 2; round++) {
     const key = `ptc-${randomUUID()}`;
     const body = chargeBody('idem-race');
     const { values } = await t.burst('partner', 6, () => t.partner().createCharge(structuredClone(body), { idempotencyKey: key }));
-    for (const r of values) status(t.run, r, [200, 409], ['PT-IDEM-NO-REPEAT']);
-    t.run.record(judgeSameKeyBurst(values, { requirements: ['PT-IDEM-NO-REPEAT'] }));
+    t.judge(replayWithoutRepeating, { kind: 'burst', answers: values });
     t.run.note(`round ${round + 1}: statuses ${values.map((v) => v.status).join(', ')} (body ${canonicalJson(body)})`);
   }
 });

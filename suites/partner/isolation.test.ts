@@ -8,7 +8,7 @@
  * keys-environments.test.ts proves lookups and lists apart; an implementation can still share an
  * idempotency cache keyed by the key alone, a ledger keyed by account or environment only, or a
  * dispatcher that sends every event to the registered URL (issue 15). One flow per boundary serves
- * the three rules (harness/rules/partner/isolation.ts): our charge is created with a key, the other
+ * boundary rule (keepAccountsApart, keepEnvironmentsApart): our charge is created with a key, the other
  * side reuses the key with the same body and creates a charge of its own; ours is paid; their
  * statement must not show our capture and our endpoint must not receive their event.
  */
@@ -16,24 +16,22 @@ import { randomUUID } from 'node:crypto';
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { PartnerKeyName } from '../../harness/http/auth.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { ensureIdempotencyKeyScoped, ensureNoForeignDelivery, ensureNoForeignPosting } from '../../harness/rules/partner/isolation.js';
-import { chargeBody, createCharge, is2xx, isRecord, lookupState, PARTNER_WEBHOOK_PATH, refToken, status, waitForEvent } from './support.js';
+import type { BeyondLookups } from '../../harness/rules/partner/index.js';
+import { confirmPendingCharge, expectChargeCreated, keepAccountsApart, keepEnvironmentsApart, returnFinanceStatement } from '../../harness/rules/partner/index.js';
+import { chargeBody, createCharge, CREATES_CHARGES, is2xx, isRecord, LOOKS_UP, lookupState, PARTNER_WEBHOOK_PATH, refToken, waitForEvent } from './support.js';
 
 const AREA = 'Keys and environments';
 
 interface Side {
   key: PartnerKeyName;
-  whose: string;
-  requirement: RequirementId;
-  /** which boundary is crossed (the rule decides how firm the delivery finding is) */
-  crossing: 'account' | 'environment';
+  /** the boundary crossed: its rule decides how firm each finding is */
+  boundary: 'account' | 'environment';
 }
 
 async function acrossBoundary(t: CheckTools, side: Side): Promise<void> {
   const ours = t.partner();
   const theirs = t.partner(side.key);
-  const requirements = [side.requirement];
+  const judgeBoundary = (observation: BeyondLookups): boolean => (side.boundary === 'account' ? t.judge(keepAccountsApart, observation) : t.judge(keepEnvironmentsApart, observation));
   const key = `ptc-${randomUUID()}`;
   const body = chargeBody(`iso-${side.key}`);
   const first = await createCharge(t.run, ours, body, { idempotencyKey: key });
@@ -41,15 +39,15 @@ async function acrossBoundary(t: CheckTools, side: Side): Promise<void> {
   const ownBody = chargeBody(`iso-${side.key}-own`);
   const [sameKey, own] = await Promise.all([theirs.createCharge(structuredClone(body), { idempotencyKey: key }), theirs.createCharge(ownBody)]);
   // "Idempotency: same key and same body returns the original response" — within the caller's data
-  t.run.record(ensureIdempotencyKeyScoped(first.id, sameKey, { requirements, whose: side.whose, exchanges: [first.response.exchange, sameKey.exchange] }));
-  t.run.note(`the same Idempotency-Key and body sent by ${side.whose} answered ${sameKey.status}`);
-  status(t.run, own, 200, ['PT-CHARGE-CREATE-200']);
+  judgeBoundary({ kind: 'key-reuse', ourChargeId: first.id, answer: sameKey, first: first.response.exchange });
+  t.run.note(`the same Idempotency-Key and body sent by the other side answered ${sameKey.status}`);
+  t.judge(expectChargeCreated, own);
 
   const pay = await ours.payCharge(first.id);
-  if (status(t.run, pay, '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) {
+  if (t.judge(confirmPendingCharge, { kind: 'pay', answer: pay }) && is2xx(pay)) {
     const [paid, statement] = await Promise.all([lookupState(t.run, ours, first.id), theirs.getFinance()]);
-    if (status(t.run, statement, '2xx', ['PT-FIN-GET'])) {
-      t.run.record(ensureNoForeignPosting(statement.json, { id: first.id, e2eId: paid.charge?.e2e_id }, { requirements, whose: side.whose, exchanges: [pay.exchange, statement.exchange] }));
+    if (t.judge(returnFinanceStatement, statement) && is2xx(statement)) {
+      judgeBoundary({ kind: 'postings', statement: statement.json, ours: { id: first.id, e2eId: paid.charge?.e2e_id }, exchanges: [pay.exchange, statement.exchange] });
     }
   }
 
@@ -60,7 +58,7 @@ async function acrossBoundary(t: CheckTools, side: Side): Promise<void> {
     const receiver = t.receiver();
     await waitForEvent(receiver, body.external_ref!, 'business.pix.paid');
     const deliveries = await receiver.deliveries({ path: PARTNER_WEBHOOK_PATH });
-    t.run.record(ensureNoForeignDelivery(deliveries, { token: refToken(ownRef) }, { requirements, whose: side.whose, secret, crossing: side.crossing, exchanges: [own.exchange] }));
+    judgeBoundary({ kind: 'deliveries', deliveries, token: refToken(ownRef), secret, exchanges: [own.exchange] });
   }
 
   // leave nothing pending in production
@@ -76,10 +74,10 @@ check('another account shares no idempotency key, ledger posting or webhook deli
   area: AREA,
   severity: 'critical',
   needs: ['partner.other'],
-  requirements: ['PT-ERR-404-OTHER-ACCOUNT'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, confirmPendingCharge, returnFinanceStatement, keepAccountsApart],
 }, async (t) => {
   // our endpoint is registered for our account: another account's event signed with our secret fails
-  await acrossBoundary(t, { key: 'other', whose: 'another account', requirement: 'PT-ERR-404-OTHER-ACCOUNT', crossing: 'account' });
+  await acrossBoundary(t, { key: 'other', boundary: 'account' });
 });
 
 check('production shares no idempotency key, ledger posting or webhook delivery with the sandbox', {
@@ -88,9 +86,9 @@ check('production shares no idempotency key, ledger posting or webhook delivery 
   area: AREA,
   severity: 'critical',
   needs: ['partner.live'],
-  requirements: ['PT-ENV-ISOLATION'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, confirmPendingCharge, returnFinanceStatement, keepEnvironmentsApart],
 }, async (t) => {
   // whether one URL was registered for both environments is not stated: a production event at our
   // sandbox endpoint only warns
-  await acrossBoundary(t, { key: 'live', whose: 'production', requirement: 'PT-ENV-ISOLATION', crossing: 'environment' });
+  await acrossBoundary(t, { key: 'live', boundary: 'environment' });
 });

@@ -10,17 +10,17 @@ import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
 import type { ApiResponse, PartnerAuthMode } from '../../harness/http/partner-client.js';
 import {
-  ensureCancelAccepted,
-  ensureLiveChargeUnpaid,
-  ensureNotListed,
-  ensureNotVisibleAcross,
-  expectChargeState,
-  expectPartnerError,
-  verifyBaseAddressVersion,
-  verifySameAddress,
+  cancelPendingCharge,
+  endBaseAddressInV1,
+  keepAccountsApart,
+  keepEnvironmentsApart,
+  listAccountCharges,
+  refuseSimulationInProduction,
+  refuseWithoutValidKey,
+  serveBothEnvironmentsAtOneAddress,
 } from '../../harness/rules/partner/index.js';
 import { cookieHeaderFrom } from '../../harness/http/auth.js';
-import { chargeBody, createCharge, judgeListed, listCharges, lookupState, mustCreate } from './support.js';
+import { chargeBody, createCharge, CREATES_CHARGES, judgeListed, LISTS_CHARGES, listCharges, LOOKS_UP, lookupState, mustCreate } from './support.js';
 
 const AREA = 'Keys and environments';
 
@@ -47,18 +47,19 @@ check('every route answers 401 {detail} without an API key, and the charge is un
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES', 'PT-AUTH-BEARER', 'PT-ERR-DETAIL-SHAPE'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, refuseWithoutValidKey],
 }, async (t) => {
   const { id, response } = await mustCreate(t, chargeBody('auth-missing'));
-  for (const r of await everyRoute(t, 'none', id)) t.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES'] }));
+  for (const r of await everyRoute(t, 'none', id)) t.judge(refuseWithoutValidKey, { answer: r, key: 'no Authorization header', everyRoute: true });
   // "Every request carries Authorization: Bearer <API_KEY>. No OAuth, session or SDK.": a cookie the
   // service set on an authenticated answer, replayed without the key, authenticates nothing
   const cookie = cookieHeaderFrom(response.headers['set-cookie']);
   if (cookie !== undefined) {
     t.run.note('the service set a cookie; replayed without a key on every route');
-    for (const r of await everyRoute(t, 'none', id, { cookie })) t.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-BEARER', 'PT-AUTH-401'] }));
+    for (const r of await everyRoute(t, 'none', id, { cookie })) t.judge(refuseWithoutValidKey, { answer: r, key: 'only the session cookie', everyRoute: true, sessionCookie: true });
   }
-  t.run.record(expectChargeState(await lookupState(t.run, t.partner(), id), 'pending', { requirements: ['PT-AUTH-ROUTES'], why: 'after unauthenticated cancel and pay' }));
+  const seen = await lookupState(t.run, t.partner(), id);
+  t.judge(refuseWithoutValidKey, { untouched: { status: seen.response.status, exchange: seen.response.exchange, state: seen.state }, why: 'after unauthenticated cancel and pay' });
 });
 
 /** Keys that are not issued: unknown keys of both prefixes, wrong schemes, malformed headers. */
@@ -74,7 +75,7 @@ check('unknown or malformed API keys answer 401 {detail}', {
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-AUTH-401', 'PT-AUTH-BEARER', 'PT-ERR-DETAIL-SHAPE'],
+  rules: [...CREATES_CHARGES, refuseWithoutValidKey],
 }, async (t) => {
   const { id } = await mustCreate(t, chargeBody('auth-invalid'));
   await t.property('invalid Authorization values', invalidAuthorization, async (authorization, it) => {
@@ -85,7 +86,7 @@ check('unknown or malformed API keys answer 401 {detail}', {
       () => c.send({ method: 'POST', path: '/business/pix-charges', operation: 'POST /business/pix-charges', auth: { authorization }, json: chargeBody('auth-invalid') }),
       () => c.send({ method: 'GET', path: '/business/finance', operation: 'GET /business/finance', auth: { authorization } }),
     ];
-    for (const r of await it.all(probes, (probe) => probe())) it.run.record(expectPartnerError(r, 401, { requirements: ['PT-AUTH-401'] }));
+    for (const r of await it.all(probes, (probe) => probe())) it.judge(refuseWithoutValidKey, { answer: r, key: `Authorization ${JSON.stringify(authorization)}` });
   }, { numRuns: 6 });
 });
 
@@ -95,28 +96,28 @@ check('the partner base address ends in /v1', {
   api: 'partner',
   area: AREA,
   severity: 'minor',
-  requirements: ['PT-VERSION-V1'],
+  rules: [endBaseAddressInV1],
 }, async (t) => {
-  t.run.record(verifyBaseAddressVersion(t.target.partner?.baseUrl ?? '', { requirements: ['PT-VERSION-V1'] }));
+  t.judge(endBaseAddressInV1, t.target.partner?.baseUrl ?? '');
 });
 
 // "Their data is independent." A sandbox charge must not be visible with the production key and
 // vice versa (ensureNotVisibleAcross). "Sandbox and production share the same address" / "use the
-// same address and version": both keys are served at the one base address (verifySameAddress).
+// same address and version": both keys are served at the one base address.
 check('sandbox and production data are independent (same address, key prefix decides)', {
   id: 'partner.env.isolation',
   api: 'partner',
   area: AREA,
   severity: 'critical',
   needs: ['partner.live'],
-  requirements: ['PT-ENV-ISOLATION', 'PT-AUTH-PREFIX-ENV', 'PT-ENV-SAME-ADDRESS', 'PT-VERSION-SAME'],
+  rules: [...CREATES_CHARGES, ...LISTS_CHARGES, serveBothEnvironmentsAtOneAddress, keepEnvironmentsApart, cancelPendingCharge],
 }, async (t) => {
   const test = t.partner('test');
   const live = t.partner('live');
   const sandboxCharge = await mustCreate(t, chargeBody('env-test'), test);
   // the production creation is judged by the same-address rule before anything depends on it
   const liveCreated = await createCharge(t.run, live, chargeBody('env-live'));
-  t.run.record(verifySameAddress(sandboxCharge.response, liveCreated.response, { requirements: ['PT-ENV-SAME-ADDRESS', 'PT-VERSION-SAME', 'PT-AUTH-PREFIX-ENV'] }));
+  t.judge(serveBothEnvironmentsAtOneAddress, { sandbox: sandboxCharge.response, production: liveCreated.response });
   if (!liveCreated.id) return;
   const liveCharge = { id: liveCreated.id };
   // reads only (two cross lookups, then each environment's list): sent together, judged in this order
@@ -128,14 +129,14 @@ check('sandbox and production data are independent (same address, key prefix dec
   const answers = await t.all([...crossLookups.map(([read]) => read), ...lists.map(([client]) => () => client.listCharges({}))], (read) => read());
   for (const [k, [, what]] of crossLookups.entries()) {
     const r = answers[k] as ApiResponse;
-    if (!t.run.record(ensureNotVisibleAcross(r, { requirements: ['PT-ENV-ISOLATION', 'PT-ERR-404-UNKNOWN'], what }))) t.run.note(`${what}: HTTP ${r.status}`);
+    if (!t.judge(keepEnvironmentsApart, { kind: 'lookup', answer: r, what })) t.run.note(`${what}: HTTP ${r.status}`);
   }
   for (const [k, [, foreign, label]] of lists.entries()) {
     const { list, response } = judgeListed(t.run, answers[crossLookups.length + k] as ApiResponse);
-    if (list) t.run.record(ensureNotListed(list, foreign, { requirements: ['PT-ENV-ISOLATION'], exchanges: [response.exchange], code: 'env.shared-list', whose: `a charge of the other environment (${label} list)` }));
+    if (list) t.judge(keepEnvironmentsApart, { kind: 'listed', list, foreignId: foreign, exchange: response.exchange, whose: `a charge of the other environment (${label} list)` });
   }
   // leave nothing pending in production
-  t.run.record(ensureCancelAccepted(await live.cancelCharge(liveCharge.id), { requirements: ['PT-CHARGE-CANCEL-PENDING'] }));
+  t.judge(cancelPendingCharge, { kind: 'cancel', answer: await live.cancelCharge(liveCharge.id) });
 });
 
 // "POST …/pay (sandbox only) … Production answers 403."; "403 | route unavailable in this environment"
@@ -145,15 +146,15 @@ check('the pay simulation answers 403 {detail} with a production key and does no
   area: AREA,
   severity: 'critical',
   needs: ['partner.live'],
-  requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV', 'PT-AUTH-PREFIX-ENV'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, refuseSimulationInProduction, cancelPendingCharge],
 }, async (t) => {
   const live = t.partner('live');
   const { id } = await mustCreate(t, chargeBody('env-live-pay'), live);
   // the 403 is the one documented sign that the ak_live_ prefix selected production ("Key prefix … selects")
-  t.run.record(expectPartnerError(await live.payCharge(id), 403, { requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV', 'PT-AUTH-PREFIX-ENV'] }));
+  t.judge(refuseSimulationInProduction, { kind: 'pay', answer: await live.payCharge(id) });
   const seen = await lookupState(t.run, live, id);
-  if (seen.state !== undefined) t.run.record(ensureLiveChargeUnpaid(seen.state, { requirements: ['PT-CHARGE-PAY-PROD-403'], exchanges: [seen.response.exchange] }));
-  if (seen.state === 'pending') t.run.record(ensureCancelAccepted(await live.cancelCharge(id), { requirements: ['PT-CHARGE-CANCEL-PENDING'] }));
+  if (seen.state !== undefined) t.judge(refuseSimulationInProduction, { kind: 'state', answer: seen.response, state: seen.state });
+  if (seen.state === 'pending') t.judge(cancelPendingCharge, { kind: 'cancel', answer: await live.cancelCharge(id) });
 });
 
 // "404 | resource not found or belongs to another account"; "Lists the account charges".
@@ -163,16 +164,15 @@ check('another account\'s key gets 404 on our charge (lookup, cancel, pay) and d
   area: AREA,
   severity: 'critical',
   needs: ['partner.other'],
-  requirements: ['PT-ERR-404-OTHER-ACCOUNT', 'PT-LIST-ACCOUNT-SCOPE', 'PT-ERR-DETAIL-SHAPE'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, ...LISTS_CHARGES, keepAccountsApart],
 }, async (t) => {
   const other = t.partner('other');
   const { id } = await mustCreate(t, chargeBody('other-account'));
   // three probes a correct target refuses (404): sent together, judged in this order
   const probes: Array<() => Promise<ApiResponse>> = [() => other.getCharge(id), () => other.cancelCharge(id), () => other.payCharge(id)];
-  for (const r of await t.all(probes, (probe) => probe())) {
-    t.run.record(expectPartnerError(r, 404, { requirements: ['PT-ERR-404-OTHER-ACCOUNT'] }));
-  }
-  t.run.record(expectChargeState(await lookupState(t.run, t.partner(), id), 'pending', { requirements: ['PT-ERR-404-OTHER-ACCOUNT'], why: 'after another account tried to cancel and pay it' }));
+  for (const r of await t.all(probes, (probe) => probe())) t.judge(keepAccountsApart, { kind: 'by-id', answer: r });
+  const seen = await lookupState(t.run, t.partner(), id);
+  t.judge(keepAccountsApart, { kind: 'state', answer: seen.response, state: seen.state, why: 'after another account tried to cancel and pay it' });
   const { list, response } = await listCharges(t.run, other);
-  if (list) t.run.record(ensureNotListed(list, id, { requirements: ['PT-LIST-ACCOUNT-SCOPE'], exchanges: [response.exchange], code: 'list.other-account', whose: 'another account\'s charge' }));
+  if (list) t.judge(listAccountCharges, { kind: 'foreign', list, exchange: response.exchange, foreignId: id });
 });

@@ -11,10 +11,9 @@ import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { ApiResponse } from '../../harness/http/partner-client.js';
 import type { LocatedList } from '../../harness/rules/partner/index.js';
-import { chargeOf, LIST_MAX, verifyChargeList, verifyListCap, verifyNewestFirst, verifyStatusFilter } from '../../harness/rules/partner/index.js';
-import { ensureNewestKept } from '../../harness/rules/partner/recency.js';
+import { cancelPendingCharge, chargeOf, confirmPendingCharge, expectChargeCreated, filterByStatus, keepNewest200, LIST_MAX, listAccountCharges, listNewestFirst, locateChargeList, verifyOursListed } from '../../harness/rules/partner/index.js';
 import { mapLimited } from '../../harness/run/parallel.js';
-import { chargeBody, fillWidth, is2xx, judgeListed, listCharges, mustCreate, STATES, status } from './support.js';
+import { chargeBody, CREATES_CHARGES, fillWidth, is2xx, judgeListed, LISTS_CHARGES, listCharges, mustCreate, STATES } from './support.js';
 
 const AREA = 'Charge list';
 
@@ -24,7 +23,7 @@ check('the list shows our charges newest first', {
   exclusive: 'records',
   api: 'partner',
   area: AREA,
-  requirements: ['PT-LIST-ORDER', 'PT-LIST-ENVELOPE'],
+  rules: [...CREATES_CHARGES, ...LISTS_CHARGES, verifyOursListed],
 }, async (t) => {
   const client = t.partner();
   // Three charges created one after another, with distinct created_at (a tie says nothing about order).
@@ -42,7 +41,7 @@ check('the list shows our charges newest first', {
   }
   const { list, response } = await listCharges(t.run, client);
   if (!list) return;
-  t.run.record(verifyNewestFirst(list, mine.map((m) => m.id), { exchanges: [response.exchange] }));
+  t.judge(verifyOursListed, { list, exchange: response.exchange, ours: mine.map((m) => m.id) });
 });
 
 // "up to 200 records". To see the cap, the account needs more than 200 charges: top it up once.
@@ -52,7 +51,7 @@ check('the list holds at most 200 records, the newest (with and without a status
   id: 'partner.list.max-200',
   api: 'partner',
   area: AREA,
-  requirements: ['PT-LIST-MAX-200', 'PT-LIST-ORDER'],
+  rules: [...CREATES_CHARGES, ...LISTS_CHARGES, keepNewest200, listNewestFirst],
 }, async (t) => {
   const client = t.partner();
   const first = await listCharges(t.run, client);
@@ -64,7 +63,7 @@ check('the list holds at most 200 records, the newest (with and without a status
   // independent fresh charges (a top-up, not judged beyond their status), judged afterwards in order
   const filled = await mapLimited(Array.from({ length: missing }, () => chargeBody('fill')), fillWidth(t), (body) => client.createCharge(body));
   for (const r of filled) {
-    if (!is2xx(r)) status(t.run, r, 200, ['PT-CHARGE-CREATE-200']);
+    if (!is2xx(r)) t.judge(expectChargeCreated, r);
     else older.push(chargeOf(r.json)?.id);
   }
   if (missing) t.run.note(`created ${missing} charge(s) so the account holds more than ${LIST_MAX}`);
@@ -74,13 +73,15 @@ check('the list holds at most 200 records, the newest (with and without a status
   const lists = await Promise.all([listCharges(t.run, client), listCharges(t.run, client, { status: 'pending' }), overLimit(t)]);
   for (const [i, { list, response }] of lists.slice(0, 2).entries()) {
     if (!list) continue;
-    t.run.record(verifyListCap(list, { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange], accountHoldsMoreThanCap: i === 0 }));
-    t.run.record(verifyNewestFirst(list, newest, { exchanges: [response.exchange] }));
+    const seen = { list, exchange: response.exchange };
+    t.judge(keepNewest200, { kind: 'cap', ...seen, accountHoldsMoreThanCap: i === 0 });
+    t.judge(listNewestFirst, { ...seen, ours: newest });
+    t.judge(listAccountCharges, { kind: 'ours', ...seen, ours: newest });
     // "newest first, up to 200": the 200 kept are the newest, judged on the service's created_at
-    t.run.record(ensureNewestKept(list.items, made.map((m) => ({ id: m.id, createdAt: m.charge.created_at })), { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange] }, older));
+    t.judge(keepNewest200, { kind: 'kept', ...seen, ours: made.map((m) => ({ id: m.id, createdAt: m.charge.created_at })), knownOlder: older });
   }
   const capped = lists[2];
-  if (capped.list) t.run.record(verifyListCap(capped.list, { requirements: ['PT-LIST-MAX-200'], exchanges: [capped.response.exchange] }));
+  if (capped.list) t.judge(keepNewest200, { kind: 'cap', list: capped.list, exchange: capped.response.exchange });
 });
 
 /**
@@ -93,7 +94,7 @@ async function overLimit(t: CheckTools): Promise<{ response: ApiResponse; list?:
     t.run.note(`GET /business/pix-charges?limit=500 (undocumented query) answered ${response.status}`);
     return { response };
   }
-  const { list } = verifyChargeList(response.json, { requirements: ['PT-LIST-MAX-200'], exchanges: [response.exchange] });
+  const list = locateChargeList(response.json);
   t.run.note(`?limit=500 listed ${list?.items.length ?? '?'} charge(s)`);
   return list ? { response, list } : { response };
 }
@@ -103,7 +104,7 @@ check('the status filter returns only charges in that state, ours included', {
   id: 'partner.list.status-filter',
   api: 'partner',
   area: AREA,
-  requirements: ['PT-LIST-STATUS-FILTER', 'PT-LIST-ACCOUNT-SCOPE'],
+  rules: [...CREATES_CHARGES, ...LISTS_CHARGES, confirmPendingCharge, cancelPendingCharge, filterByStatus],
 }, async (t) => {
   const client = t.partner();
   const pending = await mustCreate(t, chargeBody('filter-pending'));
@@ -111,8 +112,8 @@ check('the status filter returns only charges in that state, ours included', {
   const canceled = await mustCreate(t, chargeBody('filter-canceled'));
   // two different charges: sent together
   const [payR, cancelR] = (await t.all([() => client.payCharge(paid.id), () => client.cancelCharge(canceled.id)], (move) => move())) as [ApiResponse, ApiResponse];
-  status(t.run, payR, '2xx', ['PT-CHARGE-PAY-CONFIRMS']);
-  status(t.run, cancelR, '2xx', ['PT-CHARGE-CANCEL-PENDING']);
+  t.judge(confirmPendingCharge, { kind: 'pay', answer: payR });
+  t.judge(cancelPendingCharge, { kind: 'cancel', answer: cancelR });
   const ours: Record<string, string | undefined> = {
     pending: pending.id,
     paid: is2xx(payR) ? paid.id : undefined,
@@ -123,6 +124,6 @@ check('the status filter returns only charges in that state, ours included', {
   const answers = await t.all(STATES, (state) => client.listCharges({ status: state }));
   for (const [k, state] of STATES.entries()) {
     const { list, response } = judgeListed(t.run, answers[k] as ApiResponse, { status: state });
-    if (list) t.run.record(verifyStatusFilter(list, state, ours, { requirements: ['PT-LIST-STATUS-FILTER'], exchanges: [response.exchange] }));
+    if (list) t.judge(filterByStatus, { kind: 'filtered', list, exchange: response.exchange, state, ours });
   }
 });

@@ -13,11 +13,8 @@ import type { Arbitrary } from 'fast-check';
 import type { CheckTools, RunTools } from '../../harness/run/check.js';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../harness/http/partner-client.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { expectStatus } from '../../harness/rules/index.js';
-import type { StatusExpectation } from '../../harness/rules/index.js';
-import { acceptCreationWithoutKey, answerChargeLookup, chargeOf, expectChargeCreated, isEventTypeVariant, verifyChargeList } from '../../harness/rules/partner/index.js';
-import type { Json, LocatedList, StateObservation } from '../../harness/rules/partner/index.js';
+import { answerChargeCreation, answerChargeLookup, chargeOf, isEventTypeVariant, listAccountCharges, locateChargeList, returnFinanceStatement } from '../../harness/rules/partner/index.js';
+import type { Json, LocatedList, StateSeen } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
@@ -41,7 +38,7 @@ export const PARTNER_WEBHOOK_PATH = '/partner';
 /**
  * How long a check waits for a webhook that should follow a state change: OUR patience, not a
  * contract timer ("Retry schedule and delivery timeout: not shown"); a webhook that did not come
- * within it is judged by judgeEventArrival (inconclusive without other evidence).
+ * within it is judged by announceStateChanges (a warning without other evidence).
  */
 export const WEBHOOK_WAIT_MS = 20_000;
 
@@ -53,11 +50,6 @@ export function uniqueRef(tag: string): string {
 /** A fresh amount in a range other checks do not use by accident (unique enough to find a posting). */
 export function distinctiveAmount(): number {
   return 7_000_000 + Math.floor(Math.random() * 2_000_000);
-}
-
-/** Hands the status of `r` to expectStatus; true when it matched. */
-export function status(run: CheckRun, r: ApiResponse, expected: StatusExpectation, requirements: RequirementId[]): boolean {
-  return run.record(expectStatus(r.exchange, expected, { requirements }));
 }
 
 export function is2xx(r: ApiResponse): boolean {
@@ -106,16 +98,14 @@ export async function createCharge(run: CheckRun, client: PartnerClient, body: P
  * afterwards in item order.
  */
 export function judgeCreated(run: CheckRun, response: ApiResponse, opts: { idempotencyKey?: string } = {}): Created {
-  run.judge(expectChargeCreated, response);
-  // "Optional header `Idempotency-Key`": a creation without it is served like any other
-  if (opts.idempotencyKey === undefined) run.judge(acceptCreationWithoutKey, response);
+  run.judge(answerChargeCreation, { answer: response, withKey: opts.idempotencyKey !== undefined });
   const charge = response.status === 200 ? chargeOf(response.json) : undefined;
   const id = charge && typeof charge.id === 'string' && charge.id !== '' ? charge.id : undefined;
   return { response, ...(charge ? { charge } : {}), ...(id ? { id } : {}) };
 }
 
 /** The rules every creation through {@link createCharge} or {@link judgeCreated} is judged by. */
-export const CREATES_CHARGES = [expectChargeCreated, acceptCreationWithoutKey] as const;
+export const CREATES_CHARGES = [answerChargeCreation] as const;
 
 /** Creates a charge or stops the check as "not run" (a precondition the target did not provide). */
 export async function mustCreate(t: RunTools & { notRun(capability: string, reason: string): never }, body: PartnerChargeRequest, client: PartnerClient = t.partner()): Promise<{ id: string; charge: Json; response: ApiResponse }> {
@@ -129,7 +119,7 @@ export async function mustCreate(t: RunTools & { notRun(capability: string, reas
   return { id: created.id, charge: created.charge, response: created.response };
 }
 
-export interface Lookup extends StateObservation {
+export interface Lookup extends StateSeen {
   response: ApiResponse;
   state?: string;
   charge?: Json;
@@ -144,6 +134,9 @@ export async function lookupState(run: CheckRun, client: PartnerClient, id: stri
   return { response, answer: response, ...(state !== undefined ? { state } : {}), ...(charge ? { charge } : {}) };
 }
 
+/** The rules every lookup through {@link lookupState} is judged by. */
+export const LOOKS_UP = [answerChargeLookup] as const;
+
 /** Lists (optionally filtered) and locates the array with the one list locator (harness/rules/partner/list.ts). */
 export async function listCharges(run: CheckRun, client: PartnerClient, filter: { status?: string } = {}): Promise<{ response: ApiResponse; list?: LocatedList }> {
   return judgeListed(run, await client.listCharges(filter), filter);
@@ -151,18 +144,25 @@ export async function listCharges(run: CheckRun, client: PartnerClient, filter: 
 
 /** The judging half of {@link listCharges}, for lists fetched together (`t.all`) and judged afterwards in item order. */
 export function judgeListed(run: CheckRun, response: ApiResponse, filter: { status?: string } = {}): { response: ApiResponse; list?: LocatedList } {
-  if (!status(run, response, '2xx', ['PT-LIST-ACCOUNT-SCOPE'])) return { response };
-  const { judgement, list } = verifyChargeList(response.json, { requirements: ['PT-LIST-ACCOUNT-SCOPE'], exchanges: [response.exchange] });
-  run.record(judgement);
-  if (list) run.note(`list envelope: ${list.shape}${list.paged ? ' with paging hints' : ''} (${list.items.length} item(s)${filter.status !== undefined ? `, status=${filter.status}` : ''})`);
-  return list ? { response, list } : { response };
+  if (!run.judge(listAccountCharges, { kind: 'answer', answer: response })) return { response };
+  const list = locateChargeList(response.json);
+  if (!list) return { response };
+  run.note(`list envelope: ${list.shape}${list.paged ? ' with paging hints' : ''} (${list.items.length} item(s)${filter.status !== undefined ? `, status=${filter.status}` : ''})`);
+  return { response, list };
 }
 
+/** The rules every list through {@link listCharges} or {@link judgeListed} is judged by. */
+export const LISTS_CHARGES = [listAccountCharges] as const;
+
+/** GET /business/finance, handing the answer to the rule of "Returns the finance statement"; the statement when it is one. */
 export async function getStatement(run: CheckRun, client: PartnerClient): Promise<{ response: ApiResponse; statement?: Json }> {
   const response = await client.getFinance();
-  if (!status(run, response, '2xx', ['PT-FIN-GET'])) return { response };
+  if (!run.judge(returnFinanceStatement, response)) return { response };
   return isRecord(response.json) ? { response, statement: response.json } : { response };
 }
+
+/** The rules every statement read through {@link getStatement} is judged by. */
+export const READS_STATEMENTS = [returnFinanceStatement] as const;
 
 // ── webhooks ─────────────────────────────────────────────────────────────────────────────────────
 

@@ -9,25 +9,23 @@
 import { check } from '../../harness/run/check.js';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse } from '../../harness/http/partner-client.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
 import {
-  ensureCancelAccepted,
-  ensureExpiredOnLookup,
-  ensurePayAccepted,
-  ensurePayRefused,
+  cancelPendingCharge,
+  carryE2eWhenPaid,
+  confirmPendingCharge,
   eventOf,
-  expectChargeState,
-  expectPartnerError,
-  verifyListedExpired,
-  verifyPaidChargeE2e,
+  expireLazily,
+  keepPaidTerminal,
+  moveOnceFromPending,
+  refuseCancelUnlessPending,
+  refusePayAfterExpiry,
 } from '../../harness/rules/partner/index.js';
-import { chargeBody, eventMatcher, PARTNER_WEBHOOK_PATH, listCharges, lookupState, msUntil, mustCreate, pollUntil } from './support.js';
+import { chargeBody, CREATES_CHARGES, eventMatcher, LISTS_CHARGES, LOOKS_UP, PARTNER_WEBHOOK_PATH, listCharges, lookupState, msUntil, mustCreate, pollUntil } from './support.js';
 
 const AREA = 'States and transitions';
 
-/** Pay of a charge that is not pending: judged by ensurePayRefused; the status chosen is noted. */
-function refusedPay(run: CheckRun, r: ApiResponse, requirements: RequirementId[], state: string): void {
-  run.record(ensurePayRefused(r, { requirements, state }));
+/** Pay of a charge that is not pending: the status is not shown by the contract; the one chosen is noted. */
+function noteRefusedPay(run: CheckRun, r: ApiResponse, state: string): void {
   run.note(`pay of a ${state} charge answered ${r.status} (status not shown by the contract)`);
 }
 
@@ -38,19 +36,21 @@ check('pay moves a pending charge to paid with an e2e_id; paid is terminal (canc
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-SANDBOX-SIMULATION', 'PT-CHARGE-PAY-CONFIRMS', 'PT-STATE-PAID-TERMINAL', 'PT-CHARGE-CANCEL-409', 'PT-CHARGE-E2E-WHEN-PAID', 'PT-CHARGE-FIELD-E2E', 'PT-STATE-ONE-TRANSITION'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, confirmPendingCharge, carryE2eWhenPaid, refuseCancelUnlessPending, keepPaidTerminal],
 }, async (t) => {
   const client = t.partner();
   const { id } = await mustCreate(t, chargeBody('pay'));
   const pay = await client.payCharge(id);
-  if (!t.run.record(ensurePayAccepted(pay, { requirements: ['PT-CHARGE-PAY-CONFIRMS', 'PT-SANDBOX-SIMULATION'] }))) return;
+  if (!t.judge(confirmPendingCharge, { kind: 'pay', answer: pay })) return;
   t.run.note(`pay answered ${pay.status} with ${pay.exchange.response?.body ? 'a body' : 'no body'} (response body not shown by the contract)`);
   const paid = await lookupState(t.run, client, id);
-  if (!t.run.record(expectChargeState(paid, 'paid', { requirements: ['PT-CHARGE-PAY-CONFIRMS', 'PT-CHARGE-GET-CURRENT'], why: 'after a successful pay' }))) return;
-  t.run.record(verifyPaidChargeE2e(paid.charge, { requirements: ['PT-CHARGE-E2E-WHEN-PAID'], exchanges: [paid.response.exchange] }));
-  t.run.record(expectPartnerError(await client.cancelCharge(id), 409, { requirements: ['PT-CHARGE-CANCEL-409', 'PT-STATE-PAID-TERMINAL'] }));
-  refusedPay(t.run, await client.payCharge(id), ['PT-STATE-PAID-TERMINAL', 'PT-STATE-ONE-TRANSITION'], 'paid');
-  t.run.record(expectChargeState(await lookupState(t.run, client, id), 'paid', { requirements: ['PT-STATE-PAID-TERMINAL'], why: 'after cancel and a second pay of a paid charge' }));
+  if (!t.judge(confirmPendingCharge, { kind: 'state', seen: paid, why: 'after a successful pay' })) return;
+  t.judge(carryE2eWhenPaid, { kind: 'charge', charge: paid.charge, exchange: paid.response.exchange });
+  t.judge(refuseCancelUnlessPending, { kind: 'cancel', answer: await client.cancelCharge(id), state: 'paid' });
+  const again = await client.payCharge(id);
+  t.judge(keepPaidTerminal, { kind: 'pay', answer: again });
+  noteRefusedPay(t.run, again, 'paid');
+  t.judge(keepPaidTerminal, { kind: 'state', seen: await lookupState(t.run, client, id), why: 'after cancel and a second pay of a paid charge' });
 });
 
 // "pending | POST .../:id/cancel | charge is pending | canceled"; "Cancel from … canceled answers 409";
@@ -60,17 +60,19 @@ check('cancel moves a pending charge to canceled; a canceled charge cannot be ca
   api: 'partner',
   area: AREA,
   severity: 'critical',
-  requirements: ['PT-CHARGE-CANCEL-PENDING', 'PT-CHARGE-CANCEL-409', 'PT-STATE-ONE-TRANSITION', 'PT-CHARGE-GET-CURRENT'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, cancelPendingCharge, refuseCancelUnlessPending, moveOnceFromPending],
 }, async (t) => {
   const client = t.partner();
   const { id } = await mustCreate(t, chargeBody('cancel'));
   const cancel = await client.cancelCharge(id);
-  if (!t.run.record(ensureCancelAccepted(cancel, { requirements: ['PT-CHARGE-CANCEL-PENDING'] }))) return;
+  if (!t.judge(cancelPendingCharge, { kind: 'cancel', answer: cancel })) return;
   t.run.note(`cancel answered ${cancel.status} with ${cancel.exchange.response?.body ? 'a body' : 'no body'} (response body not shown by the contract)`);
-  if (!t.run.record(expectChargeState(await lookupState(t.run, client, id), 'canceled', { requirements: ['PT-CHARGE-CANCEL-PENDING'], why: 'after a successful cancel' }))) return;
-  t.run.record(expectPartnerError(await client.cancelCharge(id), 409, { requirements: ['PT-CHARGE-CANCEL-409'] }));
-  refusedPay(t.run, await client.payCharge(id), ['PT-STATE-ONE-TRANSITION'], 'canceled');
-  t.run.record(expectChargeState(await lookupState(t.run, client, id), 'canceled', { requirements: ['PT-STATE-ONE-TRANSITION'], why: 'after a pay of a canceled charge' }));
+  if (!t.judge(cancelPendingCharge, { kind: 'state', seen: await lookupState(t.run, client, id), why: 'after a successful cancel' })) return;
+  t.judge(refuseCancelUnlessPending, { kind: 'cancel', answer: await client.cancelCharge(id), state: 'canceled' });
+  const pay = await client.payCharge(id);
+  t.judge(moveOnceFromPending, { kind: 'pay', answer: pay, state: 'canceled' });
+  noteRefusedPay(t.run, pay, 'canceled');
+  t.judge(moveOnceFromPending, { kind: 'state', seen: await lookupState(t.run, client, id), expected: 'canceled', why: 'after a pay of a canceled charge' });
 });
 
 // "pending | first lookup or confirmation attempt after expires_at | no payment | expired | detected
@@ -85,7 +87,7 @@ check('after expires_at the first lookup, pay or cancel shows expired; pay is re
   area: AREA,
   severity: 'critical',
   tier: 'timer',
-  requirements: ['PT-CHARGE-EXPIRY-LAZY', 'PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-CANCEL-EXPIRED-409', 'PT-CHARGE-EXPIRY-LIST', 'PT-STATE-ONE-TRANSITION', 'PT-EVT-EXPIRY'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, ...LISTS_CHARGES, expireLazily, refusePayAfterExpiry, refuseCancelUnlessPending],
 }, async (t) => {
   const client = t.partner();
   const made: Array<{ id: string; expiresAt: unknown; at: number; ref: string }> = [];
@@ -110,10 +112,10 @@ check('after expires_at the first lookup, pay or cancel shows expired; pay is re
     return s.state !== undefined && s.state !== 'pending' ? s : undefined;
   }, deadline, 500);
   if (!seen) {
-    if (lastState === 'pending') t.run.record(ensureExpiredOnLookup({ lastState, expiresAt: probe.expiresAt, skewMs: 60_000, at: new Date() }, { requirements: ['PT-CHARGE-EXPIRY-LAZY'] }));
+    if (lastState === 'pending') t.judge(expireLazily, { kind: 'still-pending', lastState, expiresAt: probe.expiresAt, skewMs: 60_000, at: new Date() });
     return;
   }
-  t.run.record(expectChargeState(seen, 'expired', { requirements: ['PT-CHARGE-EXPIRY-LAZY'], why: 'on the first lookup after expires_at' }));
+  t.judge(expireLazily, { kind: 'state', seen, why: 'on the first lookup after expires_at' });
   // "Every state change sends a signed POST" vs an event table without an expiry event: both
   // readings are accepted (PT-EVT-EXPIRY is reclassified: no rule can fail it); what arrived for the
   // probe is only recorded.
@@ -124,16 +126,18 @@ check('after expires_at the first lookup, pay or cancel shows expired; pay is re
   }
   for (const { role, id } of others) {
     if (role === 'pay') {
-      refusedPay(t.run, await client.payCharge(id), ['PT-CHARGE-PAY-AFTER-EXPIRY'], 'past expires_at');
-      t.run.record(expectChargeState(await lookupState(t.run, client, id), 'expired', { requirements: ['PT-CHARGE-PAY-AFTER-EXPIRY', 'PT-CHARGE-EXPIRY-LAZY'], why: 'after a pay attempt past expires_at' }));
+      const pay = await client.payCharge(id);
+      t.judge(refusePayAfterExpiry, { kind: 'pay', answer: pay });
+      noteRefusedPay(t.run, pay, 'past expires_at');
+      t.judge(refusePayAfterExpiry, { kind: 'state', seen: await lookupState(t.run, client, id) });
     } else if (role === 'cancel') {
-      t.run.record(expectPartnerError(await client.cancelCharge(id), 409, { requirements: ['PT-CHARGE-CANCEL-EXPIRED-409'] }));
-      t.run.record(expectChargeState(await lookupState(t.run, client, id), 'expired', { requirements: ['PT-CHARGE-CANCEL-EXPIRED-409', 'PT-CHARGE-EXPIRY-LAZY'], why: 'after a cancel attempt past expires_at' }));
+      t.judge(refuseCancelUnlessPending, { kind: 'cancel', answer: await client.cancelCharge(id), state: 'expired' });
+      t.judge(refuseCancelUnlessPending, { kind: 'state', seen: await lookupState(t.run, client, id) });
     } else {
       // Whether a listing counts as a lookup is not stated (PT-CHARGE-EXPIRY-LIST): the rule warns.
       const { list, response } = await listCharges(t.run, client);
-      if (list) t.run.record(verifyListedExpired(list.items.find((i) => i.id === id), { requirements: ['PT-CHARGE-EXPIRY-LIST'], exchanges: [response.exchange] }));
-      t.run.record(expectChargeState(await lookupState(t.run, client, id), 'expired', { requirements: ['PT-CHARGE-EXPIRY-LAZY'], why: 'on lookup after expires_at' }));
+      if (list) t.judge(expireLazily, { kind: 'listed', item: list.items.find((i) => i.id === id), exchange: response.exchange });
+      t.judge(expireLazily, { kind: 'state', seen: await lookupState(t.run, client, id), why: 'on lookup after expires_at' });
     }
   }
 });

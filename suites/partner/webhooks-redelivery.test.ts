@@ -15,8 +15,8 @@
 import { check } from '../../harness/run/check.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { gapSlackMs, redeliveryTimers, redeliveryToleranceMs } from '../../harness/webhooks/redelivery-timers.js';
-import { judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, MAX_ATTEMPTS, partnerDeliverySignature, serviceClockOffsetMs, signPartnerWebhooks } from '../../harness/rules/partner/index.js';
-import { chargeBody, eventMatcher, mustCreate, PARTNER_WEBHOOK_PATH, refToken, sameEventStream, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
+import { announceStateChanges, keepEventIdAcrossAttempts, MAX_ATTEMPTS, partnerDeliverySignature, serviceClockOffsetMs, signPartnerWebhooks, timeOutSlowDeliveries, verifyRedeliveries } from '../../harness/rules/partner/index.js';
+import { chargeBody, CREATES_CHARGES, eventMatcher, mustCreate, PARTNER_WEBHOOK_PATH, refToken, sameEventStream, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
 const TIMERS = redeliveryTimers();
@@ -34,7 +34,7 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   // the first attempt, then up to 8 more gaps each as long as a conforming service may take
   timeoutMs: WEBHOOK_WAIT_MS + (MAX_ATTEMPTS + 1) * LONGEST_GAP_MS + 60_000,
   needs: ['partner.webhooks'],
-  requirements: ['PT-WH-REDELIVERY-RETRIES', 'PT-WH-REDELIVERY-ATTEMPTS', 'PT-WH-EVENT-ID-STABLE', 'PT-WH-BACKOFF', 'PT-WH-BACKOFF-CAP', 'PT-WH-REDELIVERY-FRESH-T', 'PT-WH-SIGNATURE'],
+  rules: [...CREATES_CHARGES, announceStateChanges, verifyRedeliveries, signPartnerWebhooks],
 }, async (t) => {
   const secret = webhookSecret(t);
   const receiver = t.receiver();
@@ -50,7 +50,7 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
     offset = serviceClockOffsetMs(created.response.exchange, created.charge.created_at);
     const first = await waitForEvent(receiver, body.external_ref!, 'business.pix.created', WEBHOOK_WAIT_MS);
     if (!first) {
-      t.run.record(judgeEventArrival(undefined, { requirements: ['PT-WH-STATE-CHANGE', 'PT-EVT-CREATED'], type: 'business.pix.created', ref: body.external_ref!, waitedMs: WEBHOOK_WAIT_MS }));
+      t.judge(announceStateChanges, { kind: 'arrival', delivery: undefined, type: 'business.pix.created', ref: body.external_ref!, waitedMs: WEBHOOK_WAIT_MS });
       return;
     }
     seen.push(first);
@@ -78,12 +78,12 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   const gaps = times.slice(1).map((at, i) => at - times[i]!);
   t.run.note(`${seen.length} attempt(s); gaps ${gaps.map((g) => `${g} ms`).join(', ') || 'none'}; answered ${seen.map((d) => d.answeredStatus).join(', ')}`);
 
-  t.run.record(judgeRedeliveries({ attempts: seen, concludedMissing, capMs: CAP_MS, slackMs: SLACK_MS, longestGapMs: LONGEST_GAP_MS, compressed: TIMERS.compressed }));
+  t.judge(verifyRedeliveries, { attempts: seen, concludedMissing, capMs: CAP_MS, slackMs: SLACK_MS, longestGapMs: LONGEST_GAP_MS, compressed: TIMERS.compressed });
   // Each attempt must verify; a redelivery signed with its first t may fall outside 300 s (PT-WH-REDELIVERY-FRESH-T),
   // a tolerance compressed with the timers when they are (the cap equals the tolerance: a capped gap shows it)
   const fresh = { redelivery: true, redeliveryToleranceMs: redeliveryToleranceMs(TIMERS), ...(offset !== undefined && { clockOffsetMs: offset }) };
-  for (const d of seen.slice(1)) t.run.judge(signPartnerWebhooks, partnerDeliverySignature(d, secret, fresh));
-  if (seen[0]) t.run.judge(signPartnerWebhooks, partnerDeliverySignature(seen[0], secret, offset === undefined ? {} : { clockOffsetMs: offset }));
+  for (const d of seen.slice(1)) t.judge(signPartnerWebhooks, partnerDeliverySignature(d, secret, fresh));
+  if (seen[0]) t.judge(signPartnerWebhooks, partnerDeliverySignature(seen[0], secret, offset === undefined ? {} : { clockOffsetMs: offset }));
 });
 
 // "10 s timeout per call": a receiver that answers 5 s after the timeout has not answered in time, so
@@ -96,7 +96,7 @@ check('a delivery answered after more than 10 s is treated as failed and redeliv
   tier: 'timer',
   timeoutMs: 2 * WEBHOOK_WAIT_MS + CALL_TIMEOUT_MS + LONGEST_GAP_MS + 60_000,
   needs: ['partner.webhooks'],
-  requirements: ['PT-WH-TIMEOUT', 'PT-WH-EVENT-ID-STABLE'],
+  rules: [...CREATES_CHARGES, timeOutSlowDeliveries, keepEventIdAcrossAttempts],
 }, async (t) => {
   webhookSecret(t);
   const receiver = t.receiver();
@@ -111,7 +111,8 @@ check('a delivery answered after more than 10 s is treated as failed and redeliv
     const again = first ? await receiver.waitFor(sameEventStream(first, eventMatcher(body.external_ref!, 'business.pix.created')), { path: PARTNER_WEBHOOK_PATH, afterSeq: first.seq, timeoutMs: Math.max(0, deadline - Date.now()) }) : undefined;
     const found = [first, again].filter((d): d is Delivery => d !== undefined);
     t.run.note(`${found.length} delivery(ies) of the created event${found.length === 2 ? `, ${found[1]!.receivedAt - found[0]!.receivedAt} ms apart` : ''}`);
-    t.run.record(judgeTimedOutDelivery(found, { answeredAfterMs: CALL_TIMEOUT_MS + 5_000, timeoutMs: CALL_TIMEOUT_MS }));
+    t.judge(timeOutSlowDeliveries, { found, answeredAfterMs: CALL_TIMEOUT_MS + 5_000, timeoutMs: CALL_TIMEOUT_MS });
+    if (found.length >= 2) t.judge(keepEventIdAcrossAttempts, found.slice(0, 2));
   } finally {
     await receiver.clearScript(PARTNER_WEBHOOK_PATH, token);
   }

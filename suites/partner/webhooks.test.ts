@@ -10,11 +10,22 @@
  */
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { judgeEventArrival, partnerDeliverySignature, serviceClockOffsetMs, signPartnerWebhooks, verifyPartnerEvent, verifyPartnerEventIsJsonPost } from '../../harness/rules/partner/index.js';
+import {
+  announceStateChanges,
+  cancelPendingCharge,
+  carryE2eWhenPaid,
+  confirmPendingCharge,
+  eventOf,
+  nameEventsAsDocumented,
+  serviceClockOffsetMs,
+  shapeEventBodies,
+  partnerDeliverySignature,
+  signPartnerWebhooks,
+  verifyExternalRefUnchanged,
+} from '../../harness/rules/partner/index.js';
 import type { ExpectedEvent } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { chargeBody, distinctiveAmount, lookupState, mustCreate, status, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
+import { chargeBody, CREATES_CHARGES, distinctiveAmount, isRecord, LOOKS_UP, lookupState, mustCreate, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
 
@@ -23,7 +34,7 @@ const AREA = 'Webhooks';
  * (returns its label and type) and waits for that one, then once more for ours: the arrival rule
  * then has evidence either way.
  */
-async function awaitEvent(t: CheckTools, ref: string, type: string, requirements: RequirementId[], later: () => Promise<{ ref: string; type: string } | undefined>, amount?: number): Promise<Delivery | undefined> {
+async function awaitEvent(t: CheckTools, ref: string, type: string, later: () => Promise<{ ref: string; type: string } | undefined>, amount?: number): Promise<Delivery | undefined> {
   const receiver = t.receiver();
   let d = await waitForEvent(receiver, ref, type, WEBHOOK_WAIT_MS, amount);
   let laterEvent: string | undefined;
@@ -37,14 +48,26 @@ async function awaitEvent(t: CheckTools, ref: string, type: string, requirements
       if (!d) laterEvent = `${next.type} (triggered after it)`;
     }
   }
-  t.run.record(judgeEventArrival(d, { requirements, type, ref, waitedMs: waited, laterEvent }));
+  t.judge(announceStateChanges, { kind: 'arrival', delivery: d, type, ref, waitedMs: waited, laterEvent });
   return d;
 }
 
+/** The rules every one of our deliveries is judged by ({@link verifyDelivery}). */
+const DELIVERIES = [announceStateChanges, nameEventsAsDocumented, shapeEventBodies, verifyExternalRefUnchanged, signPartnerWebhooks] as const;
+
+/**
+ * One of our events: a JSON POST, the documented name, the body shape with the charge's amount, the
+ * external_ref unchanged ("returned unchanged … in webhooks"), for business.pix.paid the payment's
+ * e2e_id, and its signature.
+ */
 function verifyDelivery(t: CheckTools, d: Delivery, expected: ExpectedEvent, clockOffsetMs: number | undefined): void {
-  t.run.record(verifyPartnerEventIsJsonPost(d, { requirements: ['PT-WH-STATE-CHANGE', 'PT-BODY-JSON'] }));
-  t.run.record(verifyPartnerEvent(d, expected));
-  t.run.judge(signPartnerWebhooks, partnerDeliverySignature(d, webhookSecret(t), clockOffsetMs === undefined ? {} : { clockOffsetMs }));
+  t.judge(announceStateChanges, { kind: 'post', delivery: d });
+  t.judge(nameEventsAsDocumented, { delivery: d, type: expected.type });
+  t.judge(shapeEventBodies, { delivery: d, amount: expected.amount });
+  const data = eventOf(d)?.data;
+  if (isRecord(data)) t.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: expected.externalRef, where: `in the event (delivery #${d.seq})`, exchanges: [] });
+  if (isRecord(data) && expected.type === 'business.pix.paid') t.judge(carryE2eWhenPaid, { kind: 'event', e2eId: data.e2e_id, chargeE2eId: expected.e2eId, where: `delivery #${d.seq}` });
+  t.judge(signPartnerWebhooks, partnerDeliverySignature(d, webhookSecret(t), clockOffsetMs === undefined ? {} : { clockOffsetMs }));
 }
 
 /** A new charge whose business.pix.created event follows whatever was triggered before. */
@@ -60,17 +83,17 @@ check('creation sends a signed business.pix.created event with the external_ref 
   api: 'partner',
   area: AREA,
   needs: ['partner.webhooks'],
-  requirements: ['PT-EVT-CREATED', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-EVENT-TYPES', 'PT-WH-SIGNATURE', 'PT-WH-SIGNATURE-HEADER', 'PT-WH-RAW-BODY', 'PT-WH-TIMESTAMP-EPOCH', 'PT-WH-TOLERANCE'],
+  rules: [...CREATES_CHARGES, ...DELIVERIES, cancelPendingCharge],
 }, async (t) => {
   webhookSecret(t);
   // punctuation, spaces and non-ASCII in the label: "returned unchanged … in webhooks"
   const body = chargeBody('wh-created', { external_ref: ` ${chargeBody('x').external_ref} / Ação "ç" `, amount_cents: distinctiveAmount() });
   const { id, charge, response } = await mustCreate(t, body);
   const offset = serviceClockOffsetMs(response.exchange, charge.created_at);
-  const d = await awaitEvent(t, body.external_ref!, 'business.pix.created', ['PT-EVT-CREATED', 'PT-WH-STATE-CHANGE'], async () => {
+  const d = await awaitEvent(t, body.external_ref!, 'business.pix.created', async () => {
     // the cancel of this very charge triggers an event that follows its creation
     const cancel = await t.partner().cancelCharge(id);
-    return status(t.run, cancel, '2xx', ['PT-CHARGE-CANCEL-PENDING']) ? { ref: body.external_ref!, type: 'business.pix.canceled' } : undefined;
+    return t.judge(cancelPendingCharge, { kind: 'cancel', answer: cancel }) && cancel.status < 300 ? { ref: body.external_ref!, type: 'business.pix.canceled' } : undefined;
   }, body.amount_cents);
   if (d) verifyDelivery(t, d, { type: 'business.pix.created', amount: body.amount_cents, externalRef: body.external_ref! }, offset);
 });
@@ -82,16 +105,17 @@ check('pay sends a signed business.pix.paid event with amount, e2e_id and extern
   area: AREA,
   severity: 'critical',
   needs: ['partner.webhooks'],
-  requirements: ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-EVENT-TYPES', 'PT-WH-SIGNATURE', 'PT-WH-RAW-BODY', 'PT-CHARGE-E2E-WHEN-PAID'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, ...DELIVERIES, confirmPendingCharge, carryE2eWhenPaid],
 }, async (t) => {
   webhookSecret(t);
   const client = t.partner();
   const body = chargeBody('wh-paid', { amount_cents: distinctiveAmount() });
   const { id, charge, response } = await mustCreate(t, body);
   const offset = serviceClockOffsetMs(response.exchange, charge.created_at);
-  if (!status(t.run, await client.payCharge(id), '2xx', ['PT-CHARGE-PAY-CONFIRMS'])) return;
+  const pay = await client.payCharge(id);
+  if (!t.judge(confirmPendingCharge, { kind: 'pay', answer: pay }) || pay.status >= 300) return;
   const paid = await lookupState(t.run, client, id);
-  const d = await awaitEvent(t, body.external_ref!, 'business.pix.paid', ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK'], () => laterCreation(t), body.amount_cents);
+  const d = await awaitEvent(t, body.external_ref!, 'business.pix.paid', () => laterCreation(t), body.amount_cents);
   if (d) verifyDelivery(t, d, { type: 'business.pix.paid', amount: body.amount_cents, externalRef: body.external_ref!, e2eId: paid.charge?.e2e_id }, offset);
 });
 
@@ -101,13 +125,14 @@ check('cancel sends a signed business.pix.canceled event', {
   api: 'partner',
   area: AREA,
   needs: ['partner.webhooks'],
-  requirements: ['PT-EVT-CANCELED', 'PT-WH-STATE-CHANGE', 'PT-WH-BODY-SHAPE', 'PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-EVENT-TYPES', 'PT-WH-SIGNATURE'],
+  rules: [...CREATES_CHARGES, ...DELIVERIES, cancelPendingCharge],
 }, async (t) => {
   webhookSecret(t);
   const body = chargeBody('wh-canceled');
   const { id, charge, response } = await mustCreate(t, body);
   const offset = serviceClockOffsetMs(response.exchange, charge.created_at);
-  if (!status(t.run, await t.partner().cancelCharge(id), '2xx', ['PT-CHARGE-CANCEL-PENDING'])) return;
-  const d = await awaitEvent(t, body.external_ref!, 'business.pix.canceled', ['PT-EVT-CANCELED', 'PT-WH-STATE-CHANGE'], () => laterCreation(t));
+  const cancel = await t.partner().cancelCharge(id);
+  if (!t.judge(cancelPendingCharge, { kind: 'cancel', answer: cancel }) || cancel.status >= 300) return;
+  const d = await awaitEvent(t, body.external_ref!, 'business.pix.canceled', () => laterCreation(t));
   if (d) verifyDelivery(t, d, { type: 'business.pix.canceled', amount: body.amount_cents, externalRef: body.external_ref! }, offset);
 });

@@ -15,18 +15,10 @@ import { verifyUtcTimestamp } from '../time.js';
 import { judgeStatus } from '../status.js';
 import { defineRule, legacyRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
-import { refuseInvalidBody, type Answer, type ErrorAnswer } from './errors.js';
+import { refuseInvalidBody, type ErrorAnswer } from './errors.js';
 
 export type Json = Record<string, unknown>;
 
-
-/** An answer nothing can be concluded from: no response, or rate limited. */
-export function inconclusive(answer: Pick<Answer, 'status'>): boolean {
-  return answer.status === 0 || answer.status === 429;
-}
-
-/** No evaluation: the observation could not show the requirement either way. */
-export const NOT_EVALUATED: Judgement = { requirements: [], findings: [] };
 
 /**
  * The charge object of an answer. "Response fields: not shown beyond being the current state of
@@ -358,16 +350,43 @@ export const honourChargeRequestTable = defineRule({
  * or UTF-8 bytes), so it is a valid value; a refusal only warns (the text names no character set,
  * though it allows no refusal either; the catalogue caps both requirements at a warning: a crash, a
  * 5xx, fails through the contract rule that judges every answer). Near the limit the counting is
- * open: those answers are only observed (any 2xx or 4xx).
+ * open, and so is odd Unicode inside the limits (a bidi override, stacked combining marks, a BOM,
+ * full-width forms: `odd`, sent in both fields): those answers are only observed (any 2xx or 4xx).
  */
 export const acceptMultibyteTexts = defineRule({
   name: 'acceptMultibyteTexts',
   requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-EXTREF-MULTIBYTE'],
   codes: { 'multibyte.short-refused': 'warning', 'multibyte.status': 'failure' },
-  judge(observation: { field: 'description' | 'external_ref'; near: 'short' | 'at-limit'; answer: ErrorAnswer }, v) {
-    v.decides(observation.field === 'description' ? 'PT-CHARGE-DESC-MULTIBYTE' : 'PT-CHARGE-EXTREF-MULTIBYTE');
-    const what = `${observation.field} in multi-byte text${observation.near === 'short' ? '' : ' at the limit'}`;
+  judge(observation: { field: 'description' | 'external_ref'; near: 'short' | 'at-limit'; answer: ErrorAnswer } | { field: 'both'; near: 'odd'; text: string; answer: ErrorAnswer }, v) {
+    if (observation.field !== 'both') v.decides(observation.field === 'description' ? 'PT-CHARGE-DESC-MULTIBYTE' : 'PT-CHARGE-EXTREF-MULTIBYTE');
+    const what = observation.near === 'odd' ? `description and external_ref ${show(observation.text)}` : `${observation.field} in multi-byte text${observation.near === 'short' ? '' : ' at the limit'}`;
     if (observation.near === 'short') judgeStatus(v, observation.answer.exchange, 200, { unexpected: 'multibyte.status', otherClientError: 'multibyte.short-refused' }, what);
     else judgeStatus(v, observation.answer.exchange, ['2xx', '4xx'], { unexpected: 'multibyte.status' }, what);
+  },
+});
+
+/**
+ * "e2e_id | string | end-to-end identifier": every confirmed PIX has one, and the pay route confirms
+ * "as if the PIX were paid", so a paid charge carries its e2e_id wherever it is shown:
+ * - `charge`: a lookup of a paid charge (before payment it may be absent: not judged);
+ * - `event`: the business.pix.paid event's `data.e2e_id`, the same as the paid charge's when the
+ *   lookup showed one (one payment, one identifier).
+ */
+export const carryE2eWhenPaid = defineRule({
+  name: 'carryE2eWhenPaid',
+  requirements: ['PT-CHARGE-E2E-WHEN-PAID'],
+  codes: { 'e2e.missing-on-charge': 'failure', 'e2e.missing-in-event': 'failure', 'e2e.event-differs': 'failure' },
+  judge(observation: { kind: 'charge'; charge: Json | undefined; exchange: Exchange } | { kind: 'event'; e2eId: unknown; chargeE2eId: unknown; where: string }, v) {
+    if (observation.kind === 'charge') {
+      const e2e = observation.charge?.e2e_id;
+      if (typeof e2e === 'string' && e2e.trim() !== '') return;
+      return v.find('e2e.missing-on-charge', { title: 'a paid charge shows no e2e_id', expected: 'e2e_id: the end-to-end identifier of the payment', actual: `e2e_id ${show(e2e)}`, exchanges: [observation.exchange] });
+    }
+    const { e2eId, chargeE2eId, where } = observation;
+    if (typeof e2eId !== 'string' || e2eId === '') {
+      return v.find('e2e.missing-in-event', { title: 'the paid event carries no e2e_id', expected: 'data.e2e_id: the end-to-end id of the payment', actual: `data.e2e_id ${show(e2eId)} (${where})` });
+    }
+    if (typeof chargeE2eId !== 'string' || chargeE2eId === e2eId) return;
+    v.find('e2e.event-differs', { title: 'the paid event e2e_id differs from the charge e2e_id', expected: `data.e2e_id ${show(chargeE2eId)}`, actual: `data.e2e_id ${show(e2eId)} (${where})` });
   },
 });

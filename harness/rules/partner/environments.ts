@@ -1,45 +1,86 @@
 /**
- * Keys, environments and accounts (partner-cashin-api.md, "Authentication": "Every request carries
- * `Authorization: Bearer <API_KEY>`"; "Key prefix `ak_test_` selects sandbox; `ak_live_` selects
- * production."; "What the service does": "Sandbox and production share the same address; the key
- * prefix decides the environment. Their data is independent."; "Versioning": "The version is the
- * `/v1` segment at the end of the base address. Sandbox and production use the same address and
- * version."; "POST …/pay (sandbox only) … Production answers 403.").
+ * Keys, environments and the service's address (partner-cashin-api.md, "What the service does":
+ * "Sandbox and production share the same address; the key prefix decides the environment. Their data
+ * is independent."; "PIX out (payout, route `/v1/business/payouts`) is not available";
+ * "Authentication": "Key prefix `ak_test_` selects sandbox; `ak_live_` selects production.";
+ * "Versioning": "The version is the `/v1` segment at the end of the base address. Sandbox and
+ * production use the same address and version."; "POST …/pay (sandbox only) … Production answers
+ * 403.", "403 | route unavailable in this environment (simulate payment in production)").
  */
-import type { Judgement } from '../finding.js';
-import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { expectStatus } from '../status.js';
-import { expectPartnerError } from './errors.js';
-import type { Answer } from './errors.js';
+import type { Exchange } from '../../core/exchange.js';
+import { show } from '../judgement.js';
+import { judgeStatus } from '../status.js';
+import { defineRule } from '../rule.js';
+import { answerErrorsWithDetail, judgePartnerError, type Answer, type ErrorAnswer } from './errors.js';
+import { judgeBeyondLookups, type BeyondLookups } from './isolation.js';
+import type { LocatedList } from './list.js';
 
 /**
- * A charge of one environment (or account) looked up with the other's key: "Their data is
- * independent" / "404 | … belongs to another account". A 2xx that shows it fails; 404 with {detail}
- * passes; another 4xx only warns (the status of a cross-environment lookup is not stated beyond 404).
+ * "Their data is independent.": a charge of one environment is not reached with the other's key,
+ * nor what sits behind it.
+ * - `lookup`: looked up with the other key it is not found: 404 `{detail}` passes, a 2xx that shows
+ *   it fails, another 4xx only warns (the status of a cross-environment lookup is not stated beyond
+ *   404);
+ * - `listed`: the other environment's list does not show it;
+ * - `key-reuse`, `postings`, `deliveries` (isolation.ts): production's first use of our
+ *   Idempotency-Key does not return our sandbox charge, its statement shows no posting of our
+ *   capture; a production event at our sandbox endpoint only warns, signed with our secret or not:
+ *   whether one URL (and secret) was registered for sandbox and production alike is not stated.
  */
-export function ensureNotVisibleAcross(answer: Pick<Answer, 'status' | 'json' | 'exchange'>, ctx: RuleContext & { what: string }): Judgement {
-  const { what, ...rest } = ctx;
-  if (answer.status >= 200 && answer.status <= 299) {
-    const c = { ...rest, exchanges: [...(rest.exchanges ?? []), answer.exchange] };
-    return judge(c, makeFinding(c, { code: 'env.shared-data', title: `${what} is visible`, severity: 'failure', expected: 'not found (404): "Their data is independent"', actual: `HTTP ${answer.status} ${show(answer.json, 200)}` }));
-  }
-  return expectPartnerError(answer, 404, { ...rest, otherClientError: 'warning' });
-}
-
-/** "Production answers 403": after a production pay attempt, the charge is not paid. */
-export function ensureLiveChargeUnpaid(state: unknown, ctx: RuleContext): Judgement {
-  if (state !== 'paid') return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'env.live-paid', title: 'the simulation paid a production charge', severity: 'failure', expected: 'the charge stays pending ("Production answers 403")', actual: 'status "paid"' }));
-}
+export const keepEnvironmentsApart = defineRule({
+  name: 'keepEnvironmentsApart',
+  requirements: ['PT-ENV-ISOLATION'],
+  codes: {
+    'env.visible': 'failure',
+    'env.lookup-status': 'failure',
+    'env.lookup-other-4xx': 'warning',
+    'env.shared-list': 'failure',
+    'env.idempotency-shared': 'failure',
+    'env.idempotency-key-taken': 'warning',
+    'env.foreign-posting': 'failure',
+    'env.foreign-event': 'warning',
+  },
+  uses: [answerErrorsWithDetail],
+  judge(observation: { kind: 'lookup'; answer: ErrorAnswer; what: string } | { kind: 'listed'; list: LocatedList; foreignId: string; exchange: Exchange; whose: string } | BeyondLookups, v) {
+    switch (observation.kind) {
+      case 'lookup': {
+        const { answer, what } = observation;
+        if (answer.status >= 200 && answer.status <= 299) {
+          return v.find('env.visible', { title: `${what} is visible`, expected: 'not found (404): "Their data is independent"', actual: `HTTP ${answer.status} ${show(answer.json, 200)}`, exchanges: [answer.exchange] });
+        }
+        judgePartnerError(v, answer, 404, { unexpected: 'env.lookup-status', otherClientError: 'env.lookup-other-4xx' }, what);
+        return;
+      }
+      case 'listed':
+        if (!observation.list.items.some((i) => i.id === observation.foreignId)) return;
+        return v.find('env.shared-list', { title: `the list shows ${observation.whose}`, expected: 'only this environment\'s charges ("Their data is independent")', actual: `charge ${observation.foreignId} listed`, exchanges: [observation.exchange] });
+      default:
+        return judgeBeyondLookups(v, observation, 'production', { shared: 'env.idempotency-shared', taken: 'env.idempotency-key-taken', posting: 'env.foreign-posting', signed: 'env.foreign-event', unsigned: 'env.foreign-event' });
+    }
+  },
+});
 
 /**
- * "The version is the `/v1` segment at the end of the base address": the configured partner base
- * address ends in /v1 (a configuration the operator copied from the integration team).
+ * "POST …/pay (sandbox only) … Production answers 403." with "403 | route unavailable in this
+ * environment (simulate payment in production)" and "Key prefix … `ak_live_` selects production": the
+ * simulation with a production key answers 403 `{detail}` (the one documented sign that the prefix
+ * selected production), and the charge is not paid afterwards.
  */
-export function verifyBaseAddressVersion(baseUrl: string, ctx: RuleContext): Judgement {
-  if (/\/v1\/?$/.test(baseUrl)) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'config.version', title: 'the configured partner base address does not end in /v1', severity: 'warning', expected: '{partner_base_url} ending in /v1', actual: baseUrl }));
-}
+export const refuseSimulationInProduction = defineRule({
+  name: 'refuseSimulationInProduction',
+  requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV', 'PT-AUTH-PREFIX-ENV'],
+  codes: { 'env.live-pay-status': 'failure', 'env.live-paid': 'failure' },
+  uses: [answerErrorsWithDetail],
+  judge(observation: { kind: 'pay'; answer: ErrorAnswer } | { kind: 'state'; answer: Pick<Answer, 'status' | 'exchange'>; state?: unknown }, v) {
+    if (observation.kind === 'pay') {
+      judgePartnerError(v, observation.answer, 403, { unexpected: 'env.live-pay-status' }, 'the sandbox pay with a production key');
+      return;
+    }
+    v.decides('PT-CHARGE-PAY-PROD-403');
+    if (observation.state !== 'paid') return;
+    v.find('env.live-paid', { title: 'the simulation paid a production charge', expected: 'the charge stays pending ("Production answers 403")', actual: 'status "paid"', exchanges: [observation.answer.exchange] });
+  },
+});
 
 /** The base address a request went to: the URL before the documented `/business/…` path. */
 function baseOf(url: string): string | undefined {
@@ -50,15 +91,53 @@ function baseOf(url: string): string | undefined {
 /**
  * "Sandbox and production share the same address; the key prefix decides the environment" and
  * "Sandbox and production use the same address and version": the same request made with each key at
- * one base address (version segment included) is served (2xx) for both. A refusal (4xx) of either
- * key there, or different base addresses, fails. Whether that base ends in /v1 is
- * verifyBaseAddressVersion's.
+ * one base address (version segment included) is served (2xx) for both. A refusal of either key
+ * there, or different base addresses, fails. Whether that base ends in /v1 is
+ * {@link endBaseAddressInV1}'s.
  */
-export function verifySameAddress(sandbox: Pick<Answer, 'status' | 'exchange'>, production: Pick<Answer, 'status' | 'exchange'>, ctx: RuleContext): Judgement {
-  const parts = [expectStatus(sandbox.exchange, '2xx', ctx), expectStatus(production.exchange, '2xx', ctx)];
-  const a = baseOf(sandbox.exchange.request.url);
-  const b = baseOf(production.exchange.request.url);
-  const c = { ...ctx, exchanges: [sandbox.exchange, production.exchange] };
-  parts.push(judge(c, a !== undefined && a === b ? undefined : makeFinding(c, { code: 'env.address-differs', title: 'sandbox and production were not reached at one address and version', severity: 'failure', expected: 'one base address ending in /v1 for both keys', actual: `sandbox ${show(a)}, production ${show(b)}` })));
-  return combine(...parts);
-}
+export const serveBothEnvironmentsAtOneAddress = defineRule({
+  name: 'serveBothEnvironmentsAtOneAddress',
+  requirements: ['PT-ENV-SAME-ADDRESS', 'PT-VERSION-SAME'],
+  codes: { 'env.key-refused': 'failure', 'env.address-differs': 'failure' },
+  judge(observation: { sandbox: Pick<Answer, 'status' | 'exchange'>; production: Pick<Answer, 'status' | 'exchange'> }, v) {
+    const { sandbox, production } = observation;
+    judgeStatus(v, sandbox.exchange, '2xx', { unexpected: 'env.key-refused' }, 'a creation with the sandbox key');
+    judgeStatus(v, production.exchange, '2xx', { unexpected: 'env.key-refused' }, 'the same creation with the production key');
+    const a = baseOf(sandbox.exchange.request.url);
+    const b = baseOf(production.exchange.request.url);
+    if (a !== undefined && a === b) return;
+    v.find('env.address-differs', { title: 'sandbox and production were not reached at one address and version', expected: 'one base address ending in /v1 for both keys', actual: `sandbox ${show(a)}, production ${show(b)}`, exchanges: [sandbox.exchange, production.exchange] });
+  },
+});
+
+/**
+ * "The version is the `/v1` segment at the end of the base address": the configured partner base
+ * address ends in /v1. It is the operator's configuration (copied from the integration team), so
+ * another ending only warns.
+ */
+export const endBaseAddressInV1 = defineRule({
+  name: 'endBaseAddressInV1',
+  requirements: ['PT-VERSION-V1'],
+  codes: { 'config.base-version': 'warning' },
+  judge(baseUrl: string, v) {
+    if (/\/v1\/?$/.test(baseUrl)) return;
+    v.find('config.base-version', { title: 'the configured partner base address does not end in /v1', expected: '{partner_base_url} ending in /v1', actual: baseUrl });
+  },
+});
+
+/**
+ * "PIX out (payout, route `/v1/business/payouts`) is not available: it is in development and has no
+ * public route." Its answer is not shown (404 or 403): any 4xx passes; a 2xx is reported
+ * (PT-PAYOUT-UNAVAILABLE is ambiguous: a warning); a 5xx is no answer at all.
+ */
+export const keepPayoutsUnavailable = defineRule({
+  name: 'keepPayoutsUnavailable',
+  requirements: ['PT-PAYOUT-UNAVAILABLE'],
+  codes: { 'payout.available': 'failure', 'payout.status': 'failure' },
+  judge(answer: Pick<Answer, 'status' | 'exchange'>, v) {
+    if (answer.status >= 200 && answer.status <= 299) {
+      return v.find('payout.available', { title: 'POST /v1/business/payouts answered 2xx', expected: 'no public route (e.g. 404 or 403)', actual: `HTTP ${answer.status}`, exchanges: [answer.exchange] });
+    }
+    judgeStatus(v, answer.exchange, '4xx', { unexpected: 'payout.status' }, 'POST /business/payouts');
+  },
+});

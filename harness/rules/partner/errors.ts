@@ -9,16 +9,15 @@
  * charge, 409 cancel of a settled charge or a reused key) are judged by that section's rule, with
  * {@link judgePartnerError} and {@link answerErrorsWithDetail}.
  */
-import type { Judgement } from '../finding.js';
-import { combine, judge, makeFinding, type RuleContext } from '../judgement.js';
-import { fieldNameVariants, verifyDetailNamesField, verifyPartnerErrorShape } from '../errors.js';
-import { expectStatus, judgeStatus } from '../status.js';
+import { fieldNameVariants } from '../errors.js';
+import { judgeStatus } from '../status.js';
 import type { StatusCodes } from '../status.js';
 import { defineRule } from '../rule.js';
 import type { Verdict } from '../rule.js';
 import { kindOf, show } from '../judgement.js';
 import { isRecord } from '../../core/json.js';
 import type { Exchange } from '../../core/exchange.js';
+import { judgeBeyondLookups, type BeyondLookups } from './isolation.js';
 
 /** What a rule sees of one HTTP answer (an ApiResponse is one). */
 export interface Answer {
@@ -30,74 +29,9 @@ export interface Answer {
 /** An answer as the error rules read it. */
 export type ErrorAnswer = Answer;
 
-/** Statuses of the Errors table, whose body is stated as `{detail}`. */
-const DOCUMENTED_ERRORS = [401, 403, 404, 409, 422];
-
-/**
- * `{detail: <readable message>}` on an answer of the Errors table. Any other status (a 429 above all:
- * "Rate limits: not shown") has a body of any shape: nothing is decided.
- */
-export function verifyErrorBody(answer: Pick<Answer, 'status' | 'json' | 'exchange'>, ctx: Omit<RuleContext, 'requirements'> = {}): Judgement {
-  if (!DOCUMENTED_ERRORS.includes(answer.status)) return { requirements: [], findings: [] };
-  return verifyPartnerErrorShape(answer.json, { ...ctx, requirements: ['PT-ERR-DETAIL-SHAPE'], exchanges: [answer.exchange] });
-}
-
-/**
- * An exact documented error status with `{detail}` (5xx fails, 429 warns: see expectStatus). With
- * `otherClientError: 'warning'`, another 4xx only warns (where the text leaves the code open).
- */
-export function expectPartnerError(answer: Pick<Answer, 'status' | 'json' | 'exchange'>, status: number, ctx: RuleContext & { otherClientError?: 'warning' }): Judgement {
-  const { otherClientError, ...rest } = ctx;
-  const parts = [expectStatus(answer.exchange, status, rest, otherClientError ? { otherClientError } : {})];
-  if (answer.status === status || (otherClientError && answer.status >= 400 && answer.status <= 499)) parts.push(verifyErrorBody(answer));
-  return combine(...parts);
-}
-
-/**
- * An invalid request body ("422 | invalid request body; detail points to the field"): a 2xx is a
- * failure (`negative.accepted`), 422 with `{detail}` passes, and the detail should name `field`
- * (PT-ERR-422-FIELD is ambiguous: a warning). `malformed`: the body is not JSON at all, where whether
- * it counts as "an invalid request body" is not stated (PT-ERR-422-MALFORMED-JSON is ambiguous):
- * another 4xx warns. `what` describes the body in titles.
- */
-export function judgeInvalidBody(answer: Pick<Answer, 'status' | 'json' | 'exchange'>, ctx: RuleContext & { what: string; field?: string; malformed?: boolean; otherClientError?: 'warning' }): Judgement {
-  const { what, field, malformed, otherClientError, ...rest } = ctx;
-  const c = { ...rest, requirements: [...new Set(['PT-ERR-422-INVALID-BODY' as const, ...rest.requirements])], exchanges: [...(rest.exchanges ?? []), answer.exchange] };
-  if (answer.status >= 200 && answer.status <= 299) {
-    return judge(c, makeFinding(c, { code: 'negative.accepted', title: `an invalid body was accepted (${what})`, severity: 'failure', expected: 'HTTP 422 {detail}', actual: `HTTP ${answer.status} ${answer.exchange.response?.body.slice(0, 200) ?? ''}` }));
-  }
-  const parts = [expectPartnerError(answer, 422, { ...c, ...(malformed || otherClientError ? { otherClientError: 'warning' as const } : {}) })];
-  if (answer.status === 422 && field !== undefined) parts.push(verifyDetailNamesField(answer.json, field, { requirements: ['PT-ERR-422-FIELD'], exchanges: [answer.exchange] }));
-  return combine(...parts);
-}
-
-/**
- * An id no charge of this account has: "404 | resource not found". The id's form is not documented
- * ("id | string | charge id"), so an implementation may refuse a malformed or oversized id before
- * looking it up (400, 414): another 4xx only warns. A 2xx or 5xx fails. The same rule serves the
- * unknown-id checks and the negative fuzzer. Ids that are URL dot-segments (`.`, `..`) are a request
- * for another route after URL normalisation: callers do not send them here.
- */
-export function judgeUnknownIdAnswer(answer: Pick<Answer, 'status' | 'json' | 'exchange'>, ctx: RuleContext): Judgement {
-  return expectPartnerError(answer, 404, { ...ctx, otherClientError: 'warning' });
-}
-
 /** URL dot-segments: after normalisation (RFC 3986 §5.2.4) they name another route, not a charge id. */
 export function isDotSegment(id: string): boolean {
   return id === '.' || id === '..' || /^(\.|%2e){1,2}$/i.test(id);
-}
-
-/**
- * "PIX out (payout, route `/v1/business/payouts`) is not available … has no public route." Its answer
- * is not shown (404 or 403): any 4xx passes; a 2xx is reported (PT-PAYOUT-UNAVAILABLE is ambiguous:
- * a warning); 5xx fails.
- */
-export function ensurePayoutUnavailable(answer: Pick<Answer, 'status' | 'exchange'>, ctx: RuleContext): Judgement {
-  if (answer.status >= 200 && answer.status <= 299) {
-    const c = { ...ctx, exchanges: [...(ctx.exchanges ?? []), answer.exchange] };
-    return judge(c, makeFinding(c, { code: 'payout.available', title: 'POST /v1/business/payouts answered 2xx', severity: 'failure', expected: 'no public route (e.g. 404 or 403)', actual: `HTTP ${answer.status}` }));
-  }
-  return expectStatus(answer.exchange, '4xx', ctx);
 }
 
 // ── declared rules ──────────────────────────────────────────────────────────────────────────────
@@ -140,13 +74,45 @@ export function judgePartnerError<C extends string>(v: Verdict<C>, answer: Error
   return matched;
 }
 
-/** "401 | API key missing, invalid or revoked": a request without a valid key is refused with 401 {detail}. */
+/** How a request went without a valid key (titles), and which sentence it also shows. */
+export interface KeylessRequest {
+  answer: ErrorAnswer;
+  /** what the request carried instead of a valid key, for titles: "no Authorization header" */
+  key: string;
+  /** one of the documented routes probed in turn: "All routes need `Authorization: Bearer <API_KEY>`" */
+  everyRoute?: boolean;
+  /** only a cookie the service set earlier: "No OAuth, session or SDK" */
+  sessionCookie?: boolean;
+}
+
+/**
+ * "401 | API key missing, invalid or revoked", with "All routes need `Authorization: Bearer
+ * <API_KEY>`" and "Every request carries `Authorization: Bearer <API_KEY>`. No OAuth, session or SDK.":
+ * - a request without a valid key (none, unknown, malformed, only a session cookie) is refused with
+ *   401 `{detail}` on every route;
+ * - `lenient`: the valid key under a spelling RFC 7235 allows (lower-case scheme, two spaces): served
+ *   or refused with 401, both fair;
+ * - `untouched`: a charge that unauthenticated cancel and pay requests tried to change is still pending.
+ */
 export const refuseWithoutValidKey = defineRule({
   name: 'refuseWithoutValidKey',
-  requirements: ['PT-AUTH-401'],
-  codes: { 'auth.partner-not-401': 'failure' },
+  requirements: ['PT-AUTH-401', 'PT-AUTH-ROUTES', 'PT-AUTH-BEARER'],
+  codes: { 'auth.partner-not-401': 'failure', 'auth.lenient-status': 'failure', 'auth.acted-without-key': 'failure' },
   uses: [answerErrorsWithDetail],
-  judge(observation: { answer: ErrorAnswer; key: string }, v) {
+  judge(observation: KeylessRequest | { lenient: ErrorAnswer; key: string } | { untouched: { status: number; exchange: Exchange; state?: unknown }; why: string }, v) {
+    if ('untouched' in observation) {
+      v.decides('PT-AUTH-ROUTES');
+      const { untouched } = observation;
+      if (untouched.state === 'pending') return;
+      if (untouched.status === 0 || untouched.status === 429) return v.nothingToJudge();
+      return v.find('auth.acted-without-key', { title: `the charge is not pending ${observation.why}`, expected: 'status "pending": requests without a key change nothing', actual: `HTTP ${untouched.status}, status ${show(untouched.state)}`, exchanges: [untouched.exchange] });
+    }
+    if ('lenient' in observation) {
+      v.decides('PT-AUTH-BEARER');
+      judgeStatus(v, observation.lenient.exchange, ['2xx', 401], { unexpected: 'auth.lenient-status' }, `${observation.lenient.exchange.operation ?? 'a request'} with ${observation.key}`);
+      return;
+    }
+    v.decides('PT-AUTH-401', ...(observation.everyRoute ? (['PT-AUTH-ROUTES'] as const) : []), ...(observation.sessionCookie ? (['PT-AUTH-BEARER'] as const) : []));
     judgePartnerError(v, observation.answer, 401, { unexpected: 'auth.partner-not-401' }, `${observation.answer.exchange.operation ?? 'a request'} with ${observation.key}`);
   },
 });
@@ -245,3 +211,49 @@ function detailNamesField(json: unknown, field: string): boolean {
   const haystack = text.toLowerCase();
   return text !== '' && fieldNameVariants(field).some((variant) => haystack.includes(variant.toLowerCase()));
 }
+
+/**
+ * "404 | resource not found or belongs to another account": another account's key does not reach our
+ * charge, nor what sits behind it.
+ * - `by-id`: a lookup, cancel or pay of our charge with their key answers 404 `{detail}`; a 2xx shows
+ *   our charge to them, any other status is not the one stated;
+ * - `state`: after their cancel and pay, our charge is still pending;
+ * - `key-reuse`, `postings`, `deliveries`: their first use of our Idempotency-Key does not return our
+ *   charge, their statement shows no posting of our capture, our endpoint receives no event of their
+ *   charge signed with our secret (isolation.ts). Each account registers its own URL, so their event
+ *   signed with our secret fails; one not signed with it only warns (a registration of theirs that
+ *   may use the same URL).
+ */
+export const keepAccountsApart = defineRule({
+  name: 'keepAccountsApart',
+  requirements: ['PT-ERR-404-OTHER-ACCOUNT'],
+  codes: {
+    'account.visible': 'failure',
+    'account.status': 'failure',
+    'account.changed': 'failure',
+    'account.idempotency-shared': 'failure',
+    'account.idempotency-key-taken': 'warning',
+    'account.foreign-posting': 'failure',
+    'account.foreign-event': 'failure',
+    'account.foreign-event-unsigned': 'warning',
+  },
+  uses: [answerErrorsWithDetail],
+  judge(observation: { kind: 'by-id'; answer: ErrorAnswer } | { kind: 'state'; answer: Pick<Answer, 'status' | 'exchange'>; state?: unknown; why: string } | BeyondLookups, v) {
+    switch (observation.kind) {
+      case 'by-id': {
+        const { answer } = observation;
+        if (answer.status >= 200 && answer.status <= 299) {
+          return v.find('account.visible', { title: `${answer.exchange.operation ?? 'a by-id route'} reached another account's charge`, expected: 'HTTP 404 {detail} ("resource not found or belongs to another account")', actual: `HTTP ${answer.status} ${show(answer.json, 200)}`, exchanges: [answer.exchange] });
+        }
+        judgePartnerError(v, answer, 404, { unexpected: 'account.status' }, `${answer.exchange.operation ?? 'a by-id route'} with another account's key`);
+        return;
+      }
+      case 'state':
+        if (observation.state === 'pending') return;
+        if (observation.answer.status === 0 || observation.answer.status === 429) return v.nothingToJudge();
+        return v.find('account.changed', { title: `our charge is not pending ${observation.why}`, expected: 'status "pending": another account cannot act on it', actual: `HTTP ${observation.answer.status}, status ${show(observation.state)}`, exchanges: [observation.answer.exchange] });
+      default:
+        return judgeBeyondLookups(v, observation, 'another account', { shared: 'account.idempotency-shared', taken: 'account.idempotency-key-taken', posting: 'account.foreign-posting', signed: 'account.foreign-event', unsigned: 'account.foreign-event-unsigned' });
+    }
+  },
+});

@@ -6,62 +6,94 @@
  * gives 409; without the header every call creates a new record."
  */
 import type { Exchange } from '../../core/exchange.js';
-import type { Judgement } from '../finding.js';
-import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { chargeOf } from './charges.js';
-import { expectPartnerError, type Answer, type ErrorAnswer } from './errors.js';
+import { is2xx } from '../../core/json.js';
+import { show } from '../judgement.js';
+import { judgeStatus } from '../status.js';
 import { defineRule } from '../rule.js';
+import { chargeOf, expectChargeCreated } from './charges.js';
+import { answerErrorsWithDetail, judgePartnerError, type ErrorAnswer } from './errors.js';
 
 /**
- * A replay (same key, same body) answered 2xx returns the original charge: the same id ("returns
- * the original response without repeating the effect"). `equivalent`: the body was the same JSON
- * re-ordered, whose sameness is not stated (PT-IDEM-BODY-EQUIVALENCE): only a NEW charge fails then.
+ * "same key and same body returns the original response without repeating the effect":
+ * - `replay`: the same key and body again answers 200 with the original charge (its id), not a new
+ *   one;
+ * - `equivalent`: the same JSON re-ordered under the same key, whose sameness is not stated
+ *   ({@link treatEquivalentBodies}): whatever the answer, no second charge (a new one is wrong under
+ *   either reading: a replay, or 409 for another body);
+ * - `burst`: concurrent first uses of one key with one body make at most one charge among the 2xx
+ *   answers; an in-flight duplicate refused with 409 is a choice the text leaves open (a 429 too).
  */
-export function verifyReplayedCharge(originalId: string, again: Pick<Answer, 'status' | 'json' | 'exchange'>, ctx: RuleContext & { first?: Exchange }): Judgement {
-  const { first, ...rest } = ctx;
-  if (again.status < 200 || again.status > 299) return { requirements: [], findings: [] };
-  const id = chargeOf(again.json)?.id;
-  const c = { ...rest, exchanges: [...(first ? [first] : []), again.exchange] };
-  if (id === originalId) return judge(c);
-  return judge(c, makeFinding(c, { code: 'idempotency.new-record', title: 'a replay with the same Idempotency-Key and body did not return the original charge', severity: 'failure', expected: `the original response: id ${show(originalId)}`, actual: `id ${show(id)} (a second charge)` }));
-}
+export const replayWithoutRepeating = defineRule({
+  name: 'replayWithoutRepeating',
+  requirements: ['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT'],
+  codes: { 'idempotency.replay-status': 'failure', 'idempotency.new-record': 'failure', 'idempotency.burst-status': 'failure', 'idempotency.race': 'failure' },
+  judge(observation: { kind: 'replay' | 'equivalent'; originalId: string; answer: ErrorAnswer; first?: Exchange } | { kind: 'burst'; answers: readonly ErrorAnswer[] }, v) {
+    if (observation.kind === 'burst') {
+      v.decides('PT-IDEM-NO-REPEAT');
+      const { answers } = observation;
+      for (const a of answers) if (a.status !== 409) judgeStatus(v, a.exchange, [200, 409], { unexpected: 'idempotency.burst-status' }, 'one of concurrent creations with one Idempotency-Key');
+      const ids = [...new Set(answers.filter((a) => is2xx(a.status)).map((a) => chargeOf(a.json)?.id))];
+      if (ids.length <= 1) return;
+      return v.find('idempotency.race', { title: 'concurrent creations with one Idempotency-Key created several charges', expected: 'one charge id', actual: `${ids.length} ids: ${show(ids)}`, exchanges: answers.map((a) => a.exchange) });
+    }
+    const { answer, originalId } = observation;
+    if (observation.kind === 'replay' && !judgeStatus(v, answer.exchange, 200, { unexpected: 'idempotency.replay-status' }, 'a replay with the same Idempotency-Key and body')) return;
+    if (!is2xx(answer.status)) return v.nothingToJudge();
+    if (observation.kind === 'equivalent') v.decides('PT-IDEM-NO-REPEAT');
+    const id = chargeOf(answer.json)?.id;
+    if (id === originalId) return;
+    v.find('idempotency.new-record', { title: 'a replay with the same Idempotency-Key and body did not return the original charge', expected: `the original response: id ${show(originalId)}`, actual: `id ${show(id)} (a second charge)`, exchanges: [observation.first, answer.exchange] });
+  },
+});
 
 /**
- * "same key with a different body gives 409" (with {detail}): a 2xx fails outright (another record,
- * or the first one under a body it was not created with).
+ * "same key and same body": whether the same JSON with another key order or whitespace is the same
+ * body is not stated (PT-IDEM-BODY-EQUIVALENCE is ambiguous): a replay (200) or a 409 are both
+ * accepted; anything else is reported (a warning, through the catalogue).
  */
-export function ensureConflictRefused(answer: Pick<Answer, 'status' | 'json' | 'exchange'>, ctx: RuleContext): Judgement {
-  if (answer.status >= 200 && answer.status <= 299) {
-    const c = { ...ctx, exchanges: [...(ctx.exchanges ?? []), answer.exchange] };
-    return judge(c, makeFinding(c, { code: 'idempotency.conflict-accepted', title: `a key reused with a different body answered ${answer.status}`, severity: 'failure', expected: 'HTTP 409 {detail} ("same key with a different body gives 409")', actual: `HTTP ${answer.status}, id ${show(chargeOf(answer.json)?.id)}` }));
-  }
-  return expectPartnerError(answer, 409, ctx);
-}
+export const treatEquivalentBodies = defineRule({
+  name: 'treatEquivalentBodies',
+  requirements: ['PT-IDEM-BODY-EQUIVALENCE'],
+  codes: { 'idempotency.equivalent-status': 'failure' },
+  judge(answer: ErrorAnswer, v) {
+    judgeStatus(v, answer.exchange, [200, 409], { unexpected: 'idempotency.equivalent-status' }, 'the same JSON re-ordered under the same Idempotency-Key');
+  },
+});
 
 /**
- * "without the header every call creates a new record" and "resending without the same idempotency
- * key creates a new charge even with the same external_ref": the ids of creations without a key are
- * all distinct (and distinct from `known` earlier ones).
+ * "same key with a different body gives 409" (with `{detail}`): a 2xx fails outright (another
+ * record, or the first one under a body it was not created with).
  */
-export function ensureDistinctCharges(ids: readonly unknown[], ctx: RuleContext & { known?: readonly unknown[] }): Judgement {
-  const { known = [], ...rest } = ctx;
-  const got = ids.filter((i) => i !== undefined);
-  const seen = new Set<unknown>(known);
-  const repeated = got.find((id) => (seen.has(id) ? true : (seen.add(id), false)));
-  if (repeated === undefined) return judge(rest);
-  return judge(rest, makeFinding(rest, { code: 'idempotency.deduplicated', title: 'a creation without Idempotency-Key returned an earlier charge', severity: 'failure', expected: 'a new charge (new id) for every call without the header', actual: `id ${show(repeated)} returned again (ids ${show(got)})` }));
-}
+export const refuseKeyReuse = defineRule({
+  name: 'refuseKeyReuse',
+  requirements: ['PT-IDEM-CONFLICT-409'],
+  codes: { 'idempotency.conflict-accepted': 'failure', 'idempotency.conflict-status': 'failure' },
+  uses: [answerErrorsWithDetail],
+  judge(answer: ErrorAnswer, v) {
+    if (is2xx(answer.status)) {
+      return v.find('idempotency.conflict-accepted', { title: `a key reused with a different body answered ${answer.status}`, expected: 'HTTP 409 {detail} ("same key with a different body gives 409")', actual: `HTTP ${answer.status}, id ${show(chargeOf(answer.json)?.id)}`, exchanges: [answer.exchange] });
+    }
+    judgePartnerError(v, answer, 409, { unexpected: 'idempotency.conflict-status' }, 'a key reused with a different body');
+  },
+});
 
 /**
- * Concurrent first uses of one key with one body ("returns the original response without repeating
- * the effect"): at most one charge id among the 2xx answers. An in-flight duplicate refused with
- * 409 or rate limited with 429 is a choice the text leaves open (the caller notes it).
+ * "without the header every call creates a new record" and "`external_ref` is only a label:
+ * resending without the same idempotency key creates a new charge even with the same external_ref":
+ * the ids of creations without a key are all distinct, and distinct from `known` earlier ones.
  */
-export function judgeSameKeyBurst(answers: ReadonlyArray<Pick<Answer, 'status' | 'json' | 'exchange'>>, ctx: RuleContext): Judgement {
-  const ids = [...new Set(answers.filter((a) => a.status >= 200 && a.status <= 299).map((a) => chargeOf(a.json)?.id))];
-  const c = { ...ctx, exchanges: [...(ctx.exchanges ?? []), ...answers.map((a) => a.exchange)] };
-  return combine(judge(c, ids.length <= 1 ? undefined : makeFinding(c, { code: 'idempotency.race', title: 'concurrent creations with one Idempotency-Key created several charges', severity: 'failure', expected: 'one charge id', actual: `${ids.length} ids: ${show(ids)}` })));
-}
+export const createWithoutKey = defineRule({
+  name: 'createWithoutKey',
+  requirements: ['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL'],
+  codes: { 'idempotency.deduplicated': 'failure' },
+  judge(observation: { ids: readonly unknown[]; known?: readonly unknown[]; exchanges?: readonly Exchange[] }, v) {
+    const got = observation.ids.filter((i) => i !== undefined);
+    const seen = new Set<unknown>(observation.known ?? []);
+    const repeated = got.find((id) => (seen.has(id) ? true : (seen.add(id), false)));
+    if (repeated === undefined) return;
+    v.find('idempotency.deduplicated', { title: 'a creation without Idempotency-Key returned an earlier charge', expected: 'a new charge (new id) for every call without the header', actual: `id ${show(repeated)} returned again (ids ${show(got)})`, exchanges: observation.exchanges ?? [] });
+  },
+});
 
 /**
  * "Optional header `Idempotency-Key` (recommended).": a creation without it is served like any other.
@@ -75,5 +107,21 @@ export const acceptCreationWithoutKey = defineRule({
   judge(answer: ErrorAnswer, v) {
     if (answer.status < 400 || answer.status > 499 || answer.status === 429) return answer.status >= 200 && answer.status <= 299 ? undefined : v.nothingToJudge();
     v.find('idempotency.key-required', { title: `a creation without Idempotency-Key was refused with ${answer.status}`, expected: 'the charge created ("Optional header `Idempotency-Key`")', actual: `HTTP ${answer.status} ${answer.exchange.response?.body.slice(0, 200) ?? ''}`, exchanges: [answer.exchange] });
+  },
+});
+
+/**
+ * The answer to a creation: "200: PIX charge." (expectChargeCreated, charges.ts) and, for a creation
+ * sent without the key, "Optional header `Idempotency-Key`" ({@link acceptCreationWithoutKey}). What
+ * the charge carries is verifyCreatedCharge's.
+ */
+export const answerChargeCreation = defineRule({
+  name: 'answerChargeCreation',
+  requirements: [],
+  codes: {},
+  uses: [expectChargeCreated, acceptCreationWithoutKey],
+  judge(observation: { answer: ErrorAnswer; withKey: boolean }, v) {
+    v.apply(expectChargeCreated, observation.answer);
+    if (!observation.withKey) v.apply(acceptCreationWithoutKey, observation.answer);
   },
 });

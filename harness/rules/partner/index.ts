@@ -8,4 +8,5 @@ export * from './signature.js';
 export * from './errors.js';
 export * from './environments.js';
 export * from './idempotency.js';
-export * from './atomicity.js';
+export * from './isolation.js';
+export * from './bridges.js';

@@ -1,26 +1,22 @@
 /**
- * Account and environment boundaries beyond lookups (partner-cashin-api.md): "Sandbox and
- * production share the same address; the key prefix decides the environment. Their data is
- * independent."; "404 | resource not found or belongs to another account"; "During the pilot the
- * webhook URL is registered with the integration team"; idempotency: "same key and same body
- * returns the original response".
+ * What sits behind the lookups stays within its account and environment (partner-cashin-api.md):
+ * "Sandbox and production share the same address; the key prefix decides the environment. Their data
+ * is independent." (keepEnvironmentsApart, environments.ts) and "404 | resource not found or belongs
+ * to another account" (keepAccountsApart, errors.ts); "During the pilot the webhook URL is
+ * registered with the integration team"; idempotency: "same key and same body returns the original
+ * response".
  *
  * An implementation can keep lookups apart and still share what sits behind them: an idempotency
  * cache keyed by the key alone, a ledger keyed by account or by environment only, a dispatcher that
- * sends every event to the registered URL (issue 15). The caller names the boundary by the
- * requirement it puts in the context: PT-ENV-ISOLATION (sandbox/production) or
- * PT-ERR-404-OTHER-ACCOUNT (another account).
+ * sends every event to the registered URL. These are the judgements both boundary rules make, each
+ * with its own codes (pure functions over a rule's Verdict; no rule of their own).
  */
-import type { Judgement } from '../finding.js';
-import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
+import { show } from '../judgement.js';
+import type { Verdict } from '../rule.js';
 import { isRecord } from '../../core/json.js';
 import { PARTNER_SIGNATURE_HEADER, readSignature } from '../../webhooks/signatures.js';
 import type { Delivery } from '../../webhooks/types.js';
-
-/** Whose data crossed the boundary, for the texts: e.g. "another account", "production". */
-export interface Boundary extends RuleContext {
-  whose: string;
-}
+import type { Exchange } from '../../core/exchange.js';
 
 /** The charge a creation answer carries: the body, or its `data` (the lookup shape is not shown). */
 function chargeIdOf(json: unknown): unknown {
@@ -30,86 +26,86 @@ function chargeIdOf(json: unknown): unknown {
 }
 
 /**
- * The same `Idempotency-Key` and body sent by another account or environment after ours. The
- * other caller's first use of the key must not return our charge ("belongs to another account" /
- * "Their data is independent"): a 2xx with our charge's id fails. A new charge passes. The scope of
- * a key is not stated: a 409 (the key counted as used) reveals only that the key exists elsewhere,
- * a warning. Other answers are not this rule's (the status rules judge them).
+ * The same `Idempotency-Key` and body sent by the other side after ours: its first use of the key
+ * must not return our charge (their data is their own): a 2xx with our charge's id is `shared`. A new
+ * charge passes. The scope of a key is not stated: a 409 (the key counted as used) reveals only that
+ * the key exists elsewhere, `taken` (a warning). Other answers are the status rules'.
  */
-export function ensureIdempotencyKeyScoped(ourChargeId: string, answer: { status: number; json: unknown }, ctx: Boundary): Judgement {
-  const { whose, ...rest } = ctx;
+export function judgeKeyReuse<C extends string>(v: Verdict<C>, o: { ourChargeId: string; answer: { status: number; json: unknown; exchange: Exchange }; first?: Exchange }, whose: string, codes: { shared: C; taken: C }): void {
+  const { answer } = o;
+  v.shows(o.first, answer.exchange);
   if (answer.status === 409) {
-    return judge(rest, makeFinding(rest, { code: 'idempotency.cross-scope', title: `an Idempotency-Key first used by ${whose} answered 409`, severity: 'warning', expected: `a new charge: a key is ${whose === 'production' ? 'an environment\'s' : 'an account\'s'} own (the key scope is not stated)`, actual: 'HTTP 409' }));
+    return v.find(codes.taken, { title: `an Idempotency-Key first used by ${whose} answered 409`, expected: `a new charge: a key is ${whose === 'production' ? 'an environment\'s' : 'an account\'s'} own (the key scope is not stated)`, actual: 'HTTP 409' });
   }
-  if (answer.status < 200 || answer.status > 299) return { requirements: [], findings: [] };
-  const id = chargeIdOf(answer.json);
-  if (id !== ourChargeId) return judge(rest);
-  return judge(rest, makeFinding(rest, {
-    code: 'idempotency.cross-scope',
+  if (answer.status < 200 || answer.status > 299) return v.nothingToJudge();
+  if (chargeIdOf(answer.json) !== o.ourChargeId) return;
+  v.find(codes.shared, {
     title: `reusing an Idempotency-Key as ${whose} returned our charge`,
-    severity: 'failure',
     expected: `a charge of ${whose}'s own ("Their data is independent" / "404 | … belongs to another account")`,
-    actual: `HTTP ${answer.status} with our charge ${show(ourChargeId)}`,
-  }));
-}
-
-/** True when a posting mentions `needle` in any field (id, description, entries). */
-function mentions(posting: unknown, needle: unknown): boolean {
-  return typeof needle === 'string' && needle !== '' && JSON.stringify(posting).includes(needle);
+    actual: `HTTP ${answer.status} with our charge ${show(o.ourChargeId)}`,
+  });
 }
 
 /**
- * Another account's or environment's finance statement, read after our capture: none of its
- * postings names our charge (id or e2e_id). A posting naming it is our money in their ledger.
+ * The other side's finance statement, read after our capture: none of its postings names our charge
+ * (id or e2e_id). A posting naming it is our money in their ledger (`code`).
  */
-export function ensureNoForeignPosting(statement: unknown, ours: { id: string; e2eId?: unknown }, ctx: Boundary): Judgement {
-  const { whose, ...rest } = ctx;
-  const postings = isRecord(statement) && Array.isArray(statement.transactions) ? statement.transactions : undefined;
-  if (!postings) return { requirements: [], findings: [] };
-  const foreign = postings.filter((p) => mentions(p, ours.id) || mentions(p, ours.e2eId));
-  if (foreign.length === 0) return judge(rest);
-  return judge(rest, makeFinding(rest, {
-    code: 'finance.foreign-posting',
+export function judgeForeignPostings<C extends string>(v: Verdict<C>, o: { statement: unknown; ours: { id: string; e2eId?: unknown }; exchanges: readonly Exchange[] }, whose: string, code: C): void {
+  const postings = isRecord(o.statement) && Array.isArray(o.statement.transactions) ? o.statement.transactions : undefined;
+  if (!postings) return v.nothingToJudge();
+  const mentions = (posting: unknown, needle: unknown): boolean => typeof needle === 'string' && needle !== '' && JSON.stringify(posting).includes(needle);
+  const foreign = postings.filter((p) => mentions(p, o.ours.id) || mentions(p, o.ours.e2eId));
+  if (foreign.length === 0) return;
+  v.find(code, {
     title: `the finance statement of ${whose} shows our capture`,
-    severity: 'failure',
-    expected: `no posting of our charge ${ours.id} in ${whose}'s statement ("Their data is independent")`,
+    expected: `no posting of our charge ${o.ours.id} in ${whose}'s statement ("Their data is independent")`,
     actual: show(foreign[0], 400),
-  }));
+    exchanges: o.exchanges,
+  });
 }
 
-/** A charge made by another account or environment, and how its events are recognised. */
-export interface ForeignCharge {
-  /** a unique token of its external_ref (what our matcher looks for in a body) */
-  token: string;
-}
-
-/** The parts of a delivery this rule reads. */
+/** The parts of a delivery the foreign-event judgement reads. */
 export type SeenDelivery = Pick<Delivery, 'seq' | 'headers' | 'rawBody' | 'bodyText' | 'receivedAt'>;
 
 /**
- * Our endpoint (registered for our account's sandbox) receives no event of a charge made by
- * `whose`. "Every state change sends a signed POST to that URL" — the URL the account registered.
- * - an event about their charge, signed with OUR endpoint secret: it was sent as a delivery to our
- *   endpoint: failure;
- * - one that does not verify with our secret may come from a registration of theirs that happens
- *   to use the same URL (the operator's choice, which the suite cannot see): a warning.
- * Across environments (`crossing: 'environment'`) the first case is only a warning too: the
- * registration is "the webhook URL", and whether one URL (and secret) was registered for sandbox
- * and production alike is not stated. Across accounts (`crossing: 'account'`) it fails: each
- * account registers its own URL.
+ * Our endpoint (registered for our account's sandbox) receives no event of a charge the other side
+ * made (`token`: a unique token of its external_ref). "Every state change sends a signed POST to that
+ * URL" — the URL the account registered. An event about their charge signed with OUR endpoint secret
+ * was sent as a delivery to our endpoint (`signed`); one that does not verify with our secret may
+ * come from a registration of theirs that happens to use the same URL (the operator's choice, which
+ * the suite cannot see: `unsigned`).
  */
-export function ensureNoForeignDelivery(deliveries: readonly SeenDelivery[], foreign: ForeignCharge, ctx: Boundary & { secret: string; crossing: 'account' | 'environment' }): Judgement {
-  const { whose, secret, crossing, ...rest } = ctx;
-  const severity = crossing === 'account' ? 'failure' : 'warning';
-  const theirs = deliveries.filter((d) => d.bodyText.includes(foreign.token));
-  if (theirs.length === 0) return judge(rest);
-  const signedForUs = theirs.filter((d) => readSignature({ header: d.headers[PARTNER_SIGNATURE_HEADER], rawBody: d.rawBody, secret }).match?.over === 'raw-body');
+export function judgeForeignDeliveries<C extends string>(v: Verdict<C>, o: { deliveries: readonly SeenDelivery[]; token: string; secret: string; exchanges: readonly Exchange[] }, whose: string, codes: { signed: C; unsigned: C }): void {
+  const theirs = o.deliveries.filter((d) => d.bodyText.includes(o.token));
+  if (theirs.length === 0) return;
+  const signedForUs = theirs.filter((d) => readSignature({ header: d.headers[PARTNER_SIGNATURE_HEADER], rawBody: d.rawBody, secret: o.secret }).match?.over === 'raw-body');
   const shown = signedForUs[0] ?? theirs[0];
-  return judge(rest, makeFinding(rest, {
-    code: 'webhook.foreign-event',
+  v.find(signedForUs.length > 0 ? codes.signed : codes.unsigned, {
     title: `our webhook endpoint received an event of a charge made by ${whose}`,
-    severity: signedForUs.length > 0 ? severity : 'warning',
     expected: `only our account's sandbox events at the registered URL (${whose}'s data is its own)`,
     actual: `delivery #${shown?.seq ?? '?'}${signedForUs.length > 0 ? ', signed with our endpoint secret' : ' (not signed with our secret)'}: ${show(shown?.bodyText, 300)}`,
-  }));
+    exchanges: o.exchanges,
+  });
+}
+
+/** What both boundary rules are shown, besides a lookup: the shared flows of suites/partner/isolation.test.ts. */
+export type BeyondLookups =
+  | { kind: 'key-reuse'; ourChargeId: string; answer: { status: number; json: unknown; exchange: Exchange }; first?: Exchange }
+  | { kind: 'postings'; statement: unknown; ours: { id: string; e2eId?: unknown }; exchanges: readonly Exchange[] }
+  | { kind: 'deliveries'; deliveries: readonly SeenDelivery[]; token: string; secret: string; exchanges: readonly Exchange[] };
+
+/** The codes a boundary rule files {@link BeyondLookups} under. */
+export interface BoundaryCodes<C extends string> {
+  shared: C;
+  taken: C;
+  posting: C;
+  signed: C;
+  unsigned: C;
+}
+
+/** Inside a boundary rule's judge: what sits behind the lookups, judged for `whose` data. */
+export function judgeBeyondLookups<C extends string>(v: Verdict<C>, o: BeyondLookups, whose: string, codes: BoundaryCodes<C>): void {
+  if (o.kind === 'key-reuse') return judgeKeyReuse(v, o, whose, { shared: codes.shared, taken: codes.taken });
+  if (o.kind === 'postings') return judgeForeignPostings(v, o, whose, codes.posting);
+  judgeForeignDeliveries(v, o, whose, { signed: codes.signed, unsigned: codes.unsigned });
 }

@@ -1,15 +1,21 @@
 /**
  * The partner charge list (partner-cashin-api.md, "GET /v1/business/pix-charges?status=<state>"):
  * "Lists the account charges, newest first, up to 200 records. Optional query `status` filters by
- * one of the charge states. Response envelope and pagination: not shown."
+ * one of the charge states. Response envelope and pagination: not shown." (Limits: "list charges |
+ * up to 200 records").
  *
  * One locator finds the array of charges in any envelope ({@link locateChargeList}); the suites, the
- * fuzzer's ListCharges and the environment checks all use it.
+ * fuzzer's ListCharges and the environment checks all use it. Other workers create charges at the
+ * same time, so the rules judge the whole list's created_at order, OUR charges' relative order and
+ * presence, and treat a full page (200 items) or paging hints as possibly having pushed ours out.
  */
-import type { Judgement } from '../finding.js';
-import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
+import type { Exchange } from '../../core/exchange.js';
+import { show } from '../judgement.js';
+import { judgeStatus } from '../status.js';
+import { defineRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
-import { NOT_EVALUATED, type Json } from './charges.js';
+import type { Json } from './charges.js';
+import type { ErrorAnswer } from './errors.js';
 
 /** "up to 200 records" */
 export const LIST_MAX = 200;
@@ -75,130 +81,210 @@ export function mayBeTruncated(list: LocatedList): boolean {
   return list.paged || list.items.length >= LIST_MAX;
 }
 
-/**
- * A 2xx list answer holds an identifiable array of charges (the envelope is open; an answer with no
- * array of charge objects at all cannot be "the account charges"). Returns the located list too.
- */
-export function verifyChargeList(json: unknown, ctx: RuleContext): { judgement: Judgement; list?: LocatedList } {
-  const list = locateChargeList(json);
-  if (list) return { judgement: judge(ctx), list };
-  return {
-    judgement: judge(ctx, makeFinding(ctx, {
-      code: 'list.no-array',
-      title: 'the list answer holds no identifiable array of charges',
-      severity: 'failure',
-      expected: 'the charges as a JSON array (top level or in one envelope property; the envelope is not shown)',
-      actual: show(json, 300),
-    })),
-  };
+function createdAt(item: unknown): number {
+  return isRecord(item) && typeof item.created_at === 'string' ? Date.parse(item.created_at) : Number.NaN;
 }
 
-function createdAt(item: Json): number {
-  return typeof item.created_at === 'string' ? Date.parse(item.created_at) : Number.NaN;
+/** A list as the list rules read it: the located array and the answer it came in. */
+export interface ListSeen {
+  list: LocatedList;
+  exchange: Exchange;
 }
 
 /**
- * "newest first, up to 200 records" — what the list must show of the account's charges:
- * - every adjacent pair in order of created_at, newest first (ties allowed; unparseable dates skipped);
- * - `ours` (ids in creation order) listed in reverse creation order;
- * - the newest are kept: a charge of ours created later may not be missing while an earlier one is listed;
- * - ours present at all unless the list may be truncated (full page or paging hints).
- * Decides PT-LIST-ORDER (order), PT-LIST-MAX-200 (which 200) and PT-LIST-ACCOUNT-SCOPE (presence).
+ * "Lists the account charges":
+ * - `answer`: a list request answers 2xx with an identifiable array of charges (the envelope is
+ *   open; an answer with no array of charge objects at all cannot be "the account charges");
+ * - `ours`: the charges we just created are listed, unless the list may be truncated (a full page or
+ *   paging hints);
+ * - `foreign`: a charge of another account is not listed;
+ * - `states`: a listed charge of ours shows the state it is known to be in.
  */
-export function verifyNewestFirst(list: LocatedList, ours: readonly string[], ctx: Omit<RuleContext, 'requirements'>): Judgement {
-  const order = { ...ctx, requirements: ['PT-LIST-ORDER'] as const };
-  const orderFindings = [];
-  for (let i = 0; i + 1 < list.items.length; i++) {
-    const a = list.items[i]!;
-    const b = list.items[i + 1]!;
-    const ta = createdAt(a);
-    const tb = createdAt(b);
-    if (Number.isFinite(ta) && Number.isFinite(tb) && ta < tb) {
-      orderFindings.push(makeFinding(order, { code: 'list.order', title: 'the list is not newest first', severity: 'failure', expected: 'each listed charge created no earlier than the next one', actual: `${show(a.id)} (created ${show(a.created_at)}) listed before ${show(b.id)} (created ${show(b.created_at)})`, pointer: `/${i}` }));
-      break;
+export const listAccountCharges = defineRule({
+  name: 'listAccountCharges',
+  requirements: ['PT-LIST-ACCOUNT-SCOPE'],
+  codes: { 'list.status': 'failure', 'list.no-array': 'failure', 'list.missing': 'failure', 'list.other-account': 'failure', 'list.stale-state': 'failure' },
+  judge(
+    observation:
+      | { kind: 'answer'; answer: ErrorAnswer }
+      | ({ kind: 'ours'; ours: readonly string[] } & ListSeen)
+      | ({ kind: 'foreign'; foreignId: string } & ListSeen)
+      | ({ kind: 'states'; known: Readonly<Record<string, string>>; why: string } & ListSeen),
+    v,
+  ) {
+    if (observation.kind === 'answer') {
+      const { answer } = observation;
+      if (!judgeStatus(v, answer.exchange, '2xx', { unexpected: 'list.status' }, 'GET /business/pix-charges')) return;
+      if (locateChargeList(answer.json)) return;
+      return v.find('list.no-array', { title: 'the list answer holds no identifiable array of charges', expected: 'the charges as a JSON array (top level or in one envelope property; the envelope is not shown)', actual: show(answer.json, 300), exchanges: [answer.exchange] });
     }
-  }
-  const positions = ours.map((id) => list.items.findIndex((i) => i.id === id));
-  const present = positions.filter((p) => p >= 0);
-  // ours in creation order: a later one is listed first, unless the service stamped both with one
-  // created_at (a tie says nothing about which is newer to the service's clock)
-  for (let j = 1; j < ours.length && orderFindings.length === 0; j++) {
-    for (let i = 0; i < j && orderFindings.length === 0; i++) {
-      const pi = positions[i]!;
-      const pj = positions[j]!;
-      if (pi < 0 || pj < 0 || pj < pi) continue;
-      const ti = createdAt(list.items[pi]!);
-      const tj = createdAt(list.items[pj]!);
-      if (Number.isFinite(ti) && Number.isFinite(tj) && ti === tj) continue;
-      orderFindings.push(makeFinding(order, { code: 'list.order', title: 'the list is not newest first', severity: 'failure', expected: 'a charge created later is listed before an earlier one', actual: `creation order → list positions ${show(positions)}` }));
+    const { list, exchange } = observation;
+    v.shows(exchange);
+    if (observation.kind === 'foreign') {
+      if (!list.items.some((i) => i.id === observation.foreignId)) return;
+      return v.find('list.other-account', { title: 'the list shows another account\'s charge', expected: 'only this account\'s charges ("Lists the account charges")', actual: `charge ${observation.foreignId} listed` });
     }
-  }
-  const parts: Judgement[] = [judge(order, orderFindings)];
-  if (ours.length >= 2) {
-    const kept = { ...ctx, requirements: ['PT-LIST-MAX-200'] as const };
-    const dropped = positions.findIndex((p, i) => p < 0 && positions.slice(0, i).some((q) => q >= 0));
-    parts.push(judge(kept, dropped < 0 ? undefined : makeFinding(kept, { code: 'list.newest-dropped', title: 'the list omits a newer charge while showing an older one', severity: 'failure', expected: 'the newest charges ("newest first, up to 200 records")', actual: `charge ${ours[dropped]} (created later) missing; list positions of ours in creation order ${show(positions)}` })));
-  }
-  if (ours.length > 0) {
-    const scope = { ...ctx, requirements: ['PT-LIST-ACCOUNT-SCOPE'] as const };
-    if (present.length === 0 && mayBeTruncated(list)) parts.push(NOT_EVALUATED);
-    else parts.push(judge(scope, present.length > 0 ? undefined : makeFinding(scope, { code: 'list.missing', title: 'charges just created are missing from a list that is not full', severity: 'failure', expected: 'our charges listed ("Lists the account charges")', actual: `none of ${ours.length} in ${list.items.length} item(s)` })));
-  }
-  return combine(...parts);
-}
-
-/**
- * "up to 200 records": never more than 200. When the account is known to hold more than 200
- * charges, fewer than 200 without any paging hint is a warning: pagination is "not shown", so a
- * smaller page announced only in headers is possible.
- */
-export function verifyListCap(list: LocatedList, ctx: RuleContext & { accountHoldsMoreThanCap?: boolean }): Judgement {
-  if (list.items.length > LIST_MAX) {
-    return judge(ctx, makeFinding(ctx, { code: 'list.over-200', title: 'the list holds more than 200 records', severity: 'failure', expected: `at most ${LIST_MAX} records`, actual: `${list.items.length} records` }));
-  }
-  if (ctx.accountHoldsMoreThanCap && list.items.length < LIST_MAX && !list.paged) {
-    return judge(ctx, makeFinding(ctx, { code: 'list.short', title: 'the list shows fewer than 200 of an account holding more', severity: 'warning', expected: `${LIST_MAX} records (or a paging hint)`, actual: `${list.items.length} records, envelope ${list.shape}` }));
-  }
-  return judge(ctx);
-}
-
-/**
- * "Optional query `status` filters by one of the charge states": every item is in `state`; our
- * charge in that state is listed (unless the list may be truncated); our charges in other states
- * are not. A pending filter may show a lazily expired charge as expired ("detected lazily"): allowed.
- */
-export function verifyStatusFilter(list: LocatedList, state: string, ours: Readonly<Record<string, string | undefined>>, ctx: RuleContext): Judgement {
-  const findings = [];
-  const wrong = list.items.filter((i) => i.status !== state && !(state === 'pending' && i.status === 'expired'));
-  if (wrong.length) findings.push(makeFinding(ctx, { code: 'list.filter', title: `status=${state} lists charges in other states`, severity: 'failure', expected: `every item with status "${state}"`, actual: `${wrong.length} of ${list.items.length} not ${state}, e.g. ${show(wrong[0], 200)}` }));
-  const mine = ours[state];
-  if (mine && !list.items.some((i) => i.id === mine) && !mayBeTruncated(list)) {
-    findings.push(makeFinding(ctx, { code: 'list.filter-missing', title: `status=${state} omits our ${state} charge`, severity: 'failure', expected: `charge ${mine} listed`, actual: `${list.items.length} item(s), ours absent` }));
-  }
-  for (const [other, id] of Object.entries(ours)) {
-    if (other !== state && id && list.items.some((i) => i.id === id)) {
-      findings.push(makeFinding(ctx, { code: 'list.filter', title: `status=${state} lists our ${other} charge`, severity: 'failure', expected: `no ${other} charge`, actual: `charge ${id} listed` }));
+    if (observation.kind === 'states') {
+      const wrong = list.items.find((i) => typeof i.id === 'string' && observation.known[i.id] !== undefined && i.status !== observation.known[i.id]);
+      if (!wrong) return;
+      return v.find('list.stale-state', { title: `a listed charge is not in its current state ${observation.why}`, expected: `charge ${show(wrong.id)} with status "${observation.known[wrong.id as string]}"`, actual: `status ${show(wrong.status)}` });
     }
-  }
-  return judge(ctx, findings);
+    if (observation.ours.length === 0) return v.nothingToJudge();
+    if (observation.ours.some((id) => list.items.some((i) => i.id === id))) return;
+    if (mayBeTruncated(list)) return v.nothingToJudge();
+    v.find('list.missing', { title: 'charges just created are missing from a list that is not full', expected: 'our charges listed ("Lists the account charges")', actual: `none of ${observation.ours.length} in ${list.items.length} item(s)` });
+  },
+});
+
+/**
+ * "newest first": every adjacent pair in order of created_at, newest first (ties allowed;
+ * unparseable dates skipped); `ours` (ids in creation order) listed in reverse creation order, unless
+ * the service stamped them with one created_at (a tie says nothing about which is newer to its clock).
+ */
+export const listNewestFirst = defineRule({
+  name: 'listNewestFirst',
+  requirements: ['PT-LIST-ORDER'],
+  codes: { 'list.order': 'failure' },
+  judge(observation: ListSeen & { ours: readonly string[] }, v) {
+    const { list } = observation;
+    v.shows(observation.exchange);
+    for (let i = 0; i + 1 < list.items.length; i++) {
+      const a = list.items[i]!;
+      const b = list.items[i + 1]!;
+      const ta = createdAt(a);
+      const tb = createdAt(b);
+      if (Number.isFinite(ta) && Number.isFinite(tb) && ta < tb) {
+        return v.find('list.order', { title: 'the list is not newest first', expected: 'each listed charge created no earlier than the next one', actual: `${show(a.id)} (created ${show(a.created_at)}) listed before ${show(b.id)} (created ${show(b.created_at)})`, pointer: `/${i}` });
+      }
+    }
+    const positions = observation.ours.map((id) => list.items.findIndex((i) => i.id === id));
+    for (let j = 1; j < positions.length; j++) {
+      for (let i = 0; i < j; i++) {
+        const pi = positions[i]!;
+        const pj = positions[j]!;
+        if (pi < 0 || pj < 0 || pj < pi) continue;
+        const ti = createdAt(list.items[pi]);
+        const tj = createdAt(list.items[pj]);
+        if (Number.isFinite(ti) && Number.isFinite(tj) && ti === tj) continue;
+        return v.find('list.order', { title: 'the list is not newest first', expected: 'a charge created later is listed before an earlier one', actual: `creation order → list positions ${show(positions)}` });
+      }
+    }
+  },
+});
+
+/** A charge we created just before listing: its id and the created_at the service gave it. */
+export interface RecentCharge {
+  id: string;
+  createdAt: unknown;
 }
 
 /**
- * A charge of another account or environment must not be listed ("Lists the account charges";
- * "Their data is independent"). `code` names which boundary was crossed.
+ * "newest first, up to 200 records":
+ * - `cap`: never more than 200; when the account is known to hold more than 200 charges, fewer than
+ *   200 without any paging hint only warns (pagination is "not shown": a smaller page announced only
+ *   in headers is possible);
+ * - `kept`: the 200 kept are the newest. A charge of ours (ids in creation order) may not be missing
+ *   while an earlier one of ours is listed. When none of ours is listed, the list kept older charges
+ *   and dropped newer ones if a listed charge is one we KNOW existed before ours (`knownOlder`: ids we
+ *   saw listed, or created and awaited, before creating ours: had 200 newer charges pushed ours out,
+ *   they would have pushed that one out too; no clock involved), or if every listed charge was created
+ *   (by the service's own created_at) before the oldest of ours. Otherwise (ours missing, nothing
+ *   provably older shown) it passes: another worker may have created 200 charges since, and
+ *   created_at ties (a seconds-precision clock) say nothing about order.
  */
-export function ensureNotListed(list: LocatedList, foreignId: string, ctx: RuleContext & { code: 'list.other-account' | 'env.shared-list'; whose: string }): Judgement {
-  if (!list.items.some((i) => i.id === foreignId)) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: ctx.code, title: `the list shows ${ctx.whose}`, severity: 'failure', expected: 'only this account\'s and environment\'s charges', actual: `charge ${foreignId} listed` }));
-}
+export const keepNewest200 = defineRule({
+  name: 'keepNewest200',
+  requirements: ['PT-LIST-MAX-200'],
+  codes: { 'list.over-200': 'failure', 'list.short': 'warning', 'list.newest-dropped': 'failure' },
+  judge(observation: ({ kind: 'cap'; accountHoldsMoreThanCap?: boolean } & ListSeen) | ({ kind: 'kept'; ours: readonly RecentCharge[]; knownOlder?: readonly unknown[] } & ListSeen), v) {
+    const { list } = observation;
+    v.shows(observation.exchange);
+    if (observation.kind === 'cap') {
+      if (list.items.length > LIST_MAX) return v.find('list.over-200', { title: 'the list holds more than 200 records', expected: `at most ${LIST_MAX} records`, actual: `${list.items.length} records` });
+      if (observation.accountHoldsMoreThanCap && list.items.length < LIST_MAX && !list.paged) {
+        v.find('list.short', { title: 'the list shows fewer than 200 of an account holding more', expected: `${LIST_MAX} records (or a paging hint)`, actual: `${list.items.length} records, envelope ${list.shape}` });
+      }
+      return;
+    }
+    const ours = observation.ours;
+    if (list.items.length === 0 || ours.length === 0) return v.nothingToJudge();
+    const listedIds = list.items.map((i) => i.id);
+    const positions = ours.map((c) => listedIds.indexOf(c.id));
+    if (positions.some((p) => p >= 0)) {
+      const dropped = positions.findIndex((p, i) => p < 0 && positions.slice(0, i).some((q) => q >= 0));
+      if (dropped < 0) return;
+      return v.find('list.newest-dropped', { title: 'the list omits a newer charge while showing an older one', expected: 'the newest charges ("newest first, up to 200 records")', actual: `charge ${ours[dropped]?.id} (created later) missing; list positions of ours in creation order ${show(positions)}` });
+    }
+    const missing = `none of ours ${show(ours.map((c) => c.id))} listed`;
+    const older = new Set<unknown>((observation.knownOlder ?? []).filter((id) => id !== undefined));
+    const olderShown = listedIds.find((id) => older.has(id));
+    if (olderShown !== undefined) {
+      return v.find('list.newest-dropped', {
+        title: 'the list shows an older charge and omits the newest',
+        expected: 'the newest charges first ("newest first, up to 200 records"): ours, created after it, listed before it drops out',
+        actual: `${list.items.length} charges; ${show(olderShown)} (known to exist before ours were created) listed; ${missing}`,
+      });
+    }
+    const ourTimes = ours.map((c) => (typeof c.createdAt === 'string' ? Date.parse(c.createdAt) : Number.NaN)).filter(Number.isFinite);
+    const times = list.items.map(createdAt);
+    if (ourTimes.length === 0 || !times.every(Number.isFinite)) return;
+    const oldestOurs = Math.min(...ourTimes);
+    const newestListed = Math.max(...times);
+    if (newestListed >= oldestOurs) return;
+    v.find('list.newest-dropped', {
+      title: 'the list shows older charges and omits the newest',
+      expected: `the newest charges first ("newest first, up to 200 records"): ours, created ${new Date(oldestOurs).toISOString()} or later, listed`,
+      actual: `${list.items.length} charges, the newest created ${new Date(newestListed).toISOString()}; ${missing}`,
+    });
+  },
+});
 
 /**
- * One charge, one row: "moves to exactly one of the other states" — a charge listed twice (in two
- * states, or twice in one) fails.
+ * A list of the account read right after creating `ours` (ids in creation order): they are listed
+ * ({@link listAccountCharges}), newest first ({@link listNewestFirst}), none dropped for an older one
+ * ({@link keepNewest200}).
  */
-export function ensureListedOnce(list: LocatedList, ctx: RuleContext): Judgement {
-  const ids = list.items.map((x) => x.id).filter((id) => id !== undefined);
-  const twice = ids.find((id, i) => ids.indexOf(id) !== i);
-  if (twice === undefined) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'list.duplicate', title: 'one charge is listed twice', severity: 'failure', expected: 'each charge once, in one state', actual: `id ${show(twice)}` }));
-}
+export const verifyOursListed = defineRule({
+  name: 'verifyOursListed',
+  requirements: [],
+  codes: {},
+  uses: [listAccountCharges, listNewestFirst, keepNewest200],
+  judge(observation: ListSeen & { ours: readonly string[] }, v) {
+    const { list, exchange, ours } = observation;
+    v.apply(listNewestFirst, { list, exchange, ours });
+    if (ours.length >= 2) v.apply(keepNewest200, { kind: 'kept', list, exchange, ours: ours.map((id) => ({ id, createdAt: undefined })) });
+    v.apply(listAccountCharges, { kind: 'ours', list, exchange, ours });
+  },
+});
+
+/**
+ * "Optional query `status` filters by one of the charge states":
+ * - `answer`: a filtered list answers 2xx;
+ * - `filtered`: every item is in `state`; our charge in that state is listed (unless the list may be
+ *   truncated); our charges in other states are not. A pending filter may show a lazily expired
+ *   charge as expired ("detected lazily"): allowed.
+ */
+export const filterByStatus = defineRule({
+  name: 'filterByStatus',
+  requirements: ['PT-LIST-STATUS-FILTER'],
+  codes: { 'list.filter-status': 'failure', 'list.filter': 'failure', 'list.filter-missing': 'failure' },
+  judge(observation: { kind: 'answer'; answer: ErrorAnswer; state: string } | ({ kind: 'filtered'; state: string; ours: Readonly<Record<string, string | undefined>> } & ListSeen), v) {
+    if (observation.kind === 'answer') {
+      judgeStatus(v, observation.answer.exchange, '2xx', { unexpected: 'list.filter-status' }, `GET /business/pix-charges?status=${observation.state}`);
+      return;
+    }
+    const { list, state, ours } = observation;
+    v.shows(observation.exchange);
+    const wrong = list.items.filter((i) => i.status !== state && !(state === 'pending' && i.status === 'expired'));
+    if (wrong.length) v.find('list.filter', { title: `status=${state} lists charges in other states`, expected: `every item with status "${state}"`, actual: `${wrong.length} of ${list.items.length} not ${state}, e.g. ${show(wrong[0], 200)}` });
+    const mine = ours[state];
+    if (mine && !list.items.some((i) => i.id === mine) && !mayBeTruncated(list)) {
+      v.find('list.filter-missing', { title: `status=${state} omits our ${state} charge`, expected: `charge ${mine} listed`, actual: `${list.items.length} item(s), ours absent` });
+    }
+    for (const [other, id] of Object.entries(ours)) {
+      if (other !== state && id && list.items.some((i) => i.id === id)) {
+        v.find('list.filter', { title: `status=${state} lists our ${other} charge`, expected: `no ${other} charge`, actual: `charge ${id} listed` });
+      }
+    }
+  },
+});

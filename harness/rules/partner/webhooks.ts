@@ -6,13 +6,14 @@
  * per call"; "The same event id can arrive more than once". The signature ("Authentication" 4) is
  * judged by harness/rules/partner/signature.ts.
  */
-import type { Judgement } from '../finding.js';
+import type { RequirementId } from '../finding.js';
 import type { Delivery } from '../../webhooks/types.js';
 import { parsesAsJson } from '../../webhooks/delivery-facts.js';
-import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { verifyIsoTimestamp } from '../time.js';
+import { show } from '../judgement.js';
+import { defineRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
 import type { Exchange } from '../../core/exchange.js';
+import { checkIsoTimestampPart } from './bridges.js';
 
 /** The parts of a delivery these rules read. */
 export type PartnerDelivery = Pick<Delivery, 'seq' | 'headers' | 'rawBody' | 'bodyText' | 'receivedAt'> & { json?: unknown };
@@ -26,15 +27,6 @@ export interface PartnerEvent {
 
 export function eventOf(d: Pick<Delivery, 'json'>): PartnerEvent | undefined {
   return isRecord(d.json) ? (d.json as PartnerEvent) : undefined;
-}
-
-export interface ExpectedEvent {
-  type: string;
-  amount: number;
-  /** the external_ref sent at creation (undefined: none sent, nothing to compare) */
-  externalRef?: string;
-  /** the paid charge's e2e_id, when the lookup showed one */
-  e2eId?: unknown;
 }
 
 /** A name reduced to its words: lower case, any separator a dot, British "cancelled" as "canceled". */
@@ -55,44 +47,102 @@ export function isEventTypeVariant(actual: unknown, expected: string): boolean {
   return a === e || (a !== '' && e.endsWith(`.${a}`) && a.includes('.'));
 }
 
+/** The documented events ("Event | Sent when") and the sentences their arrival shows. */
+const EVENT_ROWS: Readonly<Record<string, readonly RequirementId[]>> = {
+  'business.pix.created': ['PT-EVT-CREATED'],
+  'business.pix.paid': ['PT-EVT-PAID', 'PT-CHARGE-PAY-WEBHOOK'],
+  'business.pix.canceled': ['PT-EVT-CANCELED'],
+};
+
 /**
- * One of our events: `{id, type, created_at, data{amount_cents, e2e_id, external_ref}}` with the
- * expected type, the charge amount, the external_ref unchanged ("returned unchanged … in webhooks"),
- * an ISO 8601 created_at (any ISO 8601 form), and for business.pix.paid the payment's e2e_id (a paid
- * event without one fails: PT-CHARGE-E2E-WHEN-PAID; created and canceled may omit it).
+ * "Every state change sends a signed POST to that URL." with the Events table ("business.pix.created
+ * | charge created", "business.pix.paid | payment confirmed", "business.pix.canceled | charge
+ * canceled before payment") and the pay route's "same effect (capture plus webhook)":
+ * - `arrival`: the event of a state change arrives. One that did not arrive within OUR wait is not a
+ *   broken timer ("Retry schedule and delivery timeout: not shown"): without other evidence it only
+ *   warns; it fails when `laterEvent` shows that the service delivered an event triggered AFTER it to
+ *   the same receiver while it still had not arrived;
+ * - `post`: a delivery is an HTTP POST with a JSON body.
  */
-export function verifyPartnerEvent(d: PartnerDelivery, expected: ExpectedEvent): Judgement {
-  const event = eventOf(d);
-  const where = `delivery #${d.seq}`;
-  const ctx = (requirements: RuleContext['requirements']): RuleContext => ({ requirements });
-  const shape = ctx(['PT-WH-BODY-SHAPE']);
-  if (!event || !isRecord(event.data)) {
-    return judge(shape, makeFinding(shape, { code: 'webhook.payload', title: 'the webhook body is not {id, type, created_at, data{…}}', severity: 'failure', expected: '{id, type, created_at, data{amount_cents, e2e_id, external_ref}}', actual: `${show(d.bodyText, 300)} (${where})` }));
-  }
-  const parts: Judgement[] = [];
-  const shapeFindings = [];
-  if (typeof event.id !== 'string' || event.id === '') shapeFindings.push(makeFinding(shape, { code: 'webhook.payload', title: 'the webhook has no string id', severity: 'failure', expected: 'id: non-empty string', actual: `id ${show(event.id)} (${where})` }));
-  if (event.data.amount_cents !== expected.amount) shapeFindings.push(makeFinding(shape, { code: 'webhook.payload', title: 'the event amount differs from the charge', severity: 'failure', expected: `data.amount_cents ${expected.amount}`, actual: `data.amount_cents ${show(event.data.amount_cents)} (${where})` }));
-  parts.push(judge(shape, shapeFindings));
-  parts.push(verifyIsoTimestamp(event.created_at, { requirements: ['PT-WH-BODY-SHAPE'], subject: 'event created_at', pointer: '/created_at' }));
-  const types = ctx(['PT-WH-EVENT-TYPES']);
-  parts.push(judge(types, event.type === expected.type ? undefined : makeFinding(types, { code: 'webhook.events', title: `the event type is not ${expected.type}`, severity: 'failure', expected: `type "${expected.type}"`, actual: `type ${show(event.type)} (${where})` })));
-  if (expected.externalRef !== undefined) {
-    const ref = ctx(['PT-CHARGE-EXTREF-UNCHANGED', 'PT-WH-DATA-FIELDS']);
-    parts.push(judge(ref, event.data.external_ref === expected.externalRef ? undefined : makeFinding(ref, { code: 'charge.external-ref-changed', title: 'the event external_ref is not the one sent, unchanged', severity: 'failure', expected: `data.external_ref ${show(expected.externalRef)}`, actual: `data.external_ref ${show(event.data.external_ref)} (${where})` })));
-  }
-  if (expected.type === 'business.pix.paid') {
-    const e2e = event.data.e2e_id;
-    const paid = ctx(['PT-WH-DATA-FIELDS', 'PT-CHARGE-E2E-WHEN-PAID']);
-    if (typeof e2e !== 'string' || e2e === '') {
-      parts.push(judge(paid, makeFinding(paid, { code: 'charge.e2e-missing', title: 'the paid event carries no e2e_id', severity: 'failure', expected: 'data.e2e_id: the end-to-end id of the payment', actual: `data.e2e_id ${show(e2e)} (${where})` })));
-    } else {
-      const same = ctx(['PT-WH-DATA-FIELDS', 'PT-CHARGE-FIELD-E2E']);
-      parts.push(judge(same, typeof expected.e2eId !== 'string' || expected.e2eId === e2e ? undefined : makeFinding(same, { code: 'webhook.payload', title: 'the paid event e2e_id differs from the charge e2e_id', severity: 'failure', expected: `data.e2e_id ${show(expected.e2eId)}`, actual: `data.e2e_id ${show(e2e)} (${where})` })));
+export const announceStateChanges = defineRule({
+  name: 'announceStateChanges',
+  requirements: ['PT-WH-STATE-CHANGE', 'PT-EVT-CREATED', 'PT-EVT-PAID', 'PT-EVT-CANCELED', 'PT-CHARGE-PAY-WEBHOOK'],
+  codes: { 'webhook.missing': 'failure', 'webhook.not-delivered': 'warning', 'webhook.method': 'failure', 'webhook.body-not-json': 'failure' },
+  judge(observation: { kind: 'arrival'; delivery: PartnerDelivery | undefined; type: string; ref: string; waitedMs: number; laterEvent?: string | undefined } | { kind: 'post'; delivery: Pick<Delivery, 'seq' | 'path' | 'method' | 'headers' | 'rawBody' | 'receivedAt'> & { json?: unknown } }, v) {
+    if (observation.kind === 'post') {
+      const d = observation.delivery;
+      const where = `delivery #${d.seq}`;
+      v.decides('PT-WH-STATE-CHANGE');
+      if (d.method !== 'POST') v.find('webhook.method', { title: 'a partner webhook is not a POST', expected: 'an HTTP POST', actual: `method ${d.method} (${where})` });
+      if (!parsesAsJson(d)) v.find('webhook.body-not-json', { title: 'a partner webhook body is not JSON', expected: 'a JSON body', actual: `body ${show(d.rawBody.toString('utf8'), 200)} (${where})` });
+      return;
     }
-  }
-  return combine(...parts);
+    const { type } = observation;
+    v.decides('PT-WH-STATE-CHANGE', ...(EVENT_ROWS[type] ?? []));
+    if (observation.delivery) return;
+    const evidence = observation.laterEvent !== undefined;
+    v.find(evidence ? 'webhook.missing' : 'webhook.not-delivered', {
+      title: evidence ? `no ${type} event arrived, though a later event did` : `no ${type} event arrived within our wait`,
+      expected: `a signed POST of ${type} with external_ref ${JSON.stringify(observation.ref)} at /partner`,
+      actual: evidence ? `${observation.laterEvent} arrived; ${type} still absent ${observation.waitedMs / 1000} s later` : `nothing within ${observation.waitedMs / 1000} s (our patience; the contract states no delivery time)`,
+    });
+  },
+});
+
+/** What one of our events should carry: the charge it is about, as the suite knows it. */
+export interface ExpectedEvent {
+  type: string;
+  amount: number;
+  /** the external_ref sent at creation (undefined: none sent, nothing to compare) */
+  externalRef?: string;
+  /** the paid charge's e2e_id, when the lookup showed one */
+  e2eId?: unknown;
 }
+
+/**
+ * "`type` (event name)" with the Events table: an event of a state change carries the documented
+ * name of its event (another case or separator, a missing `business.` prefix, British "cancelled"
+ * are the event mis-named, found and judged here). A body that is no event object is
+ * shapeEventBodies'.
+ */
+export const nameEventsAsDocumented = defineRule({
+  name: 'nameEventsAsDocumented',
+  requirements: ['PT-WH-EVENT-TYPES'],
+  codes: { 'webhook.event-type': 'failure' },
+  judge(observation: { delivery: PartnerDelivery; type: string }, v) {
+    const event = eventOf(observation.delivery);
+    if (event === undefined) return v.nothingToJudge();
+    if (event.type === observation.type) return;
+    const type = event.type;
+    v.find('webhook.event-type', { title: `the event type is not ${observation.type}`, expected: `type "${observation.type}"`, actual: `type ${show(type)} (delivery #${observation.delivery.seq})` });
+  },
+});
+
+/**
+ * "Webhook event body": `{id (string), type, created_at (ISO 8601), data{amount_cents, e2e_id,
+ * external_ref}}`: a non-empty string id, an ISO 8601 created_at (any ISO 8601 form) and a data
+ * object whose amount_cents is the charge's. How e2e_id (assigned at payment) and an external_ref the
+ * caller never sent appear in created and canceled events is not stated (PT-WH-DATA-FIELDS is
+ * ambiguous): absent, null or empty are all accepted here; the external_ref sent is
+ * verifyExternalRefUnchanged's, a paid event's e2e_id carryE2eWhenPaid's (charges.ts).
+ */
+export const shapeEventBodies = defineRule({
+  name: 'shapeEventBodies',
+  requirements: ['PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS'],
+  codes: { 'webhook.payload': 'failure', 'webhook.event-id': 'failure', 'webhook.amount': 'failure' },
+  uses: [checkIsoTimestampPart],
+  judge(observation: { delivery: PartnerDelivery; amount: number }, v) {
+    const d = observation.delivery;
+    const event = eventOf(d);
+    const where = `delivery #${d.seq}`;
+    if (!event || !isRecord(event.data)) {
+      return v.find('webhook.payload', { title: 'the webhook body is not {id, type, created_at, data{…}}', expected: '{id, type, created_at, data{amount_cents, e2e_id, external_ref}}', actual: `${show(d.bodyText, 300)} (${where})` });
+    }
+    if (typeof event.id !== 'string' || event.id === '') v.find('webhook.event-id', { title: 'the webhook has no string id', expected: 'id: non-empty string', actual: `id ${show(event.id)} (${where})`, requirements: ['PT-WH-BODY-SHAPE'] });
+    if (event.data.amount_cents !== observation.amount) v.find('webhook.amount', { title: 'the event amount differs from the charge', expected: `data.amount_cents ${observation.amount}`, actual: `data.amount_cents ${show(event.data.amount_cents)} (${where})` });
+    v.apply(checkIsoTimestampPart, { value: event.created_at, requirements: ['PT-WH-BODY-SHAPE'], pointer: '/created_at', subject: 'event created_at' });
+  },
+});
 
 /**
  * The service's clock minus ours, estimated from an answer that carries the service's own time for
@@ -106,36 +156,6 @@ export function serviceClockOffsetMs(exchange: Pick<Exchange, 'startedAt' | 'dur
   return Number.isFinite(service) && Number.isFinite(ours) ? service - ours : undefined;
 }
 
-/**
- * "Every state change sends a signed POST to that URL" and the event body is JSON: another method,
- * or a body that does not parse, is a failure. (The signature is signPartnerWebhooks',
- * harness/rules/partner/signature.ts.)
- */
-export function verifyPartnerEventIsJsonPost(d: Pick<Delivery, 'seq' | 'method' | 'rawBody'> & { json?: unknown }, ctx: RuleContext): Judgement {
-  const where = `delivery #${d.seq}`;
-  const findings = [];
-  if (d.method !== 'POST') findings.push(makeFinding(ctx, { code: 'webhook.method', title: 'a partner webhook is not a POST', severity: 'failure', expected: 'an HTTP POST', actual: `method ${d.method} (${where})` }));
-  if (!parsesAsJson(d)) findings.push(makeFinding(ctx, { code: 'webhook.body-not-json', title: 'a partner webhook body is not JSON', severity: 'failure', expected: 'a JSON body', actual: `body ${show(d.rawBody.toString('utf8'), 200)} (${where})` }));
-  return judge(ctx, findings);
-}
-
-/**
- * "Every state change sends a signed POST": an event that did not arrive within OUR wait is not a
- * broken timer ("Retry schedule and delivery timeout: not shown"): without other evidence it is a
- * warning (inconclusive). It fails when `laterEvent` shows that the service delivered an event
- * triggered AFTER this one to the same receiver while this one still had not arrived after the wait.
- */
-export function judgeEventArrival(d: PartnerDelivery | undefined, ctx: RuleContext & { type: string; ref: string; waitedMs: number; laterEvent?: string | undefined }): Judgement {
-  if (d) return judge(ctx);
-  const evidence = ctx.laterEvent !== undefined;
-  return judge(ctx, makeFinding(ctx, {
-    code: evidence ? 'webhook.missing' : 'webhook.not-delivered',
-    title: evidence ? `no ${ctx.type} event arrived, though a later event did` : `no ${ctx.type} event arrived within our wait`,
-    severity: evidence ? 'failure' : 'warning',
-    expected: `a signed POST of ${ctx.type} with external_ref ${JSON.stringify(ctx.ref)} at /partner`,
-    actual: evidence ? `${ctx.laterEvent} arrived; ${ctx.type} still absent ${ctx.waitedMs / 1000} s later` : `nothing within ${ctx.waitedMs / 1000} s (our patience; the contract states no delivery time)`,
-  }));
-}
 
 export interface RedeliveryObservation {
   attempts: ReadonlyArray<Pick<Delivery, 'receivedAt' | 'json'>>;
@@ -158,60 +178,117 @@ function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/**
- * Redelivery of an event every attempt of which failed: retried (never retried is a failure, fewer
- * than 8 attempts only warns: "up to 8" does not promise all are used), at most 8 attempts, the same
- * event id on each, gaps doubling up to the cap (the median of gap ÷ min(2 × previous gap, cap)
- * within 0.75–1.4: the first gap and jitter are not shown), no gap over the cap (plus slack).
- */
-export function judgeRedeliveries(o: RedeliveryObservation): Judgement {
-  const n = o.attempts.length;
-  const parts: Judgement[] = [];
-  const retries = { requirements: ['PT-WH-REDELIVERY-RETRIES'] as const };
-  parts.push(judge(retries, o.concludedMissing ? makeFinding(retries, {
-    code: 'webhook.no-redelivery',
-    title: n === 1 ? 'a failed delivery was never retried' : `a failing event was attempted only ${n} times`,
-    severity: n === 1 ? 'failure' : 'warning',
-    expected: `redelivery while the receiver answers 500, up to ${MAX_ATTEMPTS} attempts, gaps at most the ${o.capMs / 1000} s cap`,
-    actual: `${n} attempt(s), none for ${o.longestGapMs / 1000} s after the last`,
-  }) : undefined));
-  const attempts = { requirements: ['PT-WH-REDELIVERY-ATTEMPTS'] as const };
-  parts.push(judge(attempts, n > MAX_ATTEMPTS ? makeFinding(attempts, { code: 'webhook.too-many-attempts', title: 'a failing event was attempted more than 8 times', severity: 'failure', expected: `at most ${MAX_ATTEMPTS} attempts`, actual: `${n} attempts` }) : undefined));
-  if (n >= 2) parts.push(ensureSameEventId(o.attempts, { requirements: ['PT-WH-EVENT-ID-STABLE'] }));
+function gapsOf(o: Pick<RedeliveryObservation, 'attempts'>): number[] {
   const times = o.attempts.map((d) => d.receivedAt);
-  const gaps = times.slice(1).map((at, i) => at - times[i]!);
-  // each gap against what doubling predicts from the one before, the cap included: min(2 × previous, cap)
-  const ratios: number[] = [];
-  for (let i = 1; i < gaps.length; i++) if (gaps[i - 1]! > 0 && gaps[i - 1]! < o.capMs * 0.9) ratios.push(gaps[i]! / Math.min(2 * gaps[i - 1]!, o.capMs));
-  if (ratios.length >= 2) {
-    const m = median(ratios);
-    const backoff = { requirements: ['PT-WH-BACKOFF'] as const };
-    parts.push(judge(backoff, m < 0.75 || m > 1.4 ? makeFinding(backoff, { code: 'webhook.backoff', title: 'redelivery gaps do not double', severity: 'failure', expected: 'each gap about twice the previous one, up to the cap (median of gap ÷ min(2 × previous, cap) within 0.75–1.4)', actual: `gaps ${gaps.join(', ')} ms, median ${m.toFixed(2)}` }) : undefined));
-  }
-  if (gaps.length > 0) {
-    const longest = Math.max(...gaps);
-    const cap = { requirements: ['PT-WH-BACKOFF-CAP'] as const };
-    parts.push(judge(cap, longest > o.capMs + o.slackMs ? makeFinding(cap, { code: 'webhook.backoff-cap', title: `a redelivery gap exceeds the ${o.compressed ? 'configured' : '5-minute'} cap`, severity: 'failure', expected: `gaps of at most ${o.capMs} ms${o.compressed ? ' (PAYGATE_PARTNER_RETRY_CAP_MS; the contract says 5 minutes)' : ''}, ${o.slackMs} ms tolerance`, actual: `${longest} ms (gaps ${gaps.join(', ')} ms)` }) : undefined));
-  }
-  return combine(...parts);
+  return times.slice(1).map((at, i) => at - times[i]!);
 }
 
+/**
+ * "Redelivery: up to 8 attempts per event": an event every attempt of which failed is retried. Never
+ * retried fails; fewer than 8 attempts only warns ("up to 8" does not promise all are used).
+ */
+export const retryFailedDeliveries = defineRule({
+  name: 'retryFailedDeliveries',
+  requirements: ['PT-WH-REDELIVERY-RETRIES'],
+  codes: { 'webhook.never-retried': 'failure', 'webhook.few-attempts': 'warning' },
+  judge(o: RedeliveryObservation, v) {
+    if (!o.concludedMissing) return;
+    const n = o.attempts.length;
+    v.find(n === 1 ? 'webhook.never-retried' : 'webhook.few-attempts', {
+      title: n === 1 ? 'a failed delivery was never retried' : `a failing event was attempted only ${n} times`,
+      expected: `redelivery while the receiver answers 500, up to ${MAX_ATTEMPTS} attempts, gaps at most the ${o.capMs / 1000} s cap`,
+      actual: `${n} attempt(s), none for ${o.longestGapMs / 1000} s after the last`,
+    });
+  },
+});
+
+/** "up to 8 attempts per event": never a 9th. */
+export const capDeliveryAttempts = defineRule({
+  name: 'capDeliveryAttempts',
+  requirements: ['PT-WH-REDELIVERY-ATTEMPTS'],
+  codes: { 'webhook.too-many-attempts': 'failure' },
+  judge(o: RedeliveryObservation, v) {
+    if (o.attempts.length <= MAX_ATTEMPTS) return;
+    v.find('webhook.too-many-attempts', { title: 'a failing event was attempted more than 8 times', expected: `at most ${MAX_ATTEMPTS} attempts`, actual: `${o.attempts.length} attempts` });
+  },
+});
+
+/**
+ * "exponential backoff doubling per attempt": each gap against what doubling predicts from the one
+ * before, the cap included (min(2 × previous, cap)); the median ratio within 0.75–1.4 (the first gap
+ * and jitter are not shown). Judged from three gaps on.
+ */
+export const doubleRedeliveryGaps = defineRule({
+  name: 'doubleRedeliveryGaps',
+  requirements: ['PT-WH-BACKOFF'],
+  codes: { 'webhook.backoff': 'failure' },
+  judge(o: RedeliveryObservation, v) {
+    const gaps = gapsOf(o);
+    const ratios: number[] = [];
+    for (let i = 1; i < gaps.length; i++) if (gaps[i - 1]! > 0 && gaps[i - 1]! < o.capMs * 0.9) ratios.push(gaps[i]! / Math.min(2 * gaps[i - 1]!, o.capMs));
+    if (ratios.length < 2) return v.nothingToJudge();
+    const m = median(ratios);
+    if (m >= 0.75 && m <= 1.4) return;
+    v.find('webhook.backoff', { title: 'redelivery gaps do not double', expected: 'each gap about twice the previous one, up to the cap (median of gap ÷ min(2 × previous, cap) within 0.75–1.4)', actual: `gaps ${gaps.join(', ')} ms, median ${m.toFixed(2)}` });
+  },
+});
+
+/** "with a cap of 5 minutes" (or the operator's compressed cap): no gap over the cap plus slack. */
+export const capRedeliveryGaps = defineRule({
+  name: 'capRedeliveryGaps',
+  requirements: ['PT-WH-BACKOFF-CAP'],
+  codes: { 'webhook.backoff-cap': 'failure' },
+  judge(o: RedeliveryObservation, v) {
+    const gaps = gapsOf(o);
+    if (gaps.length === 0) return v.nothingToJudge();
+    const longest = Math.max(...gaps);
+    if (longest <= o.capMs + o.slackMs) return;
+    v.find('webhook.backoff-cap', { title: `a redelivery gap exceeds the ${o.compressed ? 'configured' : '5-minute'} cap`, expected: `gaps of at most ${o.capMs} ms${o.compressed ? ' (PAYGATE_PARTNER_RETRY_CAP_MS; the contract says 5 minutes)' : ''}, ${o.slackMs} ms tolerance`, actual: `${longest} ms (gaps ${gaps.join(', ')} ms)` });
+  },
+});
+
 /** "The same event id can arrive more than once": every attempt of one event carries one id. */
-export function ensureSameEventId(attempts: ReadonlyArray<Pick<Delivery, 'json'>>, ctx: RuleContext): Judgement {
-  const ids = [...new Set(attempts.map((d) => eventOf(d)?.id))];
-  if (ids.length <= 1) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'webhook.redelivery-new-id', title: 'redeliveries of one event carry different event ids', severity: 'failure', expected: 'the same event id on every attempt ("The same event id can arrive more than once")', actual: `ids ${show(ids)}` }));
-}
+export const keepEventIdAcrossAttempts = defineRule({
+  name: 'keepEventIdAcrossAttempts',
+  requirements: ['PT-WH-EVENT-ID-STABLE'],
+  codes: { 'webhook.redelivery-new-id': 'failure' },
+  judge(attempts: ReadonlyArray<Pick<Delivery, 'json'>>, v) {
+    if (attempts.length < 2) return v.nothingToJudge();
+    const ids = [...new Set(attempts.map((d) => eventOf(d)?.id))];
+    if (ids.length <= 1) return;
+    v.find('webhook.redelivery-new-id', { title: 'redeliveries of one event carry different event ids', expected: 'the same event id on every attempt ("The same event id can arrive more than once")', actual: `ids ${show(ids)}` });
+  },
+});
+
+/**
+ * The attempts of one event every attempt of which failed: retried, at most 8 attempts, one event id,
+ * gaps doubling up to the cap.
+ */
+export const verifyRedeliveries = defineRule({
+  name: 'verifyRedeliveries',
+  requirements: [],
+  codes: {},
+  uses: [retryFailedDeliveries, capDeliveryAttempts, keepEventIdAcrossAttempts, doubleRedeliveryGaps, capRedeliveryGaps],
+  judge(o: RedeliveryObservation, v) {
+    v.apply(retryFailedDeliveries, o);
+    v.apply(capDeliveryAttempts, o);
+    v.apply(keepEventIdAcrossAttempts, o.attempts);
+    v.apply(doubleRedeliveryGaps, o);
+    v.apply(capRedeliveryGaps, o);
+  },
+});
 
 /**
  * "10 s timeout per call": a delivery answered only after the timeout counts as failed and is
  * redelivered. How a late 200 is treated is not spelled out beyond the timeout: a missing
- * redelivery is a warning; a redelivery under another event id fails.
+ * redelivery only warns.
  */
-export function judgeTimedOutDelivery(found: ReadonlyArray<Pick<Delivery, 'receivedAt' | 'json'>>, ctx: { answeredAfterMs: number; timeoutMs: number }): Judgement {
-  const timeout = { requirements: ['PT-WH-TIMEOUT'] as const };
-  if (found.length < 2) {
-    return judge(timeout, makeFinding(timeout, { code: 'webhook.no-timeout', title: `a delivery answered after ${ctx.answeredAfterMs / 1000} s was not retried`, severity: 'warning', expected: `the call aborted after ${ctx.timeoutMs / 1000} s and the event redelivered`, actual: `${found.length} delivery(ies)` }));
-  }
-  return combine(judge(timeout), ensureSameEventId(found.slice(0, 2), { requirements: ['PT-WH-EVENT-ID-STABLE'] }));
-}
+export const timeOutSlowDeliveries = defineRule({
+  name: 'timeOutSlowDeliveries',
+  requirements: ['PT-WH-TIMEOUT'],
+  codes: { 'webhook.no-timeout': 'warning' },
+  judge(o: { found: ReadonlyArray<Pick<Delivery, 'receivedAt' | 'json'>>; answeredAfterMs: number; timeoutMs: number }, v) {
+    if (o.found.length >= 2) return;
+    v.find('webhook.no-timeout', { title: `a delivery answered after ${o.answeredAfterMs / 1000} s was not retried`, expected: `the call aborted after ${o.timeoutMs / 1000} s and the event redelivered`, actual: `${o.found.length} delivery(ies)` });
+  },
+});

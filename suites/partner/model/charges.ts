@@ -17,46 +17,45 @@
  * bodies are not shown (the state is confirmed by lookups instead).
  */
 import { randomUUID } from 'node:crypto';
-import { expectStatus } from '../../../harness/rules/index.js';
 import {
+  answerChargeCreation,
   answerChargeLookup,
+  cancelPendingCharge,
   chargeOf,
-  ensureCancelAccepted,
-  ensureConflictRefused,
-  ensureCreatedPending,
-  ensureDistinctCharges,
-  ensureListedOnce,
-  ensurePayRefused,
-  expectChargeState,
-  expectPartnerError,
-  judgeCaptureWindow,
-  judgePayCancelRace,
-  judgeSameKeyBurst,
+  confirmPendingCharge,
+  createWithoutKey,
+  describeCapture,
+  filterByStatus,
+  keepPaidTerminal,
+  listAccountCharges,
   locateChargeList,
-  verifyChargeAmount,
+  moveOnceFromPending,
+  neverCaptureTwice,
+  readCaptureWindow,
+  refuseCancelUnlessPending,
+  refuseKeyReuse,
+  replayWithoutRepeating,
+  verifyCaptureWindow,
   verifyChargeId,
+  verifyCreatedCharge,
   verifyExternalRefUnchanged,
-  verifyNewestFirst,
-  verifyReplayedCharge,
-  verifyStatusFilter,
+  verifyOursListed,
 } from '../../../harness/rules/partner/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, recordAll, sendThenJudge, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, sendThenJudge, shortId } from '../../../harness/run/model.js';
 import type { MeasureWindow } from '../../../harness/run/model.js';
 import { is2xx } from '../../../harness/core/json.js';
 import { readStatement, statementAnswer } from './finance.js';
 import type { Statement } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
 
-/** Hands a 2xx creation answer to the creation rules and adds the charge to the model. */
+/** Hands a 2xx creation answer's charge to the rule of the charge as created, and adds it to the model. */
 function created(m: PartnerModel, r: PartnerReal, res: ApiResponse, body: PartnerChargeRequest, key: string | undefined): ModelCharge | undefined {
   const data = chargeOf(res.json);
   const exchange = res.exchange;
-  if (judgeFails(r.it.run, verifyChargeId, { charge: data, exchange }) || !data || typeof data.id !== 'string') return undefined;
+  if (!data) return void r.it.run.judge(verifyChargeId, { charge: data, exchange });
+  if (judgeFails(r.it.run, verifyCreatedCharge, { charge: data, sent: body, exchange }) || typeof data.id !== 'string') return undefined;
   const id = data.id;
-  if (judgeFails(r.it.run, ensureCreatedPending, { charge: data, exchange })) return undefined;
-  r.it.run.judge(verifyChargeAmount, { charge: data, exchange, sentCents: body.amount_cents, where: 'on creation' });
-  r.it.run.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: body.external_ref, where: 'on creation', exchanges: [exchange] });
   const c: ModelCharge = { ref: `p${m.charges.length + 1}`, id, body, key, createdAt: typeof data.created_at === 'string' ? data.created_at : undefined, status: 'pending' };
   m.charges.push(c);
   return c;
@@ -83,7 +82,7 @@ export class CreateCharge extends ModelCommand<PartnerModel, PartnerReal> {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     const key = this.withKey ? randomUUID() : undefined;
     const res = await r.pt.createCharge(this.body, key === undefined ? {} : { idempotencyKey: key });
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-CHARGE-CREATE-200'] }))) return;
+    if (judgeFails(r.it.run, answerChargeCreation, { answer: res, withKey: key !== undefined })) return;
     abandonOn429(r, res);
     const c = created(m, r, res, this.body, key);
     if (!c) return;
@@ -105,11 +104,10 @@ export class ReplayCreate extends OnCharge {
     const c = this.target(m);
     r.log.describe(`resend the creation of ${c.ref} with the same Idempotency-Key and body`);
     const res = await r.pt.createCharge(c.body, { idempotencyKey: c.key as string });
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-IDEM-REPLAY'] }))) return;
-    abandonOn429(r, res);
     const id = chargeOf(res.json)?.id;
     r.log.outcome(`HTTP ${res.status}, id ${typeof id === 'string' ? shortId(id) : JSON.stringify(id)}`);
-    r.it.run.record(verifyReplayedCharge(c.id, res, { requirements: ['PT-IDEM-REPLAY', 'PT-IDEM-NO-REPEAT'] }));
+    if (judgeFails(r.it.run, replayWithoutRepeating, { kind: 'replay', originalId: c.id, answer: res })) return;
+    abandonOn429(r, res);
   }
 
   toString(): string {
@@ -128,7 +126,7 @@ export class ConflictCreate extends OnCharge {
     r.log.describe(`reuse the Idempotency-Key of ${c.ref} with a different body (amount ${other.amount_cents})`);
     const res = await r.pt.createCharge(other, { idempotencyKey: c.key as string });
     r.log.outcome(`HTTP ${res.status}`);
-    if (recordAll(r.it.run, ensureConflictRefused(res, { requirements: ['PT-IDEM-CONFLICT-409'] }))) return;
+    if (judgeFails(r.it.run, refuseKeyReuse, res)) return;
     abandonOn429(r, res);
   }
 
@@ -154,11 +152,11 @@ export class SameKeyConcurrently extends ModelCommand<PartnerModel, PartnerReal>
     const statuses = burstStatuses(result);
     r.log.outcome(`HTTP ${statuses.join(' ‖ ')}`);
     const ok = result.values.filter((x) => is2xx(x.status));
-    if (recordAll(r.it.run, judgeSameKeyBurst(result.values, { requirements: ['PT-IDEM-NO-REPEAT'] }))) return;
+    if (judgeFails(r.it.run, replayWithoutRepeating, { kind: 'burst', answers: result.values })) return;
     if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
     const first = ok[0];
     if (!first) {
-      r.it.run.record(...result.values.map((x) => expectStatus(x.exchange, '2xx', { requirements: ['PT-CHARGE-CREATE-200'] })));
+      for (const x of result.values) r.it.run.judge(answerChargeCreation, { answer: x, withKey: true });
       return;
     }
     for (const x of result.values) if (!is2xx(x.status)) r.it.run.note(`same-key burst: the concurrent duplicate answered ${x.status} (the contract fixes replay and 409 for a different body only)`);
@@ -184,10 +182,10 @@ export class CreateAgainWithoutKey extends OnCharge {
     const c = this.target(m);
     r.log.describe(`create again the body of ${c.ref} (same external_ref) without Idempotency-Key`);
     const res = await r.pt.createCharge(c.body);
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-IDEM-ABSENT-NEW'] }))) return;
+    if (judgeFails(r.it.run, answerChargeCreation, { answer: res, withKey: false })) return;
     abandonOn429(r, res);
     const id = chargeOf(res.json)?.id;
-    if (recordAll(r.it.run, ensureDistinctCharges([id], { requirements: ['PT-IDEM-ABSENT-NEW', 'PT-CHARGE-EXTREF-LABEL'], exchanges: [res.exchange], known: m.charges.map((x) => x.id) }))) return;
+    if (judgeFails(r.it.run, createWithoutKey, { ids: [id], known: m.charges.map((x) => x.id), exchanges: [res.exchange] })) return;
     const n = created(m, r, res, c.body, undefined);
     if (n) r.log.outcome(`new charge ${n.ref}`);
   }
@@ -204,11 +202,11 @@ export async function verifyChargeState(r: PartnerReal, c: ModelCharge): Promise
 
 /** Judges a GET of the charge against the model; returns the state it shows (undefined: none of the model's). */
 export function chargeStateAnswer(r: PartnerReal, c: ModelCharge, res: ApiResponse): ChargeState | undefined {
-  if (judgeFails(r.it.run, answerChargeLookup, res)) return undefined;
-  abandonOn429(r, res);
   const data = chargeOf(res.json);
+  const failed = judgeFails(r.it.run, answerChargeLookup, { answer: res, expected: c.status, why: `(charge ${c.ref}; the only state the transitions allow after this sequence)` });
+  abandonOn429(r, res);
   r.log.outcome(`status ${JSON.stringify(data?.status)}`);
-  r.it.run.record(expectChargeState({ answer: res, state: data?.status }, c.status, { requirements: ['PT-CHARGE-GET-CURRENT', 'PT-STATE-ONE-TRANSITION'], why: `(charge ${c.ref}; the only state the transitions allow after this sequence)` }));
+  if (failed && !is2xx(res.status)) return undefined;
   if (data && 'external_ref' in data) r.it.run.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: c.body.external_ref, where: 'on lookup', exchanges: [res.exchange] });
   const status = data?.status;
   return status === 'pending' || status === 'paid' || status === 'canceled' ? status : undefined;
@@ -242,7 +240,8 @@ export class ListCharges extends ModelCommand<PartnerModel, PartnerReal> {
   protected async act(m: PartnerModel, r: PartnerReal): Promise<void> {
     r.log.describe(`list charges${this.filter ? ` with status=${this.filter}` : ''}`);
     const res = await r.pt.listCharges(this.filter ? { status: this.filter } : {});
-    if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['PT-LIST-STATUS-FILTER'] }))) return;
+    const refused = this.filter ? judgeFails(r.it.run, filterByStatus, { kind: 'answer', answer: res, state: this.filter }) : judgeFails(r.it.run, listAccountCharges, { kind: 'answer', answer: res });
+    if (refused) return;
     abandonOn429(r, res);
     const list = locateChargeList(res.json);
     if (!list) {
@@ -250,7 +249,7 @@ export class ListCharges extends ModelCommand<PartnerModel, PartnerReal> {
       return;
     }
     const items = list.items;
-    const ex = { exchanges: [res.exchange] };
+    const seen = { list, exchange: res.exchange };
     // the charges of this sequence in each state (the filter rule also checks that others are absent)
     const ours: Record<string, string | undefined> = {};
     if (this.filter) {
@@ -258,15 +257,14 @@ export class ListCharges extends ModelCommand<PartnerModel, PartnerReal> {
       // only one of ours per state can be asked to be present; the rule checks the others' absence
       ours[this.filter] = inState[inState.length - 1]?.id;
       for (const c of m.charges) if (c.status !== this.filter && ours[c.status] === undefined) ours[c.status] = c.id;
-      if (recordAll(r.it.run, verifyStatusFilter(list, this.filter, ours, { exchanges: ex.exchanges, requirements: ['PT-LIST-STATUS-FILTER'] }))) return;
+      if (judgeFails(r.it.run, filterByStatus, { kind: 'filtered', state: this.filter, ours, ...seen })) return;
     }
-    if (recordAll(r.it.run, ensureListedOnce(list, { exchanges: ex.exchanges, requirements: ['PT-STATE-ONE-TRANSITION'] }))) return;
-    const mine = items.map((x) => ({ x, c: m.charges.find((c) => c.id === x.id) })).filter((p): p is { x: Record<string, unknown>; c: ModelCharge } => p.c !== undefined);
-    for (const { x, c } of mine) {
-      if (recordAll(r.it.run, expectChargeState({ answer: res, state: x.status }, c.status, { requirements: ['PT-CHARGE-GET-CURRENT', 'PT-STATE-ONE-TRANSITION'], why: `in the list (charge ${c.ref})` }))) return;
-    }
+    if (judgeFails(r.it.run, moveOnceFromPending, { kind: 'listed', ...seen })) return;
+    const mine = items.filter((x) => m.charges.some((c) => c.id === x.id));
+    const known = Object.fromEntries(m.charges.map((c) => [c.id, c.status]));
+    if (judgeFails(r.it.run, listAccountCharges, { kind: 'states', known, why: 'in the list (the only state the transitions allow after this sequence)', ...seen })) return;
     const listable = this.filter ? m.charges.filter((c) => c.status === this.filter) : m.charges;
-    if (recordAll(r.it.run, verifyNewestFirst(list, listable.map((c) => c.id), ex))) return;
+    if (judgeFails(r.it.run, verifyOursListed, { ours: listable.map((c) => c.id), ...seen })) return;
     r.log.outcome(`${items.length} listed, ${mine.length} of this sequence`);
   }
 
@@ -291,13 +289,13 @@ export class CancelCharge extends OnCharge {
     const res = await r.pt.cancelCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
     if (c.status === 'pending') {
-      if (recordAll(r.it.run, ensureCancelAccepted(res, { requirements: ['PT-CHARGE-CANCEL-PENDING'] }))) return;
+      if (judgeFails(r.it.run, cancelPendingCharge, { kind: 'cancel', answer: res })) return;
       abandonOn429(r, res);
       c.status = 'canceled';
       return;
     }
     // "Cancel from paid, expired or canceled answers 409."
-    if (recordAll(r.it.run, expectPartnerError(res, 409, { requirements: c.status === 'paid' ? ['PT-CHARGE-CANCEL-409', 'PT-STATE-PAID-TERMINAL'] : ['PT-CHARGE-CANCEL-409'] }))) return;
+    if (judgeFails(r.it.run, refuseCancelUnlessPending, { kind: 'cancel', answer: res, state: c.status })) return;
     abandonOn429(r, res);
   }
 
@@ -329,8 +327,9 @@ export class PayCharge extends OnCharge {
     // no lane: a pay of a charge that is no longer pending moves no money (see CancelCharge)
     const res = await r.pt.payCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
-    // the status of this case is not shown: any 4xx passes (ensurePayRefused); the state must not change
-    recordAll(r.it.run, ensurePayRefused(res, { requirements: ['PT-STATE-ONE-TRANSITION'], state: c.status }));
+    // the status of this case is not shown: any 4xx passes (a 2xx only warns); the state must not change
+    if (c.status === 'paid') r.it.run.judge(keepPaidTerminal, { kind: 'pay', answer: res });
+    else r.it.run.judge(moveOnceFromPending, { kind: 'pay', answer: res, state: c.status });
     abandonOn429(r, res);
     if (is2xx(res.status)) await verifyChargeState(r, c);
   }
@@ -340,7 +339,7 @@ export class PayCharge extends OnCharge {
     const before = window ? await readStatement(r) : undefined;
     await window?.beforeMove();
     const res = await r.pt.payCharge(c.id);
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['PT-CHARGE-PAY-CONFIRMS'] }))) return;
+    if (judgeFails(r.it.run, confirmPendingCharge, { kind: 'pay', answer: res })) return;
     abandonOn429(r, res);
     c.status = 'paid';
     // the pay is answered: a sibling's opening read may go beside our closing read (SiblingLane)
@@ -374,12 +373,8 @@ export class PayPayConcurrently extends OnCharge {
     const statuses = burstStatuses(result);
     const exchanges = result.values.map((x) => x.exchange);
     if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
-    const ok = statuses.filter(is2xx).length;
-    if (ok === 0) {
-      r.it.run.record(...exchanges.map((e) => expectStatus(e, '2xx', { requirements: ['PT-CHARGE-PAY-CONFIRMS'] })));
-      return;
-    }
-    for (const x of result.values) if (!is2xx(x.status)) r.it.run.record(expectStatus(x.exchange, '4xx', { requirements: ['PT-ATOMIC-CAPTURE'] }));
+    if (judgeFails(r.it.run, confirmPendingCharge, { kind: 'race', answers: result.values }) || statuses.filter(is2xx).length === 0) return;
+    r.it.run.judge(neverCaptureTwice, { kind: 'answers', answers: result.values });
     c.status = 'paid';
     // both pays answered (a request that got no answer may still act: then no overlap)
     if (result.outcomes.every((o) => o.status === 'fulfilled')) window.settle();
@@ -428,7 +423,8 @@ export class PayCancelConcurrently extends OnCharge {
         return;
       }
       const now = chargeStateAnswer(r, { ...c, status: cancelOk ? 'canceled' : 'paid' }, res);
-      if (recordAll(r.it.run, judgePayCancelRace({ pay, cancel, finalState: now }, { requirements: ['PT-STATE-ONE-TRANSITION'] }))) {
+      const raced = judgeFails(r.it.run, moveOnceFromPending, { kind: 'race', pay, cancel, finalState: now, lookup: res.exchange });
+      if (judgeFails(r.it.run, refuseCancelUnlessPending, { kind: 'race', cancel, finalState: now }) || raced) {
         stopped = true;
         return false;
       }
@@ -448,9 +444,20 @@ export class PayCancelConcurrently extends OnCharge {
   }
 }
 
-/** Judges one capture window of a model charge (harness/rules/partner/finance.ts) and returns the step's outcome text. */
+/**
+ * Judges one capture window of a model charge (harness/rules/partner/): a charge that ended canceled
+ * has no capture; a paid one is judged as conservation of money. Returns the step's outcome text.
+ */
 function captureWindow(r: PartnerReal, c: ModelCharge, before: Statement, after: Statement, exchanges: ApiResponse['exchange'][], options: { concurrent?: boolean; mustNotCapture?: boolean } = {}): string {
-  const verdict = judgeCaptureWindow({ before, after, charge: { id: c.id }, amount: c.body.amount_cents, exchanges, ...options });
-  r.it.run.record(verdict.judgement);
-  return verdict.outcome;
+  const reading = readCaptureWindow({ before, after, charge: { id: c.id }, amount: c.body.amount_cents, exchanges, ...(options.concurrent ? { concurrent: true } : {}) });
+  if (options.mustNotCapture) r.it.run.judge(neverCaptureTwice, { kind: 'ledger', reading, endedCanceled: true });
+  else r.it.run.judge(verifyCaptureWindow, reading);
+  return describeCapture(reading);
 }
+
+/** The rules the charge commands judge by. */
+export const MODEL_CHARGE_RULES = [
+  answerChargeCreation, verifyChargeId, verifyCreatedCharge, verifyExternalRefUnchanged,
+  replayWithoutRepeating, refuseKeyReuse, createWithoutKey, answerChargeLookup, listAccountCharges, filterByStatus, verifyOursListed,
+  cancelPendingCharge, refuseCancelUnlessPending, confirmPendingCharge, keepPaidTerminal, moveOnceFromPending, neverCaptureTwice, verifyCaptureWindow,
+] as const;

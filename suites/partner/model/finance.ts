@@ -11,13 +11,12 @@
  * are unguessable, so no other file's posting names it). A posting that does not name it is never
  * blamed on this sequence.
  *
- * Judgements (capture windows, balanced postings) are the partner rules' (harness/rules/partner/
- * finance.ts: judgeCaptureWindow, verifyPostingBalanced); this module only reads and attributes.
+ * Judgements (capture windows, balanced postings) are the partner rules' (harness/rules/partner/:
+ * verifyCaptureWindow, balancePostings); this module only reads and attributes.
  */
-import { expectStatus } from '../../../harness/rules/index.js';
-import { capturePostingsOf, statementOf, verifyPostingBalanced } from '../../../harness/rules/partner/index.js';
+import { balancePostings, capturePostingsOf, returnFinanceStatement, statementOf } from '../../../harness/rules/partner/index.js';
 import type { Statement } from '../../../harness/rules/partner/index.js';
-import { abandonOn429, recordAll, ModelCommand } from '../../../harness/run/model.js';
+import { abandonOn429, judgeFails, ModelCommand } from '../../../harness/run/model.js';
 import type { ApiResponse } from '../../../harness/http/partner-client.js';
 import type { PartnerModel, PartnerReal } from './model.js';
 
@@ -27,12 +26,15 @@ export async function readStatement(r: PartnerReal): Promise<Statement | undefin
   return statementAnswer(r, await r.pt.getFinance());
 }
 
-/** Judges a GET /business/finance answer (status 200) and returns its statement. */
+/** Judges a GET /business/finance answer ("Returns the finance statement") and returns its statement. */
 export function statementAnswer(r: PartnerReal, res: ApiResponse): Statement | undefined {
-  if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['PT-FIN-GET'] }))) return undefined;
+  if (judgeFails(r.it.run, returnFinanceStatement, res)) return undefined;
   abandonOn429(r, res);
   return statementOf(res.json, res.exchange);
 }
+
+/** The rules a statement read by the model is judged by. */
+export const MODEL_FINANCE_RULES = [returnFinanceStatement, balancePostings] as const;
 
 /** GET /business/finance: shape (contract validator), and every posting naming a charge of this sequence is balanced. */
 export class GetFinance extends ModelCommand<PartnerModel, PartnerReal> {
@@ -47,7 +49,7 @@ export class GetFinance extends ModelCommand<PartnerModel, PartnerReal> {
     for (const c of m.charges) {
       for (const p of capturePostingsOf(s.postings, { id: c.id })) {
         mine++;
-        r.it.run.record(verifyPostingBalanced(p, { requirements: ['PT-FIN-BALANCED'], exchanges: [s.exchange] }));
+        r.it.run.judge(balancePostings, { posting: p, exchange: s.exchange });
       }
     }
     r.log.outcome(`available ${String(s.available)}, ${s.postings.length} posting(s), ${mine} of this sequence`);

@@ -8,10 +8,13 @@ import { email } from '../../../generators/index.js';
 import type { PartnerModel, PartnerReal } from './model.js';
 import {
   CancelCharge, ConflictCreate, CreateAgainWithoutKey, CreateCharge, GetCharge, ListCharges, PayCancelConcurrently, PayCharge,
-  PayPayConcurrently, ReplayCreate, SameKeyConcurrently, chargeStateAnswer,
+  PayPayConcurrently, ReplayCreate, SameKeyConcurrently, chargeStateAnswer, MODEL_CHARGE_RULES,
 } from './charges.js';
 import { sendThenJudge } from '../../../harness/run/model.js';
-import { GetFinance } from './finance.js';
+import { GetFinance, MODEL_FINANCE_RULES } from './finance.js';
+
+/** Every rule the partner commands and the audit judge by. */
+export const PARTNER_MODEL_RULES = [...MODEL_CHARGE_RULES, ...MODEL_FINANCE_RULES] as const;
 
 export * from './model.js';
 
