@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
-  createdTransferState,
   ensureConfirmedStatus,
   ensureRepeatedConfirmationRefused,
   ensureStateAsModelled,
-  ensureUncoveredCompletionRefused,
-  judgeKeyReuseWithOtherBody,
   verifyChargeCreatedPending,
   verifySandboxCardOutcome,
-  verifyTransferCreated,
 } from '../harness/rules/gateway/states.js';
 import { answer, found } from './rules-gateway-fixtures.js';
 
@@ -32,30 +28,6 @@ describe('charges', () => {
     expect(found(ensureStateAsModelled('charge', answer(200, data({ status: 'paid' })), { status: 'paid' }))).toEqual([]);
     expect(found(ensureStateAsModelled('charge', answer(200, data({ status: 'pending' })), { status: 'paid' }))).toEqual(['failure:model.state']);
     expect(found(ensureStateAsModelled('transfer', answer(200, data({ status: 'completed', amount: 2 })), { status: 'completed', amount: 1 }))).toEqual(['failure:pixout.amount-echo']);
-  });
-});
-
-describe('transfers', () => {
-  it('verifyTransferCreated: banking_processing, completed and pending (manual review) pass', () => {
-    for (const status of ['banking_processing', 'completed', 'pending']) {
-      expect(found(verifyTransferCreated(answer(200, data({ id: 't1', status, amount: 10 })), 10))).toEqual([]);
-    }
-    expect(createdTransferState(answer(200, data({ id: 't1', status: 'pending', amount: 10 })))).toEqual({ id: 't1', status: 'pending' });
-  });
-  it('verifyTransferCreated: another status or amount fails', () => {
-    expect(found(verifyTransferCreated(answer(200, data({ id: 't1', status: 'refused', amount: 10 })), 10))).toEqual(['failure:pixout.status-at-creation']);
-    expect(found(verifyTransferCreated(answer(200, data({ id: 't1', status: 'pending', amount: 11 })), 10))).toEqual(['failure:pixout.amount-echo']);
-  });
-  it('judgeKeyReuseWithOtherBody: 409 IDEMPOTENCY_CONFLICT passes; a 2xx or 400 fails', () => {
-    expect(found(judgeKeyReuseWithOtherBody(answer(409, { error: 'IDEMPOTENCY_CONFLICT', message: 'x' }), 't1'))).toEqual([]);
-    const twice = judgeKeyReuseWithOtherBody(answer(200, data({ id: 't2' })), 't1');
-    expect(found(twice)).toEqual(['failure:idempotency.replay-differs']);
-    expect(twice.findings[0]?.requirements).toContain('GW-PIXOUT-IDEM-NO-DUPLICATE');
-    expect(found(judgeKeyReuseWithOtherBody(answer(400, {}), 't1'))).toEqual(['failure:status.unexpected']);
-  });
-  it('ensureUncoveredCompletionRefused: any 4xx passes; a 2xx fails', () => {
-    expect(found(ensureUncoveredCompletionRefused(answer(422, {}), { amount: 10, balance: 0 }))).toEqual([]);
-    expect(found(ensureUncoveredCompletionRefused(answer(200, data({})), { amount: 10, balance: 0 }))).toEqual(['failure:pixout.completed-without-balance']);
   });
 });
 

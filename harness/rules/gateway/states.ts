@@ -16,7 +16,6 @@ import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import { combine, judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
-import { ensureErrorShapeIdempotencyConflict } from '../errors.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 
 export type Observed = Omit<RuleContext, 'requirements'>;
@@ -107,92 +106,6 @@ export function ensureStateAsModelled(kind: 'charge' | 'transfer', answer: Answe
     findings.push(makeFinding(ctx, { code: 'pixout.amount-echo', requirements: ['GW-PIXOUT-RESP-FIELDS'], title: `the ${kind} changed its amount`, severity: 'failure', expected: `data.amount ${modelled.amount}`, actual: `data.amount ${show(data?.amount)}` }));
   }
   return judge(ctx, findings);
-}
-
-/** The creation states a sandbox transfer may have; `pending` only under manual review. */
-export type CreatedTransferState = 'banking_processing' | 'completed' | 'pending';
-
-/**
- * A 2xx creation of a sandbox transfer: "200: … data (PIX transfer: id, status, amount, netAmount,
- * fees, pixKey)"; "(creation, sandbox; no manual review) → banking_processing".
- * - no usable id, or an amount other than the one sent: failure (GW-PIXOUT-RESP-FIELDS);
- * - `banking_processing` conforms; `completed` is accepted (a sandbox that settles at once);
- * - `pending` conforms: the row's condition "no manual review" admits transfers held for review
- *   (issue 14); the caller notes it and does not expect /complete to succeed;
- * - any other status: failure (GW-PIXOUT-CREATE-BANKING-PROCESSING).
- */
-export function verifyTransferCreated(answer: Answer, sentAmount: number, at: Observed = {}): Judgement {
-  const ctx = withExchange(at, ['GW-PIXOUT-RESP-FIELDS', 'GW-PIXOUT-CREATE-BANKING-PROCESSING'], answer.exchange);
-  const data = dataOf(answer.json);
-  const findings: Finding[] = [];
-  if (typeof data?.id !== 'string' || data.id === '') {
-    findings.push(makeFinding(ctx, { code: 'pixout.status-at-creation', requirements: ['GW-PIXOUT-RESP-FIELDS'], title: 'a created transfer has no usable id', severity: 'failure', expected: 'data.id, a non-empty string', actual: `${kindOf(data?.id)} ${show(data?.id)}` }));
-  }
-  if (data?.amount !== sentAmount) {
-    findings.push(makeFinding(ctx, { code: 'pixout.amount-echo', requirements: ['GW-PIXOUT-RESP-FIELDS'], title: 'a created transfer does not carry the amount sent', severity: 'failure', expected: `data.amount ${sentAmount}`, actual: `data.amount ${show(data?.amount)}` }));
-  }
-  const status = data?.status;
-  if (status !== 'banking_processing' && status !== 'completed' && status !== 'pending') {
-    findings.push(makeFinding(ctx, { code: 'pixout.status-at-creation', requirements: ['GW-PIXOUT-CREATE-BANKING-PROCESSING'], title: 'a new sandbox transfer is not banking_processing', severity: 'failure', expected: 'data.status "banking_processing" (or "pending" under manual review)', actual: `data.status ${show(status)}` }));
-  }
-  return judge(ctx, findings);
-}
-
-/** The model state of a transfer just created (see {@link verifyTransferCreated}); undefined when unusable. */
-export function createdTransferState(answer: Answer): { id: string; status: CreatedTransferState } | undefined {
-  const data = dataOf(answer.json);
-  const id = data?.id;
-  const status = data?.status;
-  if (typeof id !== 'string' || id === '') return undefined;
-  if (status === 'banking_processing' || status === 'completed' || status === 'pending') return { id, status };
-  return undefined;
-}
-
-/**
- * "The same key with a different body gives 409 (`IDEMPOTENCY_CONFLICT`)." A 2xx: FAILURE
- * `idempotency.replay-differs` (and a new id also breaks "never duplicates"); otherwise 409 with the
- * `{error: IDEMPOTENCY_CONFLICT, message}` shape.
- */
-export function judgeKeyReuseWithOtherBody(answer: Answer, originalId: string, at: Observed = {}): Judgement {
-  const ctx = withExchange(at, ['GW-PIXOUT-IDEM-CONFLICT-409'], answer.exchange);
-  if (!is2xx(answer.status)) {
-    const status = expectStatus(answer.exchange, 409, ctx);
-    if (answer.status !== 409) return status;
-    return combine(status, ensureErrorShapeIdempotencyConflict(answer.json, ctx));
-  }
-  const id = dataOf(answer.json)?.id;
-  const duplicated = id !== originalId;
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'idempotency.replay-differs',
-      requirements: duplicated ? ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-PIXOUT-IDEM-NO-DUPLICATE'] : ['GW-PIXOUT-IDEM-CONFLICT-409'],
-      title: `a used key with a different body answered ${answer.status}`,
-      severity: 'failure',
-      expected: 'HTTP 409 {error: "IDEMPOTENCY_CONFLICT", message}',
-      actual: `HTTP ${answer.status}, data.id ${show(id)}${duplicated ? ' (a new transfer under a used key)' : ' (the original replayed)'}`,
-    }),
-  );
-}
-
-/**
- * Completing a transfer the balance cannot cover: "sandbox balance covers the amount" is the condition
- * of banking_processing → completed. A 2xx: FAILURE `pixout.completed-without-balance`; any 4xx
- * conforms (the refusal's code is not stated).
- */
-export function ensureUncoveredCompletionRefused(answer: Answer, facts: { amount: number; balance: number }, at: Observed = {}): Judgement {
-  const ctx = withExchange(at, ['GW-PIXOUT-COMPLETE-BALANCE'], answer.exchange);
-  if (!is2xx(answer.status)) return expectStatus(answer.exchange, '4xx', ctx);
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'pixout.completed-without-balance',
-      title: `a transfer of ${facts.amount} cents completed although the balance was ${facts.balance} cents`,
-      severity: 'failure',
-      expected: 'a 4xx: "sandbox balance covers the amount" is the condition of completion',
-      actual: `HTTP ${answer.status}`,
-    }),
-  );
 }
 
 /**

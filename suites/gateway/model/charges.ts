@@ -9,10 +9,10 @@
  */
 import { expectStatus } from '../../../harness/rules/index.js';
 import { ensureConfirmedStatus, ensureRepeatedConfirmationRefused, ensureStateAsModelled, verifyChargeCreatedPending } from '../../../harness/rules/gateway/states.js';
-import { judgeConcurrentConfirmations } from '../../../harness/rules/gateway/atomicity.js';
+import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
 import type { ApiResponse, PixChargeRequest } from '../../../harness/http/gateway-client.js';
 import type { Exchange } from '../../../harness/core/exchange.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, recordAll, shortId } from '../../../harness/run/model.js';
 import { dataOf, is2xx } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import { OnCharge } from './model.js';
@@ -182,7 +182,7 @@ export class PayPayConcurrently extends OnCharge {
       const exchanges = responses.map((x) => x.exchange);
       r.log.outcome(`HTTP ${statuses.join(' ‖ ')}`);
       // one 2xx (pending → paid) and one 400 (no longer pending) is the only serialisable outcome
-      if (recordAll(r.it.run, judgeConcurrentConfirmations('pay', responses, { subject: `charge ${c.ref}` }))) return { ok: false, exchanges };
+      if (judgeFails(r.it.run, applyTransitionsOnce, { case: 'burst', confirmation: 'pay', answers: responses })) return { ok: false, exchanges };
       if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
       const winner = responses.find((x) => is2xx(x.status));
       if (!winner) return { ok: false, exchanges };
