@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { verifyEnvironmentsAlike, verifyHttpsBaseUrl, verifyServedUnderVersionPrefix } from '../harness/rules/gateway/general.js';
-import { verifyTransactionLookup } from '../harness/rules/gateway/transactions.js';
 import { answered, codes, severities } from './rules-gateway-fixtures.js';
 
 describe('verifyHttpsBaseUrl ("JSON over HTTPS at {base_url}")', () => {
@@ -34,18 +33,5 @@ describe('verifyEnvironmentsAlike ("everything else behaves identically in both"
   });
   it('fails different statuses', () => {
     expect(codes(verifyEnvironmentsAlike(answered(400), answered(422), 'x', c))).toEqual(['environment.behaviour-differs']);
-  });
-});
-
-describe('verifyTransactionLookup ("Response body: not shown"; "All bodies are JSON")', () => {
-  const c = { requirements: ['GW-TXN-LOOKUP-PIX'] as const };
-  it('accepts any 2xx with JSON or with no body', () => {
-    expect(verifyTransactionLookup(answered(200, { success: true, data: {} }), c).findings).toEqual([]);
-    expect(verifyTransactionLookup(answered(204, ''), c).findings).toEqual([]);
-    expect(verifyTransactionLookup(answered(200, ''), c).findings).toEqual([]);
-  });
-  it('fails a non-JSON body and a 404 for a known id', () => {
-    expect(codes(verifyTransactionLookup(answered(200, '<html>'), c))).toEqual(['txn.not-json']);
-    expect(severities(verifyTransactionLookup(answered(404), c))).toEqual(['failure']);
   });
 });

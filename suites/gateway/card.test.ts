@@ -16,7 +16,7 @@ import { show } from '../../harness/rules/judgement.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectCardRequestNotCharged } from '../../harness/rules/gateway/errors.js';
 import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeCtokenForms, judgeTokenWithoutPrefix, usesCardPlaceholder, verifyCardEcho, type CardSaleWindow } from '../../harness/rules/gateway/card.js';
-import { verifyTransactionLookup } from '../../harness/rules/gateway/transactions.js';
+import { answerTransactionLookup } from '../../harness/rules/gateway/transactions.js';
 import { boundaryAmounts, cpf, declineCardToken, invalidCardCustomer, INVALID_CARD_KINDS, invalidInstallments, rawCardInjection } from '../../generators/index.js';
 import { balanceAround, cardChargeBody, cardChargeRequest, dataOf, isRecord } from './support.js';
 import { is2xx } from './webhook-steps.js';
@@ -342,7 +342,7 @@ check(
     if (typeof id !== 'string' || id === '') return;
     // "Generic status lookup for card transactions … using the id returned at creation. Response body: not shown."
     const r = await gw.getTransaction(id);
-    t.run.record(verifyTransactionLookup(r.exchange, { requirements: ['GW-TXN-LOOKUP-CARD', 'GW-JSON-BODIES'] }));
+    t.judge(answerTransactionLookup, { kind: 'card', answer: r });
     t.run.note(`card lookup: HTTP ${r.status}, keys ${show(isRecord(r.json) ? Object.keys(r.json) : r.json)}, data.status ${show(dataOf(r.json)?.status)}`);
   },
 );

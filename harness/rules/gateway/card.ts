@@ -9,7 +9,7 @@ import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { dataOf, isRecord } from '../../core/json.js';
 import { NOTHING_DECIDED } from './errors.js';
-import { effectsAgree } from './pix-charges.js';
+import { effectsAgree } from './balance.js';
 
 /**
  * "Response: `success`, `data` (Card charge); the sample success status code is 201." 201 is a

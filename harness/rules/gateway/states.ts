@@ -14,7 +14,7 @@
  */
 import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
-import { combine, judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
+import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 
@@ -28,84 +28,6 @@ export interface Answer {
 
 function withExchange(at: Observed, requirements: readonly RequirementId[], exchange: Exchange): RuleContext {
   return { ...at, requirements, exchanges: [...(at.exchanges ?? []), exchange] };
-}
-
-/**
- * A 2xx creation of a PIX charge: "data (PIX charge)" with a usable `id` (GW-PIXIN-RESP-ID) and
- * "(creation) → pending" (GW-PIXIN-CREATE-PENDING). Failures otherwise.
- */
-export function verifyChargeCreatedPending(answer: Answer, at: Observed = {}): Judgement {
-  const ctx = withExchange(at, ['GW-PIXIN-RESP-ID', 'GW-PIXIN-CREATE-PENDING'], answer.exchange);
-  const data = dataOf(answer.json);
-  const findings: Finding[] = [];
-  if (typeof data?.id !== 'string' || data.id === '') {
-    findings.push(makeFinding(ctx, { code: 'pixin.lookup-id', requirements: ['GW-PIXIN-RESP-ID'], title: 'a created PIX charge has no usable id', severity: 'failure', expected: 'data.id, a non-empty string', actual: `${kindOf(data?.id)} ${show(data?.id)}` }));
-  }
-  if (data?.status !== 'pending') {
-    findings.push(makeFinding(ctx, { code: 'charge.not-pending', requirements: ['GW-PIXIN-CREATE-PENDING'], title: 'a new PIX charge is not pending', severity: 'failure', expected: 'data.status "pending"', actual: `data.status ${show(data?.status)}` }));
-  }
-  return judge(ctx, findings);
-}
-
-/**
- * The 2xx answer of a confirmation: "/pay … data{id, status, endToEndId} with status `paid`";
- * "/complete … with status `completed`". Another status: failure.
- */
-export function ensureConfirmedStatus(kind: 'pay' | 'complete', answer: Answer, at: Observed = {}): Judgement {
-  const want = kind === 'pay' ? 'paid' : 'completed';
-  const ctx = withExchange(at, [kind === 'pay' ? 'GW-PIXIN-PAY-PAID' : 'GW-PIXOUT-COMPLETE-COMPLETED'], answer.exchange);
-  const status = dataOf(answer.json)?.status;
-  if (status === want) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: kind === 'pay' ? 'pixin.status' : 'pixout.complete-status', title: `the successful ${kind === 'pay' ? '/pay' : '/complete'} did not answer status ${want}`, severity: 'failure', expected: `data.status "${want}"`, actual: `data.status ${show(status)}` }));
-}
-
-/**
- * Confirming again what is already confirmed: "/pay: 400 charge no longer pending"; "/complete: 400
- * already completed or canceled". A 2xx: FAILURE `state.confirmed-again` (the transition applied
- * twice, GW-ATOMIC-TRANSITIONS); any other status is the status rule's (400 expected; 429 warns).
- */
-export function ensureRepeatedConfirmationRefused(kind: 'pay' | 'complete', answer: Answer, at: Observed = {}): Judgement {
-  const req: RequirementId = kind === 'pay' ? 'GW-PIXIN-PAY-NOT-PENDING-400' : 'GW-PIXOUT-COMPLETE-TWICE-400';
-  const ctx = withExchange(at, [req, 'GW-ATOMIC-TRANSITIONS'], answer.exchange);
-  if (!is2xx(answer.status)) return expectStatus(answer.exchange, 400, ctx);
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'state.confirmed-again',
-      title: `${kind === 'pay' ? 'paying an already paid charge' : 'completing an already completed transfer'} answered ${answer.status}`,
-      severity: 'failure',
-      expected: `HTTP 400 (${kind === 'pay' ? 'charge no longer pending' : 'already completed or canceled'})`,
-      actual: `HTTP ${answer.status} ${show(answer.exchange.response?.body ?? '', 200)}`,
-    }),
-  );
-}
-
-/**
- * A resource re-read by GET is in the state the sequence's own transitions left it in ("GET … the
- * current status"; no other trigger moves a sandbox charge or transfer: "PIX payments never confirm
- * by themselves"). Another status: FAILURE `model.state`. A transfer also keeps the amount it was
- * created with (GW-PIXOUT-RESP-FIELDS).
- */
-export function ensureStateAsModelled(kind: 'charge' | 'transfer', answer: Answer, modelled: { status: string; amount?: number }, at: Observed = {}): Judgement {
-  const requirements: RequirementId[] = kind === 'charge' ? ['GW-PIXIN-GET-CURRENT-STATUS', 'GW-ATOMIC-TRANSITIONS'] : ['GW-PIXOUT-GET-200', 'GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-COMPLETED'];
-  const ctx = withExchange(at, requirements, answer.exchange);
-  const data = dataOf(answer.json);
-  const findings: Finding[] = [];
-  if (data?.status !== modelled.status) {
-    findings.push(
-      makeFinding(ctx, {
-        code: 'model.state',
-        title: `the ${kind} is ${show(data?.status)}, but this sequence left it ${modelled.status}`,
-        severity: 'failure',
-        expected: `data.status "${modelled.status}" (the only state the contract's transitions allow after this sequence)`,
-        actual: `data.status ${show(data?.status)}`,
-      }),
-    );
-  }
-  if (modelled.amount !== undefined && data?.amount !== modelled.amount) {
-    findings.push(makeFinding(ctx, { code: 'pixout.amount-echo', requirements: ['GW-PIXOUT-RESP-FIELDS'], title: `the ${kind} changed its amount`, severity: 'failure', expected: `data.amount ${modelled.amount}`, actual: `data.amount ${show(data?.amount)}` }));
-  }
-  return judge(ctx, findings);
 }
 
 /**

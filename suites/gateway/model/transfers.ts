@@ -174,7 +174,7 @@ export class CompleteTransfer extends OnTransfer {
       return;
     }
     if (t.overdrawn) {
-      // far above any balance: completion must fail (GW-PIXOUT-COMPLETE-BALANCE)
+      // far above any balance: completion must fail ("sandbox balance covers the amount")
       const res = await r.gw.completeTransfer(t.id);
       r.log.outcome(`unfunded; HTTP ${res.status}`);
       if (judgeFails(r.it.run, refuseUncoveredCompletion, { case: 'answer', answer: res, amount: t.body.amount, balance: t.overdrawnBalance ?? 0 })) {
@@ -257,7 +257,7 @@ export function transferStateAnswer(r: GatewayReal, t: ModelTransfer, res: ApiRe
 /**
  * A transfer far above the balance, completed without funding: "sandbox balance covers the amount"
  * is the condition of banking_processing → completed, so any 4xx passes and a 2xx fails
- * (GW-PIXOUT-COMPLETE-BALANCE). The amount is the balance just read plus R$ 10 million: no concurrent
+ * ("sandbox balance covers the amount"). The amount is the balance just read plus R$ 10 million: no concurrent
  * file of a conformance run credits that much in between. A target that refuses so large a transfer at
  * creation (maximum amounts: not shown) is not judged.
  */
