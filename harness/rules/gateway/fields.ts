@@ -108,3 +108,14 @@ export function judgeUnknownId<C extends string>(v: Verdict<C>, answer: Answer, 
   judgeStatus(v, answer.exchange, shape === 'malformed' ? [404, 400, 414] : 404, codes, what);
   return answer.exchange.response?.status === 404;
 }
+
+/**
+ * Inside a rule's judge: an unknown id on a route of a resource. The lookup's 404 carries "`{error:
+ * NOT_FOUND, message}`"; a simulation route's 404 body is not pinned. See {@link judgeUnknownId}.
+ */
+export function judgeUnknownResource<C extends string>(v: Verdict<C>, observation: { id: string; answer: Answer; lookup: boolean }, codes: Required<StatusCodes<C>> & { body: C }, what: string): void {
+  const { id, answer, lookup } = observation;
+  if (!judgeUnknownId(v, answer, id, codes, `${what} ${show(id, 40)}`) || !lookup) return;
+  const mismatch = codedErrorMismatch(answer.json, 'NOT_FOUND');
+  if (mismatch) v.find(codes.body, { title: `the 404 of ${what} is not {error: NOT_FOUND, message}`, ...mismatch, exchanges: [answer.exchange] });
+}

@@ -16,7 +16,7 @@ import { verifyEmv } from '../emv.js';
 import { verifyQrMatchesEmv } from '../qr.js';
 import { defineRule, legacyRule, type Verdict } from '../rule.js';
 import { readCustomerDocument } from './documents-keys.js';
-import { codedErrorMismatch, judgeUnknownId, verifyMoneyInCents, type Answer } from './fields.js';
+import { judgeUnknownResource, verifyMoneyInCents, type Answer } from './fields.js';
 
 /**
  * The parts of a PIX charge body the request tables list, and the clause each one exercises when it
@@ -455,10 +455,7 @@ export const answerUnknownPixCharge = defineRule({
   judge(observation: { route: 'lookup' | 'pay'; id: string; answer: Answer }, v) {
     const { route, id, answer } = observation;
     v.decides(route === 'lookup' ? 'GW-PIXIN-GET-404-SHAPE' : 'GW-PIXIN-PAY-404');
-    const notFound = judgeUnknownId(v, answer, id, { unexpected: 'pixin.unknown-status', otherClientError: 'pixin.unknown-other-4xx' }, `${route === 'lookup' ? 'GET' : '/pay of'} an unknown PIX charge ${show(id, 40)}`);
-    if (!notFound || route !== 'lookup') return;
-    const mismatch = codedErrorMismatch(answer.json, 'NOT_FOUND');
-    if (mismatch) v.find('pixin.unknown-body', { title: 'the 404 of a PIX charge lookup is not {error: NOT_FOUND, message}', ...mismatch, exchanges: [answer.exchange] });
+    judgeUnknownResource(v, { id, answer, lookup: route === 'lookup' }, { unexpected: 'pixin.unknown-status', otherClientError: 'pixin.unknown-other-4xx', body: 'pixin.unknown-body' }, `${route === 'lookup' ? 'the lookup of' : '/pay of'} an unknown PIX charge`);
   },
 });
 

@@ -16,7 +16,7 @@ import { verifyEndToEndId } from '../identifiers.js';
 import { verifyIsoTimestamp } from '../time.js';
 import { defineRule } from '../rule.js';
 import { readPixKey } from './documents-keys.js';
-import { adopt, codedErrorMismatch, judgeUnknownId, verifyIsoTimestampIfPresent, verifyMoneyInCents, type Answer } from './fields.js';
+import { adopt, codedErrorMismatch, judgeUnknownResource, verifyIsoTimestampIfPresent, verifyMoneyInCents, type Answer } from './fields.js';
 
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
 
@@ -386,10 +386,7 @@ export const answerUnknownTransfer = defineRule({
   judge(observation: { route: 'lookup' | 'complete'; id: string; answer: Answer }, v) {
     const { route, id, answer } = observation;
     v.decides(route === 'lookup' ? 'GW-PIXOUT-GET-404-SHAPE' : 'GW-PIXOUT-COMPLETE-404');
-    const notFound = judgeUnknownId(v, answer, id, { unexpected: 'pixout.unknown-status', otherClientError: 'pixout.unknown-other-4xx' }, `${route === 'lookup' ? 'GET' : '/complete of'} an unknown transfer ${show(id, 40)}`);
-    if (!notFound || route !== 'lookup') return;
-    const mismatch = codedErrorMismatch(answer.json, 'NOT_FOUND');
-    if (mismatch) v.find('pixout.unknown-body', { title: 'the 404 of a transfer lookup is not {error: NOT_FOUND, message}', ...mismatch, exchanges: [answer.exchange] });
+    judgeUnknownResource(v, { id, answer, lookup: route === 'lookup' }, { unexpected: 'pixout.unknown-status', otherClientError: 'pixout.unknown-other-4xx', body: 'pixout.unknown-body' }, `${route === 'lookup' ? 'the lookup of' : '/complete of'} an unknown transfer`);
   },
 });
 
