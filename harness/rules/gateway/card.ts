@@ -14,7 +14,7 @@ import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
 import { defineRule, type Verdict } from '../rule.js';
 import { effectsAgree } from './balance.js';
-import type { Answer } from './fields.js';
+import { BELOW_MINIMUM, narrowedToSchema, type Answer } from './fields.js';
 
 /**
  * Whether a sent card carries a placeholder ("card.last4 / card.brand | echoed, not validated; a
@@ -50,9 +50,6 @@ function partClause(body: Readonly<Record<string, unknown>>, part: CardPart): Re
   }
 }
 
-/** Mutation kinds and boundary labels (generators/amounts.ts) of an integer under its minimum; any other break of an amount is its type. */
-const BELOW_MINIMUM: readonly string[] = ['below-minimum', 'min-1', 'zero', 'negative'];
-
 /** Raw card data next to (or instead of) the token: "raw card number, CVV or expiry are never accepted" (field names not shown). */
 const RAW_CARD_FIELD = /^card\.(number|cardNumber|cvv|cvc|expiry|expiration|exp_month|exp_year|expMonth|expYear|pan)$/i;
 
@@ -71,13 +68,6 @@ function brokenClause(path: string, kind: string | undefined): RequirementId[] {
   if (path === 'customer.documentType') return ['GW-CARD-DOCTYPE-ENUM'];
   if (path.startsWith('customer.')) return ['GW-CARD-CUSTOMER-REQUIRED'];
   return [];
-}
-
-/** The rows a broken body decides: its clause, narrowed to the schema's `x-requirement` at fault when they meet. */
-function brokenRows(path: string, kind: string | undefined, fromSchema: readonly string[]): RequirementId[] {
-  const clause = brokenClause(path, kind);
-  const named = clause.filter((id) => fromSchema.includes(id));
-  return named.length > 0 ? named : clause;
 }
 
 /** The catalogue entries of the value at `path`, for mutants written by hand (generators/bodies.ts `Mutant.requirements`). */
@@ -184,7 +174,7 @@ export const honourCardRequest = defineRule({
     }
     if (observation.case === 'breaks') {
       const { path, kind, what, answer } = observation;
-      v.decides(...brokenRows(path, kind, observation.requirements ?? []));
+      v.decides(...narrowedToSchema(brokenClause(path, kind), observation.requirements ?? []));
       return judgeNotCharged(v, answer, what, violationOf(path, kind));
     }
     const body = observation.body as Readonly<Record<string, unknown>>;

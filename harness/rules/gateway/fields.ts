@@ -119,3 +119,15 @@ export function judgeUnknownResource<C extends string>(v: Verdict<C>, observatio
   const mismatch = codedErrorMismatch(answer.json, 'NOT_FOUND');
   if (mismatch) v.find(codes.body, { title: `the 404 of ${what} is not {error: NOT_FOUND, message}`, ...mismatch, exchanges: [answer.exchange] });
 }
+
+/** Mutation kinds and boundary labels (generators/amounts.ts) of an integer under its minimum; any other break of an amount is its type. */
+export const BELOW_MINIMUM: readonly string[] = ['below-minimum', 'min-1', 'zero', 'negative'];
+
+/**
+ * The clause a broken body decides, narrowed to the schema's `x-requirement` of the node at fault
+ * (generators/bodies.ts `Mutant.requirements`) when they meet; the clause itself otherwise.
+ */
+export function narrowedToSchema(clause: readonly RequirementId[], fromSchema: readonly string[]): RequirementId[] {
+  const named = clause.filter((id) => fromSchema.includes(id));
+  return named.length > 0 ? named : [...clause];
+}

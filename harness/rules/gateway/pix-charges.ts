@@ -16,7 +16,7 @@ import { verifyEmv } from '../emv.js';
 import { verifyQrMatchesEmv } from '../qr.js';
 import { defineRule, legacyRule, type Verdict } from '../rule.js';
 import { readCustomerDocument } from './documents-keys.js';
-import { judgeUnknownResource, verifyMoneyInCents, type Answer } from './fields.js';
+import { BELOW_MINIMUM, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
 
 /**
  * The parts of a PIX charge body the request tables list, and the clause each one exercises when it
@@ -64,9 +64,6 @@ function partClause(body: Readonly<Record<string, unknown>>, part: ChargePart): 
   return id === undefined ? [] : [id];
 }
 
-/** Mutation kinds and boundary labels (generators/amounts.ts) of an integer under its minimum; any other break of an amount is its type. */
-const BELOW_MINIMUM: readonly string[] = ['below-minimum', 'min-1', 'zero', 'negative'];
-
 /**
  * The clause a body breaking the value at `path` (a dotted path of the request) breaks, by the kind
  * of the break (generators/bodies.ts `MutationKind`, generators/customers.ts kinds, boundary labels).
@@ -88,13 +85,6 @@ function brokenClause(path: string, kind: string | undefined): RequirementId[] {
   if (path.startsWith('trackingParameters')) return ['GW-TRACK-ACCEPTED'];
   if (path.startsWith('splits')) return [path.endsWith('email') ? 'GW-PIXIN-SPLIT-EMAIL' : 'GW-PIXIN-SPLIT-SUM'];
   return [];
-}
-
-/** The rows a broken body decides: its clause, narrowed to the schema's `x-requirement` at fault when they meet. */
-function brokenRows(path: string, kind: string | undefined, fromSchema: readonly string[]): RequirementId[] {
-  const clause = brokenClause(path, kind);
-  const named = clause.filter((id) => fromSchema.includes(id));
-  return named.length > 0 ? named : clause;
 }
 
 /** The catalogue entries of the value at `path`, for mutants written by hand (generators/bodies.ts `Mutant.requirements`). */
@@ -310,7 +300,7 @@ export const honourPixChargeRequest = defineRule({
         judgeStatus(v, observation.answer.exchange, ['2xx', '4xx'], { unexpected: 'pixin.open-status' }, `a PIX charge with ${observation.what}`);
         return;
       case 'breaks': {
-        v.decides(...brokenRows(observation.path, observation.kind, observation.requirements ?? []), 'GW-PIXIN-CREATE-400');
+        v.decides(...narrowedToSchema(brokenClause(observation.path, observation.kind), observation.requirements ?? []), 'GW-PIXIN-CREATE-400');
         return judgeRefusal(v, observation.answer, observation.what, observation.kind === 'documentType-mismatch' ? 'a valid document of the other type' : undefined);
       }
       case 'document': {

@@ -16,7 +16,7 @@ import { verifyEndToEndId } from '../identifiers.js';
 import { verifyIsoTimestamp } from '../time.js';
 import { defineRule } from '../rule.js';
 import { readPixKey } from './documents-keys.js';
-import { adopt, codedErrorMismatch, judgeUnknownResource, verifyIsoTimestampIfPresent, verifyMoneyInCents, type Answer } from './fields.js';
+import { adopt, BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyIsoTimestampIfPresent, verifyMoneyInCents, type Answer } from './fields.js';
 
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
 
@@ -31,9 +31,6 @@ const TRANSFER_ROWS = {
 } as const satisfies Record<string, readonly RequirementId[]>;
 
 export type TransferRow = keyof typeof TRANSFER_ROWS;
-
-/** Mutation kinds and boundary labels (generators/amounts.ts) of an integer under its minimum; any other break of an amount is its type. */
-export const BELOW_MINIMUM: readonly string[] = ['below-minimum', 'min-1', 'zero', 'negative'];
 
 /**
  * The clause of a row a value exercises: a valid value at the row's edge (`valid`), or one breaking
@@ -52,12 +49,9 @@ function clauseOf(row: TransferRow, kind: string | undefined, valid: boolean): R
   }
 }
 
-/** The rows a broken body decides: the clause of its row, narrowed to the schema's `x-requirement` of the node at fault when they meet. */
+/** The rows a broken body decides: the clause of its row, narrowed to the schema's `x-requirement` of the node at fault. */
 function brokenRows(row: string, kind: string | undefined, fromSchema: readonly string[]): RequirementId[] {
-  if (!(row in TRANSFER_ROWS)) return [];
-  const clause = clauseOf(row as TransferRow, kind, false);
-  const named = clause.filter((id) => fromSchema.includes(id));
-  return named.length > 0 ? named : clause;
+  return row in TRANSFER_ROWS ? narrowedToSchema(clauseOf(row as TransferRow, kind, false), fromSchema) : [];
 }
 
 /** The catalogue entries of a row, for mutants written by hand (generators/bodies.ts `Mutant.requirements`). */
