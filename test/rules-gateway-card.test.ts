@@ -29,7 +29,7 @@ describe('honourCardRequest: a valid body ("the sample success status code is 20
 });
 
 describe('honourCardRequest: an invalid body is never charged', () => {
-  const breaks = (path: string, kind: string, status: number, data?: Record<string, unknown>) => honourCardRequest.judge({ case: 'breaks', path, kind, what: path, answer: answer(status, data ? envelope(data) : {}) });
+  const breaks = (path: string, kind: string, status: number, data?: Record<string, unknown>, value?: unknown) => honourCardRequest.judge({ case: 'breaks', path, kind, value, what: path, answer: answer(status, data ? envelope(data) : {}) });
   it('fails a paid or pending charge whatever the rule', () => {
     expect(found(breaks('customer.billingAddress', 'missing-required', 201, { status: 'paid' }))).toEqual(['failure:card.invalid-charged']);
     expect(found(breaks('card', 'raw-card-data', 201, { status: 'pending' }))).toEqual(['failure:card.invalid-charged']);
@@ -44,8 +44,8 @@ describe('honourCardRequest: an invalid body is never charged', () => {
     expect(found(breaks('customer', 'missing-required', 403))).toEqual([]);
     expect(found(breaks('card.token', 'missing-required', 422))).toEqual([]);
     expect(found(breaks('card.token', 'missing-required', 403))).toEqual(['warning:card.refusal-other-4xx']);
-    expect(found(breaks('currency', 'brl', 400))).toEqual([]);
-    expect(found(breaks('currency', 'brl', 422))).toEqual(['failure:card.refusal-status']);
+    expect(found(breaks('currency', 'bad-enum', 400, undefined, 'BRL'))).toEqual([]);
+    expect(found(breaks('currency', 'bad-enum', 422, undefined, 'BRL'))).toEqual(['failure:card.refusal-status']);
     expect(found(breaks('currency', 'bad-enum', 422))).toEqual([]);
   });
   it('decides the clause broken', () => {

@@ -19,8 +19,8 @@ import type { CheckTools } from '../../harness/run/check.js';
 import type { GatewayClient } from '../../harness/http/gateway-client.js';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus } from '../../harness/rules/index.js';
 import { applyTransitionsOnce } from '../../harness/rules/gateway/atomicity.js';
+import { ensureChargePaid, honourPixChargeRequest } from '../../harness/rules/gateway/pix-charges.js';
 import { honourIdempotencyKey, honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
 import { awaitEventArrival } from '../../harness/rules/gateway/bridges.js';
 import { NotRunError } from '../../harness/run/check-run.js';
@@ -62,10 +62,11 @@ function burstSize(t: CheckTools, salt: number): number {
 
 /** A pending charge of {@link CHARGE_AMOUNT}; NotRunError when none can be created (the status rule records why). */
 async function pendingCharge(gw: GatewayClient, run: CheckRun, postbackUrl: string): Promise<{ id: string; amount: number; fees: number }> {
-  const r = await gw.createPixCharge(chargeBody(CHARGE_AMOUNT, postbackUrl));
+  const body = chargeBody(CHARGE_AMOUNT, postbackUrl);
+  const r = await gw.createPixCharge(body);
   const data = dataOf(r);
+  run.judge(honourPixChargeRequest, { case: 'valid', body, answer: r });
   if (is2xx(r) && typeof data?.id === 'string') return { id: data.id, amount: CHARGE_AMOUNT, fees: Number.isSafeInteger(data.fees) ? (data.fees as number) : 0 };
-  run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-PIXIN-CREATE-200'] }));
   throw new NotRunError('gateway', 'no charge could be created (see the exchanges)');
 }
 
@@ -106,7 +107,7 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
 
 check('concurrent /pay of one charge: one success, one transaction_paid', {
   id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [applyTransitionsOnce, awaitEventArrival],
+  rules: [honourPixChargeRequest, applyTransitionsOnce, awaitEventArrival],
 }, async (t) => {
   const n = burstSize(t, 1);
   const gw = t.gateway();
@@ -132,7 +133,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
 
 check('concurrent /complete of one transfer: one success, one transfer_completed', {
   id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [honourTransferRequest, applyTransitionsOnce, awaitEventArrival],
+  rules: [honourPixChargeRequest, ensureChargePaid, honourTransferRequest, applyTransitionsOnce, awaitEventArrival],
 }, async (t) => {
   const n = burstSize(t, 2);
   const gw = t.gateway();
@@ -143,7 +144,7 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
     // check's own money on the account-wide balance whatever other checks do meanwhile
     const charge = await pendingCharge(gw, run, t.callbackUrl(receiverPath()));
     const paid = await gw.payPixCharge(charge.id);
-    run.record(expectStatus(paid.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
+    run.judge(ensureChargePaid, { answer: paid, chargeId: charge.id });
     if (!is2xx(paid)) return;
     const postback = receiverPath();
     const body = transferBody(TRANSFER_AMOUNT, { postbackUrl: t.callbackUrl(postback) });

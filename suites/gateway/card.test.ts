@@ -119,11 +119,11 @@ check(
     const bodies: unknown[] = [{ ...cardChargeBody(), currency: 'BRL' }, withoutCurrency, ...others.map((currency) => ({ ...cardChargeBody(), currency })), { ...cardChargeBody(), currency: 'usd' }];
     const [brl, missing, ...rest] = (await t.all(bodies, (body) => gw.createCardCharge(body))) as ApiResponse[];
     // "currency | string | yes | USD or EUR; missing or BRL gives 400" — a fixed status
-    t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'brl', what: 'currency "BRL"', answer: brl as ApiResponse });
+    t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'bad-enum', value: 'BRL', what: 'currency "BRL"', answer: brl as ApiResponse });
     t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'missing-required', what: 'no currency', answer: missing as ApiResponse });
     // "USD or EUR": any other currency is an invalid body (400/422)
     for (const [k, currency] of others.entries()) {
-      t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'bad-enum', what: `currency ${show(currency)}`, answer: rest[k] as ApiResponse });
+      t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'bad-enum', value: currency, what: `currency ${show(currency)}`, answer: rest[k] as ApiResponse });
     }
     // letter case of the code is not stated: an observation
     const lower = rest[others.length] as ApiResponse;

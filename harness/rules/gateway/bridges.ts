@@ -26,6 +26,9 @@ export const serveUnderVersionPrefix = legacyRule('serveUnderVersionPrefix', ['G
 /** POST /api/v1/webhook: "Body: `url` string (required), `events` array of event names (required)": a body breaking that is refused (400/422; another 4xx warns). */
 export const refuseInvalidWebhookBody = legacyRule('refuseInvalidWebhookBody', ['GW-WH-CREATE-REQUIRED'], (observation: { answer: Answer; what: string }): Judgement => expectInvalidBodyRejected(observation.answer.exchange, { requirements: ['GW-WH-CREATE-REQUIRED'], subject: observation.what }));
 
+/** Errors: "400 | invalid body": a card body that is no JSON object of fields is refused (400/422; another 4xx warns). */
+export const refuseMalformedCardBody = legacyRule('refuseMalformedCardBody', ['GW-ERR-400-MEANING'], (observation: { answer: Answer; what: string }): Judgement => expectInvalidBodyRejected(observation.answer.exchange, { requirements: ['GW-ERR-400-MEANING'], subject: observation.what }));
+
 /** POST /api/v1/webhook: "200: `success`, `data` (Webhook, with signatureSecret)", "id | integer" (any 2xx here). */
 export const answerWebhookCreated = legacyRule('answerWebhookCreated', ['GW-WH-CREATE-200', 'GW-WH-ID-INTEGER'], (answer: Answer): Judgement => {
   const status = expectStatus(answer.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] });

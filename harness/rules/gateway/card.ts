@@ -53,10 +53,15 @@ function partClause(body: Readonly<Record<string, unknown>>, part: CardPart): Re
 /** Raw card data next to (or instead of) the token: "raw card number, CVV or expiry are never accepted" (field names not shown). */
 const RAW_CARD_FIELD = /^card\.(number|cardNumber|cvv|cvc|expiry|expiration|exp_month|exp_year|expMonth|expYear|pan)$/i;
 
-/** The clause a body breaking the value at `path` breaks, by the kind of the break. */
-function brokenClause(path: string, kind: string | undefined): RequirementId[] {
+/** "currency | … | `USD` or `EUR`; missing or `BRL` gives 400": the body leaves the currency out or sends BRL. */
+function missingOrBrl(path: string, kind: string | undefined, value: unknown): boolean {
+  return path === 'currency' && (kind === 'missing-required' || value === 'BRL');
+}
+
+/** The clause a body breaking the value at `path` breaks, by the kind of the break (and the value sent). */
+function brokenClause(path: string, kind: string | undefined, value?: unknown): RequirementId[] {
   if (path === 'amountInCents') return [kind !== undefined && BELOW_MINIMUM.includes(kind) ? 'GW-CARD-AMOUNT-MIN' : 'GW-CARD-AMOUNT-INT'];
-  if (path === 'currency') return kind === 'brl' || kind === 'missing-required' ? ['GW-CARD-CURRENCY-BRL-400'] : ['GW-CARD-CURRENCY'];
+  if (path === 'currency') return missingOrBrl(path, kind, value) ? ['GW-CARD-CURRENCY-BRL-400'] : ['GW-CARD-CURRENCY'];
   if (RAW_CARD_FIELD.test(path) || path === 'card') return ['GW-CARD-RAW-DATA-REJECTED'];
   if (path === 'card.token') return ['GW-CARD-TOKEN-REQUIRED'];
   if (path === 'card.last4') return ['GW-CARD-LAST4-REQUIRED'];
@@ -71,8 +76,8 @@ function brokenClause(path: string, kind: string | undefined): RequirementId[] {
 }
 
 /** The catalogue entries of the value at `path`, for mutants written by hand (generators/bodies.ts `Mutant.requirements`). */
-export function cardRowRequirements(path: string, kind?: string): RequirementId[] {
-  return brokenClause(path, kind);
+export function cardRowRequirements(path: string, kind?: string, value?: unknown): RequirementId[] {
+  return brokenClause(path, kind, value);
 }
 
 /**
@@ -81,10 +86,10 @@ export function cardRowRequirements(path: string, kind?: string): RequirementId[
  * card number, CVV or expiry are never accepted" allow any refusal, a refused charge included;
  * "missing or `BRL` gives 400" fixes the status; any other field rule is "400 | invalid body".
  */
-function violationOf(path: string, kind: string | undefined): 'billing-address' | 'raw-card-data' | 'exactly-400' | 'invalid-field' {
+function violationOf(path: string, kind: string | undefined, value: unknown): 'billing-address' | 'raw-card-data' | 'exactly-400' | 'invalid-field' {
   if (path === 'customer' || path.startsWith('customer.billingAddress')) return 'billing-address';
   if (RAW_CARD_FIELD.test(path) || path === 'card') return 'raw-card-data';
-  if (path === 'currency' && (kind === 'brl' || kind === 'missing-required')) return 'exactly-400';
+  if (missingOrBrl(path, kind, value)) return 'exactly-400';
   return 'invalid-field';
 }
 
@@ -139,8 +144,8 @@ function judgeNotCharged(v: Verdict<TableCode>, answer: Answer, what: string, vi
  *   status code is 201": any 2xx creates (201 is a sample; the caller notes another); a refusal
  *   fails. It decides the clauses of the parts the caller names in `exercises` that the body shows
  *   (an empty document, no trackingParameters, a placeholder last4 or brand, installments…);
- * - `breaks`: a body breaking the rule of the value at `path` (`kind`: the break, `brl` for a BRL
- *   currency; `requirements`: the schema's `x-requirement` at fault) is never charged: a 2xx charge
+ * - `breaks`: a body breaking the rule of the value at `path` (`kind`: the break; `value`: what was
+ *   sent there; `requirements`: the schema's `x-requirement` at fault) is never charged: a 2xx charge
  *   `paid` or `pending` FAILS whatever the rule. A 2xx charge `refused` passes a missing billing
  *   address ("refused before reaching the issuer") and raw card data ("never accepted": not
  *   charged); for another field it WARNS ("400 | invalid body" is the documented answer, but card
@@ -152,7 +157,7 @@ function judgeNotCharged(v: Verdict<TableCode>, answer: Answer, what: string, vi
  */
 export type CardRequestObservation =
   | { case: 'valid'; body: object; answer: Answer; exercises?: readonly CardPart[] }
-  | { case: 'breaks'; path: string; kind?: string; requirements?: readonly string[]; what: string; answer: Answer }
+  | { case: 'breaks'; path: string; kind?: string; value?: unknown; requirements?: readonly string[]; what: string; answer: Answer }
   | { case: 'open'; part: 'amount' | 'currency'; what: string; answer: Answer };
 
 export const honourCardRequest = defineRule({
@@ -173,9 +178,9 @@ export const honourCardRequest = defineRule({
       return;
     }
     if (observation.case === 'breaks') {
-      const { path, kind, what, answer } = observation;
-      v.decides(...narrowedToSchema(brokenClause(path, kind), observation.requirements ?? []));
-      return judgeNotCharged(v, answer, what, violationOf(path, kind));
+      const { path, kind, value, what, answer } = observation;
+      v.decides(...narrowedToSchema(brokenClause(path, kind, value), observation.requirements ?? []));
+      return judgeNotCharged(v, answer, what, violationOf(path, kind, value));
     }
     const body = observation.body as Readonly<Record<string, unknown>>;
     v.decides('GW-CARD-SUCCESS-STATUS', ...new Set((observation.exercises ?? []).flatMap((part) => partClause(body, part))));
