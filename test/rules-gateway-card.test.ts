@@ -56,6 +56,9 @@ describe('honourCardRequest: an invalid body is never charged', () => {
     expect(breaks('card.cvv', 'unexpected-property', 400).requirements).toEqual(['GW-CARD-RAW-DATA-REJECTED']);
     expect(breaks('amountInCents', 'fractional', 400).requirements).toEqual(['GW-CARD-AMOUNT-INT']);
   });
+  it('a value of no row of the table decides nothing', () => {
+    expect(breaks('description', 'wrong-type', 201, { status: 'paid' }).requirements).toEqual([]);
+  });
   it('an open value passes any 2xx or 4xx', () => {
     expect(found(honourCardRequest.judge({ case: 'open', part: 'currency', what: 'usd', answer: answer(400, {}) }))).toEqual([]);
     expect(found(honourCardRequest.judge({ case: 'open', part: 'currency', what: 'usd', answer: answer(500, {}) }))).toEqual(['failure:card.open-status']);

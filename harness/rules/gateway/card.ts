@@ -179,7 +179,10 @@ export const honourCardRequest = defineRule({
     }
     if (observation.case === 'breaks') {
       const { path, kind, value, what, answer } = observation;
-      v.decides(...narrowedToSchema(brokenClause(path, kind, value), observation.requirements ?? []));
+      const rows = narrowedToSchema(brokenClause(path, kind, value), observation.requirements ?? []);
+      // a value of no row of the table (the description, an extra property): no sentence of it is broken
+      if (rows.length === 0) return v.nothingToJudge();
+      v.decides(...rows);
       return judgeNotCharged(v, answer, what, violationOf(path, kind, value));
     }
     const body = observation.body as Readonly<Record<string, unknown>>;
