@@ -1,3 +1,4 @@
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
 import type { Judgement } from '../harness/rules/finding.js';
 import {
@@ -132,6 +133,28 @@ describe('the created charge ("PIX charge (response data)"; "(creation) → pend
     const fees = verifyCreatedPixCharge.judge(answer(200, envelope({ id: 'c1', status: 'pending', fees: '99' })));
     expect(found(fees)).toEqual(['failure:money.not-cents']);
     expect(fees.findings[0]?.requirements).toEqual(['GW-MONEY-CENTS', 'GW-PIXIN-FEES-INT']);
+  });
+  // a dynamic BR Code (payload URL in 26.25, amount 10.00 in field 54) with its correct CRC
+  const EMV = '00020101021226480014br.gov.bcb.pix2526pix.example.com/qr/v2/1234520400005303986540510.005802BR5913Fulano de Tal6008Brasilia62070503***6304';
+  const withCrc = async (): Promise<string> => {
+    const { computeBrCodeCrc } = await import('../harness/rules/emv.js');
+    return EMV + computeBrCodeCrc(EMV);
+  };
+  const png = async (text: string): Promise<string> => (await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', margin: 4, scale: 4 })).toString('base64');
+  it('verifyPixChargeBrCode: the BR Code of the amount and a PNG of exactly it pass', async () => {
+    const emv = await withCrc();
+    const j = verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv, qrCode: await png(emv) } })), amountCents: 1000 });
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toEqual(['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-QRCODE-PNG', 'GW-PIXIN-QRCODE-MATCHES-EMV']);
+  });
+  it('verifyPixChargeBrCode: a wrong CRC, another amount, and an image of another text fail', async () => {
+    const emv = await withCrc();
+    const crc = verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv: `${emv.slice(0, -4)}0000`, qrCode: await png(emv) } })), amountCents: 1000 });
+    expect(found(crc)).toContain('failure:pixin.emv-crc');
+    expect(found(verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv, qrCode: await png(emv) } })), amountCents: 999 }))).toEqual(['failure:pixin.emv-amount']);
+    const other = verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv, qrCode: await png('https://pix.example.com/qr/v2/12345') } })), amountCents: 1000 });
+    expect(found(other)).toEqual(['failure:pixin.qr-other-text']);
+    expect(other.findings[0]?.requirements).toEqual(['GW-PIXIN-QRCODE-MATCHES-EMV']);
   });
   it('verifyPixChargeBrCode: an image that is no PNG fails GW-PIXIN-QRCODE-PNG only', () => {
     const j = verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv: '000201', qrCode: Buffer.from('not a png').toString('base64') } })), amountCents: 100 });

@@ -57,10 +57,10 @@ export const verifyMoneyInCents = defineRule({
 });
 
 /**
- * An ISO 8601 timestamp field that may be absent or null until an event happens (e.g. a transfer's
- * `processedAt` before completion: "not shown" until then). Absent or null conforms; present, it is
- * judged by {@link verifyIsoTimestamp} ("createdAt … ISO 8601"). A helper of the rules that name the
- * field's requirement (the transfer lookup; the webhook steps for a webhook's createdAt).
+ * An ISO 8601 timestamp field that may be absent or null until an event happens. Absent or null
+ * conforms; present, it is judged by {@link verifyIsoTimestamp} ("createdAt … ISO 8601"). MIGRATION
+ * ONLY: the webhook steps (suites/gateway/webhook-steps.ts) judge a webhook's createdAt with it until
+ * the webhook rules declare that requirement.
  */
 export function verifyIsoTimestampIfPresent(value: unknown, ctx: RuleContext): Judgement {
   if (value === undefined || value === null) return judge(ctx);

@@ -16,7 +16,7 @@ import { verifyEndToEndId } from '../identifiers.js';
 import { verifyIsoTimestamp } from '../time.js';
 import { defineRule } from '../rule.js';
 import { readPixKey } from './documents-keys.js';
-import { adopt, BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyIsoTimestampIfPresent, verifyMoneyInCents, type Answer } from './fields.js';
+import { adopt, BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
 
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
 
@@ -359,8 +359,9 @@ export const verifyTransferLookupFields = defineRule({
     const iso = { 'time.iso8601': 'pixout.timestamp', 'time.space-separator': 'pixout.timestamp-spaced' } as const;
     for (const field of ['createdAt', 'updatedAt', 'processedAt']) {
       const c = { requirements: [], subject: `data.${field}`, pointer: `/data/${field}`, exchanges: [answer.exchange] };
-      const found = field === 'processedAt' && !completed ? verifyIsoTimestampIfPresent(data[field], c) : verifyIsoTimestamp(data[field], c);
-      adopt(v, found, iso, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] });
+      // before processing `processedAt` is not shown: absent or null passes until the transfer is completed
+      if (field === 'processedAt' && !completed && (data[field] === undefined || data[field] === null)) continue;
+      adopt(v, verifyIsoTimestamp(data[field], c), iso, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] });
     }
     if (!completed) return;
     const e2e = verifyEndToEndId(data.endToEndId, { requirements: [], subject: 'lookup data.endToEndId', pointer: '/data/endToEndId', exchanges: [answer.exchange] });
