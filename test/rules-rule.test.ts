@@ -100,3 +100,28 @@ describe('defineRule', () => {
     expect(status.judge(exchange(500)).findings[0]?.exchanges).toHaveLength(1);
   });
 });
+
+describe('relations', () => {
+  const relation = { id: 'test.fingerprint', title: 'every field changed alone conflicts', cells: ['amount', 'description'] };
+  const fingerprint = defineRule({
+    name: 'ensureFieldConflicts',
+    requirements: ['PT-IDEM-CONFLICT-409'],
+    codes: { 'test.no-conflict': 'failure' },
+    relation,
+    judge(observation: { field: string; status: number }, v) {
+      v.covers(observation.field);
+      if (observation.status !== 409) v.find('test.no-conflict', { title: 'no conflict', expected: '409', actual: String(observation.status) });
+    },
+  });
+  it('an evaluation says which cell it tried, found or not', () => {
+    expect(fingerprint.judge({ field: 'amount', status: 409 }).covered).toEqual([{ relation: 'test.fingerprint', cells: ['amount'] }]);
+    expect(fingerprint.judge({ field: 'description', status: 200 }).covered).toEqual([{ relation: 'test.fingerprint', cells: ['description'] }]);
+  });
+  it('a cell outside the relation is a bug of the suite', () => {
+    expect(() => fingerprint.judge({ field: 'nope', status: 409 })).toThrow(HarnessError);
+  });
+  it('cells tried through a used rule are reported by the composite', () => {
+    const group = defineRule({ name: 'groupFingerprint', requirements: [], codes: {}, uses: [fingerprint], judge(fields: string[], v) { for (const field of fields) v.apply(fingerprint, { field, status: 409 }); } });
+    expect(group.judge(['amount', 'description']).covered).toEqual([{ relation: 'test.fingerprint', cells: ['amount'] }, { relation: 'test.fingerprint', cells: ['description'] }]);
+  });
+});

@@ -41,6 +41,14 @@ export interface Judgement {
   readonly findings: readonly Finding[];
   /** requests of the observation that got no HTTP answer: nothing could be judged about them */
   readonly unanswered?: readonly Exchange[];
+  /** cells of relations this evaluation tried (harness/rules/rule.ts `Relation`) */
+  readonly covered?: readonly CoveredCells[];
+}
+
+/** The cells of one relation an evaluation tried. */
+export interface CoveredCells {
+  readonly relation: string;
+  readonly cells: readonly string[];
 }
 
 /** True when the judgement found nothing (no failure, no warning). */

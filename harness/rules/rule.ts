@@ -33,7 +33,24 @@ import type { Exchange } from '../core/exchange.js';
 import { HarnessError } from '../core/errors.js';
 import type { RequirementId } from '../core/requirement-ids.js';
 import { findRequirement } from '../contract/requirements.js';
-import type { Finding, Judgement, Severity } from './finding.js';
+import type { CoveredCells, Finding, Judgement, Severity } from './finding.js';
+
+/**
+ * A relation of the contract judged cell by cell (issue: "cover each relation completely"): the
+ * idempotency fingerprint of every keyed request field, every echoed value on every path, every
+ * (actor, owner, environment, route) of isolation, every status a route lists, every (state, action).
+ * Its cells are derived from the specs and the catalogue; a rule that judges the relation says which
+ * cell each observation tried (`v.covers(cell)`), and the report shows cells tried / cells.
+ */
+export interface Relation {
+  /** stable id, e.g. `partner.idempotency-fingerprint` */
+  readonly id: string;
+  readonly title: string;
+  /** every cell of the relation, e.g. `POST /business/pix-charges · description` */
+  readonly cells: readonly string[];
+  /** the cells that can only be tried by waiting for a contract timer (full and certify profiles) */
+  readonly timerCells?: readonly string[];
+}
 
 /** The parts of a finding a judge writes; code, severity, rule and requirements come from the declaration. */
 export interface FindingDraft {
@@ -62,6 +79,8 @@ export interface Verdict<C extends string> {
   unanswered(exchange: Exchange): void;
   /** applies a rule declared in `uses` to a part of the observation; returns its judgement */
   apply<O>(rule: Rule<O>, observation: O): Judgement;
+  /** this observation tried `cell` of the rule's relation (one of `relation.cells`) */
+  covers(cell: string): void;
 }
 
 export interface RuleDeclaration<O, C extends string> {
@@ -73,6 +92,8 @@ export interface RuleDeclaration<O, C extends string> {
   codes: { readonly [K in C]: Severity };
   /** rules it applies to parts of its observation (`v.apply`) */
   uses?: readonly Rule<never>[];
+  /** the relation whose cells this rule judges (`v.covers`) */
+  relation?: Relation;
   judge(observation: O, v: Verdict<C>): void;
 }
 
@@ -84,6 +105,7 @@ export interface Rule<O> {
   readonly requirements: readonly RequirementId[];
   readonly codes: Readonly<Record<string, Severity>>;
   readonly uses: readonly Rule<never>[];
+  readonly relation?: Relation;
   /** one evaluation of the rule on an observation */
   judge(observation: O): Judgement;
 }
@@ -101,7 +123,7 @@ function isWarnOnly(id: RequirementId): boolean {
 
 /** Declares a rule (see the module comment). */
 export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, C>): Rule<O> {
-  const { name, requirements, codes } = declaration;
+  const { name, requirements, codes, relation } = declaration;
   const uses = declaration.uses ?? [];
   const rule: Rule<O> = {
     kind: 'declared',
@@ -109,6 +131,7 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
     requirements,
     codes,
     uses,
+    ...(relation !== undefined ? { relation } : {}),
     judge(observation: O): Judgement {
       let decided: RequirementId[] = [...requirements];
       let nothing = false;
@@ -116,6 +139,7 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
       const findings: Finding[] = [];
       const applied: Judgement[] = [];
       const unanswered: Exchange[] = [];
+      const covered: string[] = [];
       const v: Verdict<C> = {
         find(code, draft) {
           const severity = codes[code];
@@ -161,26 +185,34 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
           applied.push(judgement);
           return judgement;
         },
+        covers(cell) {
+          if (!relation) throw new HarnessError('rule.relation', `${name}: covers ${cell}, but the rule judges no relation`);
+          if (!relation.cells.includes(cell)) throw new HarnessError('rule.relation', `${name}: ${cell} is not a cell of ${relation.id}`);
+          if (!covered.includes(cell)) covered.push(cell);
+        },
       };
       declaration.judge(observation, v);
       const own: Judgement = nothing && findings.length === 0 ? { rule: name, requirements: [], findings: [] } : { rule: name, requirements: decided, findings };
-      return merge(own, applied, unanswered);
+      const cells = relation && covered.length > 0 ? [{ relation: relation.id, cells: covered }] : [];
+      return merge(own, applied, unanswered, cells);
     },
   };
   return rule;
 }
 
-function merge(own: Judgement, applied: readonly Judgement[], unanswered: readonly Exchange[]): Judgement {
+function merge(own: Judgement, applied: readonly Judgement[], unanswered: readonly Exchange[], cells: readonly CoveredCells[]): Judgement {
   const requirements = [...own.requirements];
   const findings = [...own.findings];
   const silent = [...unanswered];
+  const covered = [...cells];
   for (const j of applied) {
     for (const id of j.requirements) if (!requirements.includes(id)) requirements.push(id);
     findings.push(...j.findings);
     for (const e of j.unanswered ?? []) if (!silent.includes(e)) silent.push(e);
+    covered.push(...(j.covered ?? []));
   }
   for (const f of findings) for (const id of f.requirements) if (!requirements.includes(id)) requirements.push(id);
-  return { rule: own.rule, requirements, findings, ...(silent.length > 0 ? { unanswered: silent } : {}) };
+  return { rule: own.rule, requirements, findings, ...(silent.length > 0 ? { unanswered: silent } : {}), ...(covered.length > 0 ? { covered } : {}) };
 }
 
 /** Every requirement a rule decides, itself and through the rules it uses. */
