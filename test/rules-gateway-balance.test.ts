@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { answerBalance, creditPaidPixCharge, debitCompletedTransfer, effectsAgree, reaisToCents, type BalanceWindow } from '../harness/rules/gateway/balance.js';
-import { judgeCompletionAboveBalance, judgeTransferDebitWindows } from '../harness/rules/gateway/ledger.js';
 import { answer, exchange, found } from './rules-gateway-fixtures.js';
 
 const body = (data: Record<string, unknown>) => ({ success: true, data });
@@ -66,10 +65,5 @@ describe('debitCompletedTransfer ("pix.balance | available balance" pays a compl
     expect(debitCompletedTransfer.judge([w(500, 0, 0, false), w(700, 0, 0, false)])).toEqual(NOTHING);
     expect(found(debitCompletedTransfer.judge([w(500, 0, 0), w(700, 0, 0)]))).toEqual(['failure:balance.pix-debit']);
     expect(debitCompletedTransfer.judge([w(500, 0, 1_234), w(700, 0, -3)])).toEqual(NOTHING);
-  });
-  it('the calls of the separation suite hand their observations to the rules', () => {
-    expect(found(judgeTransferDebitWindows([w(500, 0, 0), w(700, 0, 0)]))).toEqual(['failure:balance.pix-debit']);
-    expect(found(judgeCompletionAboveBalance(answer(200, {}), { amount: 5_000, before: 990, after: -4_010 }))).toEqual(['failure:pixout.completed-without-balance']);
-    expect(judgeCompletionAboveBalance(answer(200, {}), { amount: 5_000, before: 990, after: 10 }).requirements).toEqual([]);
   });
 });

@@ -17,6 +17,10 @@ import {
 import { answer, answered, found } from './rules-gateway-fixtures.js';
 
 const envelope = (data: Record<string, unknown>) => ({ success: true, message: 'ok', data });
+/** A documented error body ({success: false, message}) naming no field in particular. */
+const ERR = { success: false, message: 'invalid body' };
+/** The requirements of this section a judgement decided (the Errors rule's are its own). */
+const own = (j: Judgement) => j.requirements.filter((id) => !id.startsWith('GW-ERR-'));
 const body = { amountInCents: 1000, customer: { documentType: 'cpf', document: '52998224725' } };
 
 describe('honourPixChargeRequest: a valid body ("200: success, message (string), data (PIX charge)")', () => {
@@ -35,44 +39,48 @@ describe('honourPixChargeRequest: a valid body ("200: success, message (string),
 });
 
 describe('honourPixChargeRequest: a body breaking one rule', () => {
-  const breaks = (path: string, kind: string | undefined, status: number, json: unknown = {}, requirements?: string[]) =>
+  const breaks = (path: string, kind: string | undefined, status: number, json: unknown = ERR, requirements?: string[]) =>
     honourPixChargeRequest.judge({ case: 'breaks', path, ...(kind ? { kind } : {}), ...(requirements ? { requirements } : {}), what: path, answer: answer(status, json) });
   it('passes 400 and 422, warns on another 4xx, fails a 2xx or a 5xx', () => {
     expect(found(breaks('amountInCents', 'min-1', 400))).toEqual([]);
-    expect(found(breaks('amountInCents', 'min-1', 422))).toEqual([]);
-    expect(found(breaks('amountInCents', 'min-1', 409))).toEqual(['warning:pixin.refusal-other-4xx']);
+    expect(found(breaks('amountInCents', 'min-1', 422, { success: false, message: 'amountInCents must be at least 100' }))).toEqual([]);
+    expect(found(breaks('amountInCents', 'min-1', 409))).toEqual(['warning:validation.other-4xx']);
     expect(found(breaks('amountInCents', 'min-1', 200, envelope({ id: 'c' })))).toEqual(['failure:pixin.invalid-accepted']);
-    expect(found(breaks('amountInCents', 'min-1', 502))).toEqual(['failure:pixin.refusal-status']);
+    expect(found(breaks('amountInCents', 'min-1', 502))).toEqual(['failure:validation.status']);
+  });
+  it('hands the refusal to the Errors rule (the body shape, the field a 422 names)', () => {
+    expect(breaks('amountInCents', 'min-1', 422, { success: false, message: 'amountInCents: minimum 100' }).requirements).toEqual(['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-400', 'GW-ERR-400-MEANING', 'GW-ERR-SHAPES', 'GW-ERR-422-FIELD']);
+    expect(found(breaks('amountInCents', 'min-1', 400, {}))).toEqual(['failure:error.shape']);
   });
   it('decides the clause broken, narrowed by the x-requirement of the node', () => {
-    expect(breaks('amountInCents', 'min-1', 400).requirements).toEqual(['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('amountInCents', 'fractional', 400).requirements).toEqual(['GW-PIXIN-AMOUNT-INT', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('customer', 'missing-required', 400).requirements).toEqual(['GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('customer.documentType', 'missing-documentType', 400).requirements).toEqual(['GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('customer.documentType', 'bad-enum', 400).requirements).toEqual(['GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('customer.document', 'digits', 400).requirements).toEqual(['GW-PIXIN-DOC-DIGITS', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('items.0.title', 'wrong-type', 400, {}, ['GW-PIXIN-ITEM-FIELDS']).requirements).toEqual(['GW-PIXIN-ITEM-FIELDS', 'GW-PIXIN-CREATE-400']);
-    expect(breaks('unexpectedProperty', 'unexpected-property', 400).requirements).toEqual(['GW-PIXIN-CREATE-400']);
+    expect(own(breaks('amountInCents', 'min-1', 400))).toEqual(['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('amountInCents', 'fractional', 400))).toEqual(['GW-PIXIN-AMOUNT-INT', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('customer', 'missing-required', 400))).toEqual(['GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('customer.documentType', 'missing-documentType', 400))).toEqual(['GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('customer.documentType', 'bad-enum', 400))).toEqual(['GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('customer.document', 'digits', 400))).toEqual(['GW-PIXIN-DOC-DIGITS', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('items.0.title', 'wrong-type', 400, ERR, ['GW-PIXIN-ITEM-FIELDS']))).toEqual(['GW-PIXIN-ITEM-FIELDS', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('unexpectedProperty', 'unexpected-property', 400))).toEqual(['GW-PIXIN-CREATE-400']);
   });
   it('only warns when a valid document of the other type is accepted', () => {
     expect(found(breaks('customer.documentType', 'documentType-mismatch', 200, envelope({})))).toEqual(['warning:pixin.borderline-accepted']);
-    expect(breaks('customer.documentType', 'documentType-mismatch', 200, envelope({})).requirements).toEqual(['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400']);
+    expect(own(breaks('customer.documentType', 'documentType-mismatch', 200, envelope({})))).toEqual(['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400']);
   });
 });
 
 describe('honourPixChargeRequest: documents ("require a valid CPF or CNPJ"; "digits only")', () => {
-  const doc = (documentType: 'cpf' | 'cnpj', document: string, status: number, json: unknown = {}) => honourPixChargeRequest.judge({ case: 'document', documentType, document, what: document, answer: answer(status, json) });
+  const doc = (documentType: 'cpf' | 'cnpj', document: string, status: number, json: unknown = ERR) => honourPixChargeRequest.judge({ case: 'document', documentType, document, what: document, answer: answer(status, json) });
   it('fails an accepted invalid CNPJ (numeric and alphanumeric) and one-digit documents; passes refusals', () => {
     for (const [type, d] of [['cnpj', '11222333000182'], ['cnpj', '12ABC34501DE36'], ['cpf', '00000000000'], ['cnpj', '11111111111111']] as const) {
       const j = doc(type, d, 200, envelope({ id: 'c' }));
       expect(found(j), d).toEqual(['failure:pixin.invalid-accepted']);
-      expect(j.requirements).toEqual(['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400']);
+      expect(own(j)).toEqual(['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400']);
       expect(found(doc(type, d, 400))).toEqual([]);
     }
   });
   it('warns on another 4xx for an invalid document; fails a 5xx', () => {
-    expect(found(doc('cpf', '52998224726', 404))).toEqual(['warning:pixin.refusal-other-4xx']);
-    expect(found(doc('cpf', '52998224726', 500))).toEqual(['failure:pixin.refusal-status']);
+    expect(found(doc('cpf', '52998224726', 404))).toEqual(['warning:validation.other-4xx']);
+    expect(found(doc('cpf', '52998224726', 500))).toEqual(['failure:validation.status']);
   });
   it('a valid alphanumeric CNPJ: accepted passes, refused warns (README), a 5xx fails', () => {
     expect(found(doc('cnpj', '12ABC34501DE35', 200, envelope({})))).toEqual([]);
@@ -92,12 +100,12 @@ describe('honourPixChargeRequest: documents ("require a valid CPF or CNPJ"; "dig
 });
 
 describe('honourPixChargeRequest: splits ("sum over all entries must not exceed 100")', () => {
-  const split = (splits: { percentage: number; email?: string }[], recipient: 'company' | 'unknown', status: number) => honourPixChargeRequest.judge({ case: 'split', split: { splits, recipient }, what: 'splits', answer: answer(status, status < 300 ? envelope({}) : {}) });
+  const split = (splits: { percentage: number; email?: string }[], recipient: 'company' | 'unknown', status: number) => honourPixChargeRequest.judge({ case: 'split', split: { splits, recipient }, what: 'splits', answer: answer(status, status < 300 ? envelope({}) : { success: false, message: 'splits: the email is no company' }) });
   it('accepts 100 % for a company, refuses over 100 % for anyone', () => {
     expect(found(split([{ percentage: 100 }], 'company', 200))).toEqual([]);
     expect(found(split([{ percentage: 60 }, { percentage: 41 }], 'unknown', 400))).toEqual([]);
     expect(found(split([{ percentage: 50 }, { percentage: 50.01 }], 'company', 200))).toEqual(['failure:pixin.invalid-accepted']);
-    expect(split([{ percentage: 50 }, { percentage: 50.01 }], 'company', 400).requirements).toEqual(['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400']);
+    expect(own(split([{ percentage: 50 }, { percentage: 50.01 }], 'company', 400))).toEqual(['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400']);
   });
   it('fails a refusal of a valid split, but only warns when the float sum exceeds 100', () => {
     expect(found(split([{ percentage: 10 }], 'company', 400))).toEqual(['failure:pixin.split-refused']);

@@ -22,7 +22,7 @@ import type { Delivery } from '../../harness/webhooks/types.js';
 import { applyTransitionsOnce } from '../../harness/rules/gateway/atomicity.js';
 import { ensureChargePaid, honourPixChargeRequest } from '../../harness/rules/gateway/pix-charges.js';
 import { honourIdempotencyKey, honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
-import { awaitEventArrival } from '../../harness/rules/gateway/bridges.js';
+import { deliverTableEvents } from '../../harness/rules/gateway/webhooks.js';
 import { NotRunError } from '../../harness/run/check-run.js';
 import {
   balanceCents,
@@ -30,6 +30,7 @@ import {
   dataOf,
   is2xx,
   isAbout,
+  MOVES_MONEY,
   occurrenceOf,
   receiverPath,
   registerWebhook,
@@ -89,7 +90,7 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
   const waitedMs = Date.now() - started;
   await Promise.all(paths.map(async ({ path, label, destination }, k) => {
     const first = firsts[k];
-    run.judge(awaitEventArrival, { event, kind, id, destination, label, delivery: first, waitedMs, seenElsewhere: firsts.some((f, j) => j !== k && f !== undefined) });
+    run.judge(deliverTableEvents, { event, kind, id, destination, label, delivery: first, waitedMs, seenElsewhere: firsts.some((f, j) => j !== k && f !== undefined) });
     if (!first) return;
     // wait a little for a further, distinct occurrence (returns as soon as one shows up)
     const firstKey = occurrenceOf(first, kind);
@@ -107,7 +108,7 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
 
 check('concurrent /pay of one charge: one success, one transaction_paid', {
   id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [honourPixChargeRequest, applyTransitionsOnce, awaitEventArrival],
+  rules: [...MOVES_MONEY, applyTransitionsOnce, deliverTableEvents],
 }, async (t) => {
   const n = burstSize(t, 1);
   const gw = t.gateway();
@@ -133,7 +134,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
 
 check('concurrent /complete of one transfer: one success, one transfer_completed', {
   id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [honourPixChargeRequest, ensureChargePaid, honourTransferRequest, applyTransitionsOnce, awaitEventArrival],
+  rules: [...MOVES_MONEY, honourTransferRequest, applyTransitionsOnce, deliverTableEvents],
 }, async (t) => {
   const n = burstSize(t, 2);
   const gw = t.gateway();

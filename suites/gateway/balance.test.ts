@@ -8,7 +8,7 @@ import { check } from '../../harness/run/check.js';
 import { show } from '../../harness/rules/judgement.js';
 import { answerBalance, creditPaidPixCharge, type BalanceWindow } from '../../harness/rules/gateway/balance.js';
 import { ensureChargePaid } from '../../harness/rules/gateway/pix-charges.js';
-import { serveUnderVersionPrefix } from '../../harness/rules/gateway/bridges.js';
+import { serveUnderVersionPrefix } from '../../harness/rules/gateway/general.js';
 import { balanceAround, CREATES_PIX_CHARGES, createPendingCharge, dataOf, pixChargeBody, readPixBalance } from './support.js';
 
 const AREA = 'Balance';

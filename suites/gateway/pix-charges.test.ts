@@ -22,7 +22,7 @@ import {
 } from '../../harness/rules/gateway/pix-charges.js';
 import { answerTransactionLookup } from '../../harness/rules/gateway/transactions.js';
 import { ensureNeverConfirmedBySelf } from '../../harness/rules/gateway/sandbox.js';
-import { answerWithDocumentedErrorShape } from '../../harness/rules/gateway/bridges.js';
+import { answerErrorsInDocumentedShape } from '../../harness/rules/gateway/errors.js';
 import {
   boundaryAmounts,
   cnpjAlphanumeric,
@@ -382,7 +382,7 @@ check(
     id: 'gateway.pixin.pay-flow',
     api: 'gateway',
     area: AREA,
-    rules: [...CREATES_PIX_CHARGES, ensureChargePaid, answerPixChargeLookup, answerTransactionLookup, refusePayOfPaidCharge, answerWithDocumentedErrorShape, answerUnknownPixCharge],
+    rules: [...CREATES_PIX_CHARGES, ensureChargePaid, answerPixChargeLookup, answerTransactionLookup, refusePayOfPaidCharge, answerErrorsInDocumentedShape, answerUnknownPixCharge],
     severity: 'critical',
   },
   async (t) => {
@@ -405,10 +405,10 @@ check(
     if (paid) {
       const again = await gw.payPixCharge(charge.id);
       t.judge(refusePayOfPaidCharge, again);
-      t.judge(answerWithDocumentedErrorShape, again);
+      t.judge(answerErrorsInDocumentedShape, again);
     }
     // "404 charge not found"
     t.judge(answerUnknownPixCharge, { route: 'pay', id: unknownId, answer: unknown });
-    t.judge(answerWithDocumentedErrorShape, unknown);
+    t.judge(answerErrorsInDocumentedShape, unknown);
   },
 );

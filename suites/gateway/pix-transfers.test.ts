@@ -25,9 +25,9 @@ import {
   refuseUncoveredCompletion,
   verifyTransferLookupFields,
 } from '../../harness/rules/gateway/pix-transfers.js';
-import { answerWithDocumentedErrorShape } from '../../harness/rules/gateway/bridges.js';
+import { answerErrorsInDocumentedShape } from '../../harness/rules/gateway/errors.js';
 import { boundaryAmounts, idempotencyScenario, malformedPixKey, malformedPixKeyCases, MALFORMED_PIX_KEY_KINDS, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
-import { balanceCents, dataOf, fundSandbox, is2xx, transferBody } from './webhook-steps.js';
+import { balanceCents, dataOf, fundSandbox, is2xx, MOVES_MONEY, transferBody } from './webhook-steps.js';
 
 const AREA = 'PIX transfers';
 
@@ -247,7 +247,7 @@ check('a postbackUrl that is not a URI is refused or accepted, never a server er
 
 check('sandbox transfer lifecycle: banking_processing, complete, completed with endToEndId, complete twice is 400', {
   id: 'gateway.pixout.lifecycle', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [honourTransferRequest, ensureCreatedTransferProcessing, answerTransferLookup, verifyTransferLookupFields, ensureTransferCompleted, refuseCompletionOfCompleted, answerWithDocumentedErrorShape],
+  rules: [...MOVES_MONEY, honourTransferRequest, ensureCreatedTransferProcessing, answerTransferLookup, verifyTransferLookupFields, ensureTransferCompleted, refuseCompletionOfCompleted, answerErrorsInDocumentedShape],
 }, async (t) => {
   const gw = t.gateway();
   const amount = 1_234;
@@ -287,7 +287,7 @@ check('sandbox transfer lifecycle: banking_processing, complete, completed with 
   // "400 already completed or canceled."
   const again = await gw.completeTransfer(id);
   t.judge(refuseCompletionOfCompleted, again);
-  t.judge(answerWithDocumentedErrorShape, again);
+  t.judge(answerErrorsInDocumentedShape, again);
 });
 
 check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
@@ -305,7 +305,7 @@ check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
 
 check('complete is refused when the sandbox balance does not cover the amount', {
   id: 'gateway.pixout.complete-requires-balance', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [honourTransferRequest, refuseUncoveredCompletion],
+  rules: [...MOVES_MONEY, honourTransferRequest, refuseUncoveredCompletion],
 }, async (t) => {
   const gw = t.gateway();
   // "banking_processing | POST …/complete (sandbox) | not already completed or canceled; sandbox balance covers the amount | completed"

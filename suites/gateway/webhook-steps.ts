@@ -9,12 +9,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
-import type { Judgement, RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus, show, verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
-import { describeGatewaySignature, verifyGatewayDeliverySignature, verifyWebhookId } from '../../harness/rules/gateway/webhooks.js';
+import { show } from '../../harness/rules/index.js';
+import { ensureChargePaid, honourPixChargeRequest, verifyCreatedPixCharge } from '../../harness/rules/gateway/pix-charges.js';
+import { answerBalance } from '../../harness/rules/gateway/balance.js';
+import {
+  answerWebhookCreation,
+  describeGatewaySignature,
+  postCallbacksAsJson,
+  sendDocumentedCallbackHeaders,
+  signCallbacksWithSecret,
+} from '../../harness/rules/gateway/webhooks.js';
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
-import { verifyIsoTimestampIfPresent } from '../../harness/rules/gateway/fields.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/core/json.js';
 import { pixChargeBody } from './support.js';
@@ -47,8 +53,8 @@ export function transferBody(amount: number, extra: Partial<TransferRequest> = {
   return { pixKey: randomUUID(), amount, description: 'paygate-conformance', ...extra };
 }
 
-const PIXIN_SETUP: RequirementId[] = ['GW-PIXIN-CREATE-200', 'GW-PIXIN-CREATE-PENDING'];
-const PAY_SETUP: RequirementId[] = ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID'];
+/** The rules {@link createCharge}, {@link payCharge}, {@link fundSandbox} and {@link balanceCents} judge with. */
+export const MOVES_MONEY = [honourPixChargeRequest, verifyCreatedPixCharge, ensureChargePaid, answerBalance] as const;
 
 export interface CreatedCharge {
   id: string;
@@ -59,21 +65,23 @@ export interface CreatedCharge {
 }
 
 /**
- * Creates a PIX charge; records a finding when a valid charge is not created (any 2xx passes here:
- * the exact status is the PIX-charges suite's business). Undefined when no id came back.
+ * Creates a PIX charge, judged as a creation ("200: success, message, data (PIX charge)", created
+ * pending: harness/rules/gateway/pix-charges.ts). Undefined when no id came back.
  */
 export async function createCharge(gw: GatewayClient, run: CheckRun, amountInCents: number, postbackUrl?: string): Promise<CreatedCharge | undefined> {
-  const r = await gw.createPixCharge(chargeBody(amountInCents, postbackUrl));
-  run.record(expectStatus(r.exchange, '2xx', { requirements: PIXIN_SETUP }));
+  const body = chargeBody(amountInCents, postbackUrl);
+  const r = await gw.createPixCharge(body);
+  run.judge(honourPixChargeRequest, { case: 'valid', body, answer: r });
+  run.judge(verifyCreatedPixCharge, r);
   const data = dataOf(r);
   if (!is2xx(r) || typeof data?.id !== 'string') return undefined;
   return { id: data.id, amountInCents, fees: Number.isSafeInteger(data.fees) ? (data.fees as number) : 0, response: r };
 }
 
-/** Pays a pending sandbox charge (simulation); true when it answered 2xx. */
+/** Pays a pending sandbox charge (simulation, judged by the /pay rule); true when it answered 2xx. */
 export async function payCharge(gw: GatewayClient, run: CheckRun, id: string): Promise<boolean> {
   const r = await gw.payPixCharge(id);
-  run.record(expectStatus(r.exchange, '2xx', { requirements: PAY_SETUP }));
+  run.judge(ensureChargePaid, { answer: r, chargeId: id });
   return is2xx(r);
 }
 
@@ -91,12 +99,12 @@ export async function fundSandbox(gw: GatewayClient, run: CheckRun, cents: numbe
 }
 
 /**
- * `data.pix.balance` in cents ("strings in reais, 2 decimals"), tolerant (a number is accepted here;
- * the balance suite judges the format). Undefined when the balance cannot be read.
+ * `data.pix.balance` in cents ("strings in reais, 2 decimals", judged by the balance rule), read
+ * tolerantly (a number is taken as reais too). Undefined when the balance cannot be read.
  */
 export async function balanceCents(gw: GatewayClient, run: CheckRun): Promise<number | undefined> {
   const r = await gw.getBalance();
-  run.record(expectStatus(r.exchange, 200, { requirements: ['GW-BAL-200-SHAPE'] }));
+  run.judge(answerBalance, r);
   const pix = dataOf(r)?.pix;
   const value = isRecord(pix) ? pix.balance : undefined;
   const text = typeof value === 'number' ? String(value) : value;
@@ -116,7 +124,13 @@ export interface RegisteredWebhook {
   response: ApiResponse;
 }
 
-/** POST /api/v1/webhook for a fresh receiver path; records a failure unless 2xx with an id. */
+/** The rules every registration through {@link registerWebhook} or {@link judgeWebhookRegistration} is judged by. */
+export const REGISTERS_WEBHOOKS = [answerWebhookCreation] as const;
+
+/** The rules every delivery handed to {@link checkDeliveryTransport} is judged by. */
+export const JUDGES_DELIVERY_TRANSPORT = [postCallbacksAsJson, sendDocumentedCallbackHeaders, signCallbacksWithSecret] as const;
+
+/** POST /api/v1/webhook for a fresh receiver path, judged as the documented 200 ({@link REGISTERS_WEBHOOKS}). */
 export async function registerWebhook(gw: GatewayClient, run: CheckRun, callbackUrl: (path: string) => string, events: string[]): Promise<RegisteredWebhook | undefined> {
   return judgeWebhookRegistration(gw, run, await sendWebhookRegistration(gw, callbackUrl, events));
 }
@@ -136,17 +150,19 @@ export async function sendWebhookRegistration(gw: GatewayClient, callbackUrl: (p
   return { path, url, events, r: await gw.createWebhook({ url, events }) };
 }
 
-/** The judging half of {@link registerWebhook}: records a failure unless 2xx with an id. */
+/**
+ * The judging half of {@link registerWebhook}: the answer is the documented 200, every field of it
+ * (answerWebhookCreation). The webhook, when a 2xx gave it an id.
+ */
 export function judgeWebhookRegistration(gw: GatewayClient, run: CheckRun, sent: SentWebhookRegistration): RegisteredWebhook | undefined {
   const { path, url, events, r } = sent;
-  run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] }));
   const data = dataOf(r);
-  const id = data?.id;
-  if (!is2xx(r)) return undefined;
-  run.record(verifyWebhookId(id, { exchanges: [r.exchange] }));
-  if (typeof id !== 'number' && typeof id !== 'string') return undefined;
-  const secret = typeof data?.signatureSecret === 'string' ? data.signatureSecret : undefined;
+  const secret = typeof data?.signatureSecret === 'string' && data.signatureSecret !== '' ? data.signatureSecret : undefined;
+  // before the judgement, so that no finding shows it
   if (secret !== undefined) gw.http.redactor.register(secret, 'GATEWAY_WEBHOOK_SECRET');
+  run.judge(answerWebhookCreation, { answer: r, sent: { url, events } });
+  const id = data?.id;
+  if (!is2xx(r) || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
   return { id, secret, path, url, events, response: r };
 }
 
@@ -221,31 +237,22 @@ function where(d: Delivery): string {
 }
 
 /**
- * Hands one delivery's transport to the rules: POST with a JSON body, the callback headers, and, for a
- * webhook with a signatureSecret, `ServiceGateway-Signature` (harness/rules/gateway/webhooks.ts). A
+ * Hands one delivery's transport to the rules ({@link JUDGES_DELIVERY_TRANSPORT}): POST with a JSON
+ * body, the callback headers, and, for a webhook with a signatureSecret, `ServiceGateway-Signature`. A
  * postbackUrl belongs to no webhook and has no secret: no signature is expected, one is noted. Notes
  * what the target chose where the contract is open (signing input, unit of `t`). Returns the signing
  * input that matched, if any.
  */
 export function checkDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
-  const at = { subject: where(d) };
-  run.record(verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
-  run.record(verifyGatewayCallbackHeaders(d, { subject: where(d), requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
+  run.judge(postCallbacksAsJson, d);
+  run.judge(sendDocumentedCallbackHeaders, d);
   const header = d.headers[GATEWAY_SIGNATURE_HEADER];
   if (secret === undefined) {
     if (header !== undefined) run.note(`${where(d)} (postbackUrl, no signatureSecret) carries ServiceGateway-Signature ${show(header, 120)} (tolerated)`);
     return undefined;
   }
-  if (!run.record(verifyGatewayDeliverySignature(d, secret, at))) return undefined;
+  if (!run.judge(signCallbacksWithSecret, { delivery: d, secret })) return undefined;
   const seen = describeGatewaySignature(d, secret);
   if (seen.timestampUnit === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
   return seen.matchedOver;
-}
-
-/**
- * ISO 8601 check of a field that may be absent or null before an event ("not shown" until then):
- * a thin step over the one timestamp rule (harness/rules/gateway/fields.ts).
- */
-export function verifyOptionalIso(value: unknown, requirements: RequirementId[], subject: string): Judgement {
-  return verifyIsoTimestampIfPresent(value, { requirements, subject });
 }

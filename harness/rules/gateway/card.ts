@@ -15,6 +15,7 @@ import { judgeStatus } from '../status.js';
 import { defineRule, type Verdict } from '../rule.js';
 import { effectsAgree } from './balance.js';
 import { BELOW_MINIMUM, narrowedToSchema, type Answer } from './fields.js';
+import { answerErrorsInDocumentedShape, refuseInvalidRequestBody } from './errors.js';
 
 /**
  * Whether a sent card carries a placeholder ("card.last4 / card.brand | echoed, not validated; a
@@ -115,10 +116,10 @@ const TABLE_REQUIREMENTS: readonly RequirementId[] = [
   'GW-CARD-TRACKING-OPTIONAL',
 ];
 
-type TableCode = 'card.create-status' | 'card.invalid-charged' | 'card.invalid-refused-charge' | 'card.refusal-status' | 'card.refusal-other-4xx' | 'card.open-status';
+type TableCode = 'card.create-status' | 'card.invalid-charged' | 'card.invalid-refused-charge' | 'card.refusal-status' | 'card.open-status';
 
 /** Inside the table rule: an invalid card body is never charged (see {@link honourCardRequest}). */
-function judgeNotCharged(v: Verdict<TableCode>, answer: Answer, what: string, violation: ReturnType<typeof violationOf>): void {
+function judgeNotCharged(v: Verdict<TableCode>, answer: Answer, what: string, path: string, violation: ReturnType<typeof violationOf>): void {
   v.shows(answer.exchange);
   if (!answer.exchange.response) return v.unanswered(answer.exchange);
   if (is2xx(answer.status)) {
@@ -133,8 +134,13 @@ function judgeNotCharged(v: Verdict<TableCode>, answer: Answer, what: string, vi
       actual: `HTTP ${answer.status}, data.status = ${show(charged)}`,
     });
   }
-  const expected = violation === 'exactly-400' ? 400 : violation === 'invalid-field' ? [400, 422] : '4xx';
-  judgeStatus(v, answer.exchange, expected, { unexpected: 'card.refusal-status', ...(violation === 'invalid-field' ? { otherClientError: 'card.refusal-other-4xx' as const } : {}) }, `a card charge with ${what}`);
+  if (violation === 'invalid-field' || violation === 'exactly-400') {
+    v.apply(refuseInvalidRequestBody, { answer, what: `a card charge with ${what}`, field: path, card: true, exactly400: violation === 'exactly-400' });
+    return;
+  }
+  // refused before reaching the issuer, or never accepted: any refusal
+  judgeStatus(v, answer.exchange, '4xx', { unexpected: 'card.refusal-status' }, `a card charge with ${what}`);
+  v.apply(answerErrorsInDocumentedShape, answer);
 }
 
 /**
@@ -151,7 +157,7 @@ function judgeNotCharged(v: Verdict<TableCode>, answer: Answer, what: string, vi
  *   charged); for another field it WARNS ("400 | invalid body" is the documented answer, but card
  *   answers are "Usually synchronous (approved or refused)"). Otherwise the billing address and raw
  *   data pass any 4xx; "currency … missing or `BRL` gives 400" only 400; another field 400 or 422
- *   (another 4xx warns);
+ *   (another 4xx warns): that refusal is the Errors rule's (errors.ts `refuseInvalidRequestBody`);
  * - `open`: a value whose validity the text leaves open (a lower-case currency code, an amount
  *   beyond any stated maximum): accepted or refused, never a server error.
  */
@@ -168,9 +174,9 @@ export const honourCardRequest = defineRule({
     'card.invalid-charged': 'failure',
     'card.invalid-refused-charge': 'warning',
     'card.refusal-status': 'failure',
-    'card.refusal-other-4xx': 'warning',
     'card.open-status': 'failure',
   },
+  uses: [refuseInvalidRequestBody, answerErrorsInDocumentedShape],
   judge(observation: CardRequestObservation, v) {
     if (observation.case === 'open') {
       v.decides(observation.part === 'amount' ? 'GW-CARD-AMOUNT-MIN' : 'GW-CARD-CURRENCY');
@@ -183,7 +189,7 @@ export const honourCardRequest = defineRule({
       // a value of no row of the table (the description, an extra property): no sentence of it is broken
       if (rows.length === 0) return v.nothingToJudge();
       v.decides(...rows);
-      return judgeNotCharged(v, answer, what, violationOf(path, kind, value));
+      return judgeNotCharged(v, answer, what, path, violationOf(path, kind, value));
     }
     const body = observation.body as Readonly<Record<string, unknown>>;
     v.decides('GW-CARD-SUCCESS-STATUS', ...new Set((observation.exercises ?? []).flatMap((part) => partClause(body, part))));

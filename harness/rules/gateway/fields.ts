@@ -12,6 +12,20 @@ import { judgeStatus, type StatusCodes } from '../status.js';
 import { defineRule, type FindingDraft, type Verdict } from '../rule.js';
 import { idShape } from './errors.js';
 
+/**
+ * Endpoints: "All bodies are JSON." A request whose body is JSON but labelled otherwise (a text/plain
+ * Content-Type), or whose JSON text is odd but valid (a lone surrogate escape), may be served or
+ * refused (the text does not say which); it never crashes the service.
+ */
+export const surviveOddJsonBodies = defineRule({
+  name: 'surviveOddJsonBodies',
+  requirements: ['GW-JSON-BODIES'],
+  codes: { 'body.odd-json-status': 'failure' },
+  judge(observation: { answer: Answer; what: string }, v) {
+    judgeStatus(v, observation.answer.exchange, ['2xx', '4xx'], { unexpected: 'body.odd-json-status' }, observation.what);
+  },
+});
+
 /** What a rule sees of one HTTP answer (an ApiResponse of harness/http is one). */
 export interface Answer {
   status: number;

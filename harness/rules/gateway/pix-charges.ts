@@ -16,6 +16,7 @@ import { verifyEmv } from '../emv.js';
 import { verifyQrMatchesEmv } from '../qr.js';
 import { defineRule, type Verdict } from '../rule.js';
 import { readCustomerDocument } from './documents-keys.js';
+import { refuseInvalidRequestBody } from './errors.js';
 import { adopt, BELOW_MINIMUM, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
 
 /**
@@ -150,7 +151,8 @@ export interface SplitObservation {
  *   refused ("200"), the parts are not to blame and the single variants decide nothing;
  * - `breaks`: a body breaking the rule of the value at `path` (`kind`: the break; `requirements`:
  *   the schema's `x-requirement` at fault). Refused: "400 invalid body" or "422 validation failure"
- *   (which one is not stated; another 4xx warns). Accepting it fails, except a valid document of the
+ *   (which one is not stated; another 4xx warns; the refusal is the Errors rule's, errors.ts
+ *   `refuseInvalidRequestBody`, with the error body and the field a 422 names). Accepting it fails, except a valid document of the
  *   other type (`documentType-mismatch`: the text ties validity to the document, not in so many
  *   words to documentType): a warning;
  * - `document`: a customer document read by the suite's own validator ({@link readCustomerDocument}):
@@ -178,16 +180,19 @@ type TableCode =
   | 'pixin.create-status'
   | 'pixin.invalid-accepted'
   | 'pixin.borderline-accepted'
-  | 'pixin.refusal-status'
-  | 'pixin.refusal-other-4xx'
+  | 'pixin.borderline-refusal-status'
   | 'pixin.open-status'
   | 'pixin.cnpj-alnum-refused'
   | 'pixin.split-refused'
   | 'pixin.split-refused-float'
   | 'pixin.split-unknown-accepted';
 
-/** Inside the table rule: an invalid body is refused (400/422; another 4xx warns); accepted, it fails or, for a value the text does not pin down, warns. */
-function judgeRefusal(v: Verdict<TableCode>, answer: Answer, what: string, acceptedWhy?: string): void {
+/**
+ * Inside the table rule: an invalid body is refused, the refusal judged by the Errors rule
+ * ("400 | invalid body", "422 | validation failure; message points to the field": errors.ts
+ * `refuseInvalidRequestBody`); accepted, it fails or, for a value the text does not pin down, warns.
+ */
+function judgeRefusal(v: Verdict<TableCode>, answer: Answer, what: string, field: string | undefined, acceptedWhy?: string): void {
   v.shows(answer.exchange);
   if (!answer.exchange.response) return v.unanswered(answer.exchange);
   if (is2xx(answer.status)) {
@@ -197,7 +202,7 @@ function judgeRefusal(v: Verdict<TableCode>, answer: Answer, what: string, accep
       actual: `HTTP ${answer.status}, data.id ${show(dataOf(answer.json)?.id)}`,
     });
   }
-  judgeStatus(v, answer.exchange, [400, 422], { unexpected: 'pixin.refusal-status', otherClientError: 'pixin.refusal-other-4xx' }, `a PIX charge with ${what}`);
+  v.apply(refuseInvalidRequestBody, { answer, what: `a PIX charge with ${what}`, ...(field !== undefined ? { field } : {}) });
 }
 
 /** The parts case (see {@link PixChargeRequestObservation}). */
@@ -246,7 +251,7 @@ function judgeSplit(v: Verdict<TableCode>, split: SplitObservation, what: string
   const hundredths = split.splits.reduce((sum, s) => sum + Math.round(s.percentage * 100), 0);
   if (hundredths > 10_000) {
     v.decides('GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400');
-    return judgeRefusal(v, answer, what);
+    return judgeRefusal(v, answer, what, 'splits');
   }
   v.shows(answer.exchange);
   if (!answer.exchange.response) return v.unanswered(answer.exchange);
@@ -255,7 +260,7 @@ function judgeSplit(v: Verdict<TableCode>, split: SplitObservation, what: string
   if (split.recipient === 'unknown') {
     v.decides('GW-PIXIN-SPLIT-EMAIL');
     if (!is2xx(answer.status)) {
-      judgeStatus(v, answer.exchange, [400, 422], { unexpected: 'pixin.refusal-status', otherClientError: 'pixin.refusal-other-4xx' }, `a PIX charge with ${what}`);
+      v.apply(refuseInvalidRequestBody, { answer, what: `a PIX charge with ${what}`, field: 'email' });
       return;
     }
     return v.find('pixin.split-unknown-accepted', { title: 'a split to an e-mail that is no company on the platform was accepted', expected: 'HTTP 400 or 422 (the recipient must be "another company on the platform")', actual: `HTTP ${answer.status}` });
@@ -281,14 +286,14 @@ export const honourPixChargeRequest = defineRule({
     'pixin.create-status': 'failure',
     'pixin.invalid-accepted': 'failure',
     'pixin.borderline-accepted': 'warning',
-    'pixin.refusal-status': 'failure',
-    'pixin.refusal-other-4xx': 'warning',
+    'pixin.borderline-refusal-status': 'failure',
     'pixin.open-status': 'failure',
     'pixin.cnpj-alnum-refused': 'warning',
     'pixin.split-refused': 'failure',
     'pixin.split-refused-float': 'warning',
     'pixin.split-unknown-accepted': 'warning',
   },
+  uses: [refuseInvalidRequestBody],
   judge(observation: PixChargeRequestObservation, v) {
     switch (observation.case) {
       case 'parts':
@@ -301,7 +306,7 @@ export const honourPixChargeRequest = defineRule({
         return;
       case 'breaks': {
         v.decides(...narrowedToSchema(brokenClause(observation.path, observation.kind), observation.requirements ?? []), 'GW-PIXIN-CREATE-400');
-        return judgeRefusal(v, observation.answer, observation.what, observation.kind === 'documentType-mismatch' ? 'a valid document of the other type' : undefined);
+        return judgeRefusal(v, observation.answer, observation.what, observation.path, observation.kind === 'documentType-mismatch' ? 'a valid document of the other type' : undefined);
       }
       case 'document': {
         const { answer, what } = observation;
@@ -309,7 +314,7 @@ export const honourPixChargeRequest = defineRule({
         const alphanumeric = observation.documentType === 'cnpj' && /[A-Z]/.test(observation.document) && reading.standing === 'borderline' && !/[./-]/.test(observation.document);
         if (reading.standing === 'invalid') {
           v.decides('GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400');
-          return judgeRefusal(v, answer, `${what} (${reading.why})`);
+          return judgeRefusal(v, answer, `${what} (${reading.why})`, 'customer.document');
         }
         if (alphanumeric) {
           v.decides('GW-PIXIN-DOC-CNPJ-ALNUM');
@@ -319,8 +324,8 @@ export const honourPixChargeRequest = defineRule({
         if (reading.standing === 'borderline') {
           v.decides('GW-PIXIN-DOC-DIGITS');
           if (!answer.exchange.response) return v.unanswered(answer.exchange);
-          if (is2xx(answer.status)) return judgeRefusal(v, answer, what, reading.why);
-          judgeStatus(v, answer.exchange, '4xx', { unexpected: 'pixin.refusal-status' }, `a PIX charge with ${what}`);
+          if (is2xx(answer.status)) return judgeRefusal(v, answer, what, 'customer.document', reading.why);
+          judgeStatus(v, answer.exchange, '4xx', { unexpected: 'pixin.borderline-refusal-status' }, `a PIX charge with ${what}`);
           return;
         }
         v.decides('GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-200');

@@ -16,6 +16,7 @@ import { verifyEndToEndId } from '../identifiers.js';
 import { verifyIsoTimestamp } from '../time.js';
 import { defineRule } from '../rule.js';
 import { readPixKey } from './documents-keys.js';
+import { refuseInvalidRequestBody } from './errors.js';
 import { adopt, BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
 
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
@@ -78,7 +79,8 @@ function borderline(row: string, value: unknown): string | undefined {
  *   amount sent; the money columns are judged by {@link verifyMoneyInCents};
  * - `breaks`: a body breaking one row's rule (`kind` and `requirements`: the mutation and the schema's
  *   `x-requirement` at fault, generators/bodies.ts): refused, "400 | invalid body" or "422 |
- *   validation failure" (which one is not stated; another 4xx warns). Accepting it fails, except a
+ *   validation failure" (which one is not stated; another 4xx warns; the refusal is the Errors
+ *   rule's, errors.ts `refuseInvalidRequestBody`, with the error body and the field a 422 names). Accepting it fails, except a
  *   value the text does not pin down (a borderline PIX key: punctuation, an alphanumeric CNPJ, a UUID
  *   without hyphens…; `brl` or an empty currency): a warning. The status for a missing
  *   `x-idempotency-key` is not stated either: the same latitude;
@@ -103,12 +105,10 @@ export const honourTransferRequest = defineRule({
     'pixout.create-amount': 'failure',
     'pixout.invalid-accepted': 'failure',
     'pixout.borderline-accepted': 'warning',
-    'pixout.refusal-status': 'failure',
-    'pixout.refusal-other-4xx': 'warning',
     'pixout.open-status': 'failure',
     'pixout.currency-default': 'failure',
   },
-  uses: [verifyMoneyInCents],
+  uses: [verifyMoneyInCents, refuseInvalidRequestBody],
   judge(observation: TransferRequestObservation, v) {
     if (observation.case === 'default-currency') {
       const currency = dataOf(observation.lookup.json)?.currency;
@@ -135,7 +135,7 @@ export const honourTransferRequest = defineRule({
           exchanges: [answer.exchange],
         });
       }
-      judgeStatus(v, answer.exchange, [400, 422], { unexpected: 'pixout.refusal-status', otherClientError: 'pixout.refusal-other-4xx' }, `a transfer with ${observation.what}`);
+      v.apply(refuseInvalidRequestBody, { answer, what: `a transfer with ${observation.what}`, ...(observation.row in TRANSFER_ROWS ? { field: observation.row } : {}) });
       return;
     }
     const body = observation.body as Readonly<Record<string, unknown>>;
@@ -449,8 +449,8 @@ export const refuseCompletionOfCompleted = defineRule({
  *   code is not stated); a 2xx FAILS;
  * - `lookup`: a lookup after that /complete shows it not `completed`;
  * - `balance-after`: the /complete of an amount above the balance read just before it, where other
- *   checks move the same balance: a 2xx is only evidence when the balance read after it is NEGATIVE
- *   (not covered, whatever else moved the balance meanwhile); a refusal decides nothing here.
+ *   checks move the same balance: a refusal (any 4xx) conforms; a 2xx is only evidence when the
+ *   balance read after it is NEGATIVE (not covered, whatever else moved the balance meanwhile).
  */
 export type UncoveredCompletionObservation =
   | { case: 'answer'; answer: Answer; amount: number; balance: number; exchanges?: readonly Exchange[] }
@@ -471,7 +471,11 @@ export const refuseUncoveredCompletion = defineRule({
     }
     const { answer } = observation;
     if (observation.case === 'balance-after') {
-      if (!is2xx(answer.status) || observation.after === undefined || observation.after >= 0) return v.nothingToJudge();
+      if (!is2xx(answer.status)) {
+        judgeStatus(v, answer.exchange, '4xx', { unexpected: 'pixout.uncovered-status' }, '/complete of a transfer above the balance');
+        return;
+      }
+      if (observation.after === undefined || observation.after >= 0) return v.nothingToJudge();
       return v.find('pixout.completed-without-balance', {
         title: `a transfer of ${observation.amount} cents completed above the balance (${observation.before} cents) and left it negative`,
         expected,

@@ -26,7 +26,7 @@ import {
 import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
 import { echoCardBrandAndLast4, ensureSandboxCardOutcome, honourCardRequest } from '../../../harness/rules/gateway/card.js';
 import { answerBalance } from '../../../harness/rules/gateway/balance.js';
-import { answerWebhookCreated, removeWebhook } from '../../../harness/rules/gateway/bridges.js';
+import { answerWebhookCreation, removeWebhookOnDelete } from '../../../harness/rules/gateway/webhooks.js';
 
 export * from './model.js';
 
@@ -70,8 +70,8 @@ export const GATEWAY_MODEL_RULES = [
   ensureSandboxCardOutcome,
   echoCardBrandAndLast4,
   answerBalance,
-  answerWebhookCreated,
-  removeWebhook,
+  answerWebhookCreation,
+  removeWebhookOnDelete,
 ] as const;
 
 export function gatewayCommands(): fc.Arbitrary<Cmd>[] {

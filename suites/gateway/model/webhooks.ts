@@ -5,7 +5,7 @@
  * Deleting a webhook that is already gone may answer 404 or an idempotent 2xx: both pass.
  */
 import { randomUUID } from 'node:crypto';
-import { answerWebhookCreated, removeWebhook } from '../../../harness/rules/gateway/bridges.js';
+import { answerWebhookCreation, removeWebhookOnDelete } from '../../../harness/rules/gateway/webhooks.js';
 import { ModelCommand, abandonOn429, judgeFails } from '../../../harness/run/model.js';
 import { dataOf } from '../../../harness/core/json.js';
 import { OnWebhook } from './model.js';
@@ -24,7 +24,7 @@ export class CreateWebhook extends ModelCommand<GatewayModel, GatewayReal> {
     const url = r.callbackUrl(`/gw/model-${randomUUID()}`);
     r.log.describe(`register webhook for ${this.events.join(', ')}`);
     const res = await r.gw.createWebhook({ url, events: this.events });
-    if (judgeFails(r.it.run, answerWebhookCreated, res)) return;
+    if (judgeFails(r.it.run, answerWebhookCreation, { answer: res, sent: { url, events: this.events } })) return;
     abandonOn429(r, res);
     const id = dataOf(res.json)?.id;
     if (typeof id !== 'number' && typeof id !== 'string') return;
@@ -47,7 +47,8 @@ export class DeleteWebhook extends OnWebhook {
     r.log.describe(`delete webhook ${w.ref} (model: ${w.deleted ? 'deleted' : 'active'})`);
     const res = await r.gw.deleteWebhook(w.id);
     r.log.outcome(`HTTP ${res.status}`);
-    if (judgeFails(r.it.run, removeWebhook, { answer: res, webhook: w.deleted ? 'deleted' : 'active' })) return;
+    // a webhook already removed may answer 404 or an idempotent 2xx: only the first removal is judged
+    if (!w.deleted && judgeFails(r.it.run, removeWebhookOnDelete, { kind: 'delete', answer: res })) return;
     abandonOn429(r, res);
     w.deleted = true;
   }
