@@ -5,12 +5,10 @@
 import type { Exchange } from '../../core/exchange.js';
 import { HarnessError } from '../../core/errors.js';
 import type { Judgement, RequirementId } from '../finding.js';
-import { judge, kindOf, show, type RuleContext } from '../judgement.js';
-import { verifyIsoTimestamp } from '../time.js';
-import { verifyGatewayErrorShape } from '../errors.js';
+import { kindOf, show } from '../judgement.js';
 import { judgeStatus, type StatusCodes } from '../status.js';
 import { defineRule, type FindingDraft, type Verdict } from '../rule.js';
-import { idShape } from './errors.js';
+import { errorShapeProblem, idShape } from './errors.js';
 
 /**
  * Endpoints: "All bodies are JSON." A request whose body is JSON but labelled otherwise (a text/plain
@@ -71,17 +69,6 @@ export const verifyMoneyInCents = defineRule({
 });
 
 /**
- * An ISO 8601 timestamp field that may be absent or null until an event happens. Absent or null
- * conforms; present, it is judged by {@link verifyIsoTimestamp} ("createdAt … ISO 8601"). MIGRATION
- * ONLY: the webhook steps (suites/gateway/webhook-steps.ts) judge a webhook's createdAt with it until
- * the webhook rules declare that requirement.
- */
-export function verifyIsoTimestampIfPresent(value: unknown, ctx: RuleContext): Judgement {
-  if (value === undefined || value === null) return judge(ctx);
-  return verifyIsoTimestamp(value, ctx);
-}
-
-/**
  * Files, under the judging rule's own codes, what a shared check of harness/rules/ (time, identifiers,
  * money…) found: `codes` maps each of its codes (`code`, or `code:severity` where one code comes at
  * two severities) to a code the rule declares with the same severity. Returns true when it found nothing.
@@ -101,8 +88,11 @@ export function adopt<C extends string>(v: Verdict<C>, found: Judgement, codes: 
  * (its type is not stated).
  */
 export function codedErrorMismatch(json: unknown, code: string): { expected: string; actual: string } | undefined {
-  const finding = verifyGatewayErrorShape(json, { shape: 'error-code', code }, { requirements: [] }).findings[0];
-  return finding ? { expected: finding.expected, actual: finding.actual } : undefined;
+  const expected = `{error: "${code}", message}`;
+  const problem = errorShapeProblem(json, 'error-code');
+  if (problem !== undefined) return { expected, actual: problem };
+  const error = (json as Record<string, unknown>).error;
+  return error === code ? undefined : { expected, actual: `error = ${show(error)} in ${show(json, 300)}` };
 }
 
 /**
