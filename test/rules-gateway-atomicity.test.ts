@@ -1,60 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ensureEventOccursOnce,
-  ensureNoOtherTransferAtPostback,
-  ensureReplayReturnsOriginal,
-  judgeConcurrentConfirmations,
-  judgeSameKeyBurst,
-} from '../harness/rules/gateway/atomicity.js';
+import { applyTransitionsOnce } from '../harness/rules/gateway/atomicity.js';
 import { answer, found } from './rules-gateway-fixtures.js';
 
-const ok = (id = 'tr_1') => answer(200, { success: true, data: { id, status: 'completed' } });
+const ok = () => answer(200, { success: true, data: { id: 'c1', status: 'paid' } });
+const late = () => answer(400, { success: false, message: 'charge no longer pending' });
 
-describe('judgeConcurrentConfirmations', () => {
-  it('accepts one 2xx and 400/429 for the others', () => {
-    const j = judgeConcurrentConfirmations('pay', [ok(), answer(400), answer(429), answer(400)]);
-    expect(j.findings.filter((f) => f.severity === 'failure')).toEqual([]);
-    expect(j.requirements).toEqual(expect.arrayContaining(['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400']));
+describe('applyTransitionsOnce ("concurrent confirmations of the same resource never apply the effect twice")', () => {
+  it('passes one 2xx and 400 or 429 for the others', () => {
+    const j = applyTransitionsOnce.judge({ case: 'burst', confirmation: 'pay', answers: [ok(), late(), answer(429, {})] });
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toEqual(['GW-ATOMIC-TRANSITIONS']);
   });
-  it('fails two winners', () => {
-    expect(found(judgeConcurrentConfirmations('complete', [ok(), ok(), answer(400)]))).toEqual(['failure:atomicity.confirmed-twice']);
+  it('fails two 2xx, and no 2xx unless the precondition may fail', () => {
+    expect(found(applyTransitionsOnce.judge({ case: 'burst', confirmation: 'complete', answers: [ok(), ok(), late()] }))).toEqual(['failure:transitions.confirmed-twice']);
+    expect(found(applyTransitionsOnce.judge({ case: 'burst', confirmation: 'pay', answers: [late(), late()] }))).toEqual(['failure:transitions.none-confirmed']);
+    expect(found(applyTransitionsOnce.judge({ case: 'burst', confirmation: 'complete', answers: [late(), late()], mayAllFail: true }))).toEqual([]);
   });
-  it('fails no winner, unless all were 429 or the caller could not guarantee the precondition', () => {
-    expect(found(judgeConcurrentConfirmations('pay', [answer(400), answer(400)]))).toEqual(['failure:atomicity.none-confirmed']);
-    expect(found(judgeConcurrentConfirmations('pay', [answer(429), answer(429)]))).toEqual([]);
-    expect(found(judgeConcurrentConfirmations('complete', [answer(400), answer(400)], {}, { mayAllFail: true }))).toEqual([]);
+  it('warns on a loser answering another 4xx; fails a 5xx; decides nothing when every answer is a 429', () => {
+    expect(found(applyTransitionsOnce.judge({ case: 'burst', confirmation: 'pay', answers: [ok(), answer(409, {})] }))).toEqual(['warning:transitions.loser-status']);
+    expect(found(applyTransitionsOnce.judge({ case: 'burst', confirmation: 'pay', answers: [ok(), answer(503, {})] }))).toEqual(['failure:transitions.loser-error']);
+    expect(applyTransitionsOnce.judge({ case: 'burst', confirmation: 'pay', answers: [answer(429, {}), answer(429, {})] }).requirements).toEqual([]);
   });
-  it('warns for a loser answering another 4xx; fails a 5xx loser', () => {
-    expect(found(judgeConcurrentConfirmations('pay', [ok(), answer(409)]))).toEqual(['warning:atomicity.loser-status']);
-    expect(found(judgeConcurrentConfirmations('pay', [ok(), answer(500)]))).toEqual(['failure:target.5xx']);
-  });
-});
-
-describe('judgeSameKeyBurst', () => {
-  it('accepts one transfer id among the 2xx, and an "in progress" 4xx', () => {
-    expect(found(judgeSameKeyBurst([ok(), ok(), answer(425), answer(429)]))).toEqual([]);
-  });
-  it('fails two transfer ids', () => {
-    expect(found(judgeSameKeyBurst([ok('a'), ok('b')]))).toEqual(['failure:idempotency.duplicated']);
-  });
-  it('warns for an in-flight 409; fails 400 (a valid body called invalid) and no creation at all', () => {
-    expect(found(judgeSameKeyBurst([ok(), answer(409)]))).toEqual(['warning:idempotency.in-flight-409']);
-    expect(found(judgeSameKeyBurst([ok(), answer(400)]))).toEqual(['failure:status.unexpected']);
-    expect(found(judgeSameKeyBurst([answer(425), answer(425)]))).toEqual(['failure:idempotency.none-created']);
-  });
-});
-
-describe('replay and duplicate rules', () => {
-  it('ensureReplayReturnsOriginal: the same id passes; another fails; a non-2xx is the status rule\'s', () => {
-    expect(found(ensureReplayReturnsOriginal(ok('a'), 'a'))).toEqual([]);
-    expect(found(ensureReplayReturnsOriginal(ok('b'), 'a'))).toEqual(['failure:idempotency.new-transfer']);
-    expect(found(ensureReplayReturnsOriginal(answer(409), 'a'))).toEqual([]);
-  });
-  it('ensureNoOtherTransferAtPostback and ensureEventOccursOnce', () => {
-    expect(found(ensureNoOtherTransferAtPostback(undefined, 'a'))).toEqual([]);
-    expect(found(ensureNoOtherTransferAtPostback({ seq: 3, bodyText: '{}' }, 'a'))).toEqual(['failure:idempotency.duplicated']);
-    const what = { event: 'transaction_paid', kind: 'transaction', label: 'postbackUrl', eventRequirement: 'GW-EVT-TRANSACTION-PAID' as const };
-    expect(found(ensureEventOccursOnce(['e2e:1'], what))).toEqual([]);
-    expect(found(ensureEventOccursOnce(['e2e:1', 'e2e:2'], what))).toEqual(['failure:atomicity.event-twice']);
+  it('events: one occurrence passes, two distinct occurrences fail', () => {
+    const what = { event: 'transaction_paid', kind: 'transaction', label: 'postbackUrl' };
+    expect(found(applyTransitionsOnce.judge({ case: 'events', ...what, occurrences: ['e2e:E1'] }))).toEqual([]);
+    expect(found(applyTransitionsOnce.judge({ case: 'events', ...what, occurrences: ['e2e:E1', 'e2e:E2'] }))).toEqual(['failure:transitions.event-twice']);
   });
 });

@@ -1,14 +1,13 @@
 // Documents and PIX keys (harness/rules/gateway/documents-keys.ts): the oracle reads every generated
 // invalid case as invalid (cross-checked with @brazilian-utils and cpf-cnpj-validator), every valid
-// draw as valid, the forms the text leaves open as borderline; the answer rules accept refusals and
-// fail acceptances of invalid values, warn on borderline acceptances.
+// draw as valid, the forms the text leaves open as borderline (the request rules that judge the
+// answers: test/rules-gateway-pix-charges.test.ts, test/rules-gateway-pix-transfers.test.ts).
 import { isValidCPF } from '@brazilian-utils/brazilian-utils';
 import { cnpj as cnpjOracle } from 'cpf-cnpj-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cnpj, cpf, invalidDocumentCases, malformedPixKeyCases, pixKey } from '../generators/index.js';
-import { judgeCustomerDocumentAnswer, readCustomerDocument, readPixKey } from '../harness/rules/gateway/documents-keys.js';
-import { exchange, found } from './rules-gateway-fixtures.js';
+import { readCustomerDocument, readPixKey } from '../harness/rules/gateway/documents-keys.js';
 
 describe('readPixKey', () => {
   it('reads every generated malformed key as invalid (one per class, several seeds)', () => {
@@ -58,27 +57,5 @@ describe('readCustomerDocument', () => {
     expect(readCustomerDocument('cnpj', '12ABC34501DE35').standing).toBe('borderline');
     expect(readCustomerDocument('cpf', '529.982.247-25').standing).toBe('borderline');
     expect(readCustomerDocument('cpf', '00000000000').standing).toBe('invalid');
-  });
-});
-
-describe('judgeCustomerDocumentAnswer', () => {
-  it('fails an accepted invalid CNPJ (numeric and alphanumeric) and one-digit documents, passes refusals', () => {
-    for (const [type, doc] of [['cnpj', '11222333000182'], ['cnpj', '12ABC34501DE36'], ['cpf', '00000000000'], ['cnpj', '11111111111111']] as const) {
-      const j = judgeCustomerDocumentAnswer(exchange(200, { data: { id: 'c' } }), type, doc);
-      expect(found(j), doc).toEqual(['failure:value.invalid-accepted']);
-      expect(j.requirements).toEqual(['GW-PIXIN-DOC-VALID']);
-      expect(found(judgeCustomerDocumentAnswer(exchange(400, {}), type, doc))).toEqual([]);
-    }
-  });
-
-  it('warns on another 4xx for an invalid document, fails a 5xx, decides nothing for a valid one', () => {
-    expect(found(judgeCustomerDocumentAnswer(exchange(404, {}), 'cpf', '52998224726'))).toEqual(['warning:status.unexpected']);
-    expect(found(judgeCustomerDocumentAnswer(exchange(500, {}), 'cpf', '52998224726'))).toEqual(['failure:target.5xx']);
-    expect(judgeCustomerDocumentAnswer(exchange(400, {}), 'cpf', '52998224725')).toEqual({ requirements: [], findings: [] });
-  });
-
-  it('a valid alphanumeric CNPJ accepted or refused: at most a warning', () => {
-    expect(found(judgeCustomerDocumentAnswer(exchange(200, {}), 'cnpj', '12ABC34501DE35'))).toEqual(['warning:value.borderline-accepted']);
-    expect(found(judgeCustomerDocumentAnswer(exchange(400, {}), 'cnpj', '12ABC34501DE35'))).toEqual([]);
   });
 });

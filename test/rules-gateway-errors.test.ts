@@ -70,7 +70,7 @@ describe('carryPinnedErrorCode ("404 body {error: NOT_FOUND, message}"; "409 (ID
   it('accepts the pinned code and decides the route and GW-ERR-CODES', () => {
     const j = carryPinnedErrorCode.judge({ answer: answer(404, { error: 'NOT_FOUND', message: 'no such charge' }), pin: 'charge-lookup' });
     expect(j.findings).toEqual([]);
-    expect(j.requirements).toEqual(['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES']);
+    expect(j.requirements).toEqual(['GW-ERR-CODES']);
     expect(carryPinnedErrorCode.judge({ answer: answer(409, { error: 'IDEMPOTENCY_CONFLICT', message: 'x' }), pin: 'idempotency-conflict' }).requirements).toEqual(['GW-ERR-CODES']);
   });
   it('fails {success:false} where the code is pinned, and another code', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { behaveAlikeInBothEnvironments, serveOverHttps, serveUnderVersionPrefix, surviveBodyOnTokenExchange } from '../harness/rules/gateway/general.js';
-import { verifyTransactionLookup } from '../harness/rules/gateway/transactions.js';
 import { answer, answered, codes, severities } from './rules-gateway-fixtures.js';
 
 describe('serveOverHttps ("JSON over HTTPS at {base_url}")', () => {
@@ -40,18 +39,5 @@ describe('behaveAlikeInBothEnvironments ("everything else behaves identically in
   });
   it('fails different statuses', () => {
     expect(codes(behaveAlikeInBothEnvironments.judge({ sandbox: answer(400), live: answer(422), what: 'x' }))).toEqual(['environment.behaviour-differs']);
-  });
-});
-
-describe('verifyTransactionLookup ("Response body: not shown"; "All bodies are JSON")', () => {
-  const c = { requirements: ['GW-TXN-LOOKUP-PIX'] as const };
-  it('accepts any 2xx with JSON or with no body', () => {
-    expect(verifyTransactionLookup(answered(200, { success: true, data: {} }), c).findings).toEqual([]);
-    expect(verifyTransactionLookup(answered(204, ''), c).findings).toEqual([]);
-    expect(verifyTransactionLookup(answered(200, ''), c).findings).toEqual([]);
-  });
-  it('fails a non-JSON body and a 404 for a known id', () => {
-    expect(codes(verifyTransactionLookup(answered(200, '<html>'), c))).toEqual(['txn.not-json']);
-    expect(severities(verifyTransactionLookup(answered(404), c))).toEqual(['failure']);
   });
 });

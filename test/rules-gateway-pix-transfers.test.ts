@@ -1,98 +1,210 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ensureNotCompletedWithoutBalance,
-  ensureTransferStatus,
-  expectPixKeyRejected,
-  expectTransferCurrencyRejected,
-  verifyCreatedTransfer,
-  verifyDefaultCurrency,
-  verifyIdempotentReplay,
-  verifyTransferTimestamps,
+  answerTransferLookup,
+  answerUnknownTransfer,
+  createdTransferState,
+  ensureCreatedTransferProcessing,
+  ensureTransferCompleted,
+  honourIdempotencyKey,
+  honourTransferRequest,
+  refuseCompletionOfCompleted,
+  refuseKeyReuseWithOtherBody,
+  refuseUncoveredCompletion,
+  verifyTransferLookupFields,
 } from '../harness/rules/gateway/pix-transfers.js';
-import { answered, codes, severities } from './rules-gateway-fixtures.js';
+import { answer, found } from './rules-gateway-fixtures.js';
 
-const envelope = (data: Record<string, unknown>) => ({ success: true, message: 'ok', data });
-const created = (data: Record<string, unknown>) => answered(200, envelope(data), { path: '/api/v1/pix/out/pixkey' });
+const data = (d: Record<string, unknown>) => ({ success: true, message: 'ok', data: d });
+const transfer = (d: Record<string, unknown> = {}) => data({ id: 't1', status: 'banking_processing', amount: 150, netAmount: 149, fees: 1, pixKey: 'k', ...d });
+const body = { pixKey: 'payee@example.com', amount: 150 };
+const ERR = { success: false, message: 'invalid body' };
+const own = (j: { requirements: readonly string[] }) => j.requirements.filter((id) => !id.startsWith('GW-ERR-'));
 
-describe('expectPixKeyRejected ("CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key")', () => {
-  const c = { requirements: ['GW-PIXOUT-KEY-INVALID-REJECTED'] as const };
-  it('accepts a refusal; fails a key of no format accepted', () => {
-    expect(expectPixKeyRejected(answered(400), { kind: 'garbage', value: 'not a key' }, c).findings).toEqual([]);
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'garbage', value: 'not a key' }, c))).toEqual(['failure']);
+describe('honourTransferRequest: a valid body ("200: success, message, data (PIX transfer …)")', () => {
+  it('passes a 200 carrying the transfer with the amount sent, in integer cents', () => {
+    const j = honourTransferRequest.judge({ case: 'valid', body, answer: answer(200, transfer()), exercises: ['pixKey'] });
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-PIXOUT-CREATE-200', 'GW-PIXOUT-KEY-FORMATS', 'GW-MONEY-CENTS', 'GW-PIXOUT-RESP-FIELDS']));
   });
-  it('fails a CPF-shaped key with wrong check digits, or 11 bare digits, accepted (none of the five formats)', () => {
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cpf-bad-check-digit', value: '52998224724' }, c))).toEqual(['failure']);
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'phone-without-prefix', value: '11987654321' }, c))).toEqual(['failure']);
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cpf-same-digits', value: '11111111111' }, c))).toEqual(['failure']);
+  it('fails a refusal, another 2xx, a missing id, another amount and money as strings', () => {
+    expect(found(honourTransferRequest.judge({ case: 'valid', body, answer: answer(400, { success: false, message: 'no' }) }))).toEqual(['failure:pixout.create-status']);
+    expect(found(honourTransferRequest.judge({ case: 'valid', body, answer: answer(201, transfer()) }))).toEqual(['failure:pixout.create-status']);
+    expect(found(honourTransferRequest.judge({ case: 'valid', body, answer: answer(200, transfer({ id: '' })) }))).toEqual(['failure:pixout.create-id']);
+    expect(found(honourTransferRequest.judge({ case: 'valid', body, answer: answer(200, transfer({ amount: 151 })) }))).toEqual(['failure:pixout.create-amount']);
+    const strings = honourTransferRequest.judge({ case: 'valid', body, answer: answer(200, transfer({ netAmount: '149', fees: '1' })) });
+    expect(found(strings)).toEqual(['failure:money.not-cents', 'failure:money.not-cents']);
+    expect(strings.findings[0]?.requirements).toEqual(['GW-MONEY-CENTS', 'GW-PIXOUT-RESP-FIELDS']);
   });
-  it('only warns when a borderline key is accepted', () => {
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'cnpj-alphanumeric', value: '12ABC34501DE35' }, c))).toEqual(['warning']);
-    expect(severities(expectPixKeyRejected(created({ id: 't' }), { kind: 'phone-with-separators', value: '+55 11 98765-4321' }, c))).toEqual(['warning']);
+  it('decides the default currency when the body leaves it out, and BRL when it sends it', () => {
+    expect(honourTransferRequest.judge({ case: 'valid', body, answer: answer(200, transfer()), exercises: ['currency'] }).requirements).toContain('GW-PIXOUT-CURRENCY-DEFAULT');
+    expect(honourTransferRequest.judge({ case: 'valid', body: { ...body, currency: 'BRL' }, answer: answer(200, transfer()), exercises: ['currency'] }).requirements).toContain('GW-PIXOUT-CURRENCY-BRL');
+  });
+  it('decides nothing on a 429', () => {
+    expect(honourTransferRequest.judge({ case: 'valid', body, answer: answer(429, {}) }).requirements).toEqual([]);
   });
 });
 
-describe('expectTransferCurrencyRejected ("only BRL; default BRL")', () => {
-  const c = { requirements: ['GW-PIXOUT-CURRENCY-BRL'] as const };
-  it('fails USD accepted, warns on "brl" or "" accepted, accepts refusals', () => {
-    expect(severities(expectTransferCurrencyRejected(created({}), 'USD', c))).toEqual(['failure']);
-    expect(severities(expectTransferCurrencyRejected(created({}), 'brl', c))).toEqual(['warning']);
-    expect(severities(expectTransferCurrencyRejected(created({}), '', c))).toEqual(['warning']);
-    expect(expectTransferCurrencyRejected(answered(422), 'USD', c).findings).toEqual([]);
+describe('honourTransferRequest: a body breaking one row', () => {
+  const breaks = (row: string, value: unknown, status: number, json: unknown = ERR, kind?: string) => honourTransferRequest.judge({ case: 'breaks', row, value, ...(kind ? { kind } : {}), what: `${row} ${String(value)}`, answer: answer(status, json) });
+  it('passes 400 and 422, warns on another 4xx, fails a 2xx or a 5xx', () => {
+    expect(found(breaks('amount', 0, 400, { success: false, message: 'amount' }, 'zero'))).toEqual([]);
+    expect(found(breaks('amount', 0, 422, { success: false, message: 'amount' }, 'zero'))).toEqual([]);
+    expect(found(breaks('amount', 0, 403, ERR, 'zero'))).toEqual(['warning:validation.other-4xx']);
+    expect(found(breaks('amount', 0, 200, transfer(), 'zero'))).toEqual(['failure:pixout.invalid-accepted']);
+    expect(found(breaks('amount', 0, 500, ERR, 'zero'))).toEqual(['failure:validation.status']);
+  });
+  it('decides the clause the value breaks, with 400 invalid body', () => {
+    expect(own(breaks('amount', 0, 400, ERR, 'zero'))).toEqual(['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400']);
+    expect(own(breaks('amount', '150', 400, ERR, 'string'))).toEqual(['GW-PIXOUT-AMOUNT-INT', 'GW-PIXOUT-CREATE-400']);
+    expect(own(breaks('x-idempotency-key', undefined, 400))).toEqual(['GW-PIXOUT-IDEM-REQUIRED', 'GW-PIXOUT-CREATE-400']);
+    expect(own(breaks('unexpectedProperty', 'x', 400))).toEqual(['GW-PIXOUT-CREATE-400']);
+  });
+  it('narrows to the x-requirement of the node at fault', () => {
+    const j = honourTransferRequest.judge({ case: 'breaks', row: 'currency', kind: 'bad-enum', requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CURRENCY-DEFAULT'], what: 'currency', answer: answer(400, ERR) });
+    expect(own(j)).toEqual(['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400']);
+  });
+  it('fails a key of no format or a CPF with wrong check digits accepted; warns on a borderline key', () => {
+    expect(found(breaks('pixKey', 'not a key', 200, transfer()))).toEqual(['failure:pixout.invalid-accepted']);
+    expect(found(breaks('pixKey', '52998224724', 200, transfer()))).toEqual(['failure:pixout.invalid-accepted']);
+    expect(found(breaks('pixKey', '11987654321', 200, transfer()))).toEqual(['failure:pixout.invalid-accepted']);
+    expect(found(breaks('pixKey', '12ABC34501DE35', 200, transfer()))).toEqual(['warning:pixout.borderline-accepted']);
+    expect(found(breaks('pixKey', '+55 11 98765-4321', 200, transfer()))).toEqual(['warning:pixout.borderline-accepted']);
+  });
+  it('fails USD accepted; warns on "brl" or "" accepted', () => {
+    expect(found(breaks('currency', 'USD', 200, transfer()))).toEqual(['failure:pixout.invalid-accepted']);
+    expect(found(breaks('currency', 'brl', 200, transfer()))).toEqual(['warning:pixout.borderline-accepted']);
+    expect(found(breaks('currency', '', 200, transfer()))).toEqual(['warning:pixout.borderline-accepted']);
   });
 });
 
-describe('verifyIdempotentReplay ("returns the original response and never duplicates the transfer")', () => {
-  const c = { requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'] as const };
-  const first = { amount: 100, netAmount: 100, fees: 0, pixKey: 'k', id: 't1' };
-  const obs = (data: Record<string, unknown>, status = 200) => { const e = answered(status, envelope(data)); return { exchange: e, json: e.response?.json }; };
-  it('accepts the same transfer', () => {
-    expect(verifyIdempotentReplay(obs(first), obs(first), c).findings).toEqual([]);
+describe('honourTransferRequest: open values and the default currency', () => {
+  it('an open value passes any 2xx or 4xx, fails a 5xx', () => {
+    expect(found(honourTransferRequest.judge({ case: 'open', row: 'postbackUrl', what: 'no URI', answer: answer(200, transfer()) }))).toEqual([]);
+    expect(found(honourTransferRequest.judge({ case: 'open', row: 'postbackUrl', what: 'no URI', answer: answer(422, {}) }))).toEqual([]);
+    expect(found(honourTransferRequest.judge({ case: 'open', row: 'postbackUrl', what: 'no URI', answer: answer(500, {}) }))).toEqual(['failure:pixout.open-status']);
   });
-  it('fails another transfer; warns on differing fields or another 2xx', () => {
-    expect(codes(verifyIdempotentReplay(obs(first), obs({ ...first, id: 't2' }), c))).toEqual(['idempotency.new-transfer']);
-    expect(severities(verifyIdempotentReplay(obs(first), obs({ ...first, fees: 5 }), c))).toEqual(['warning']);
-    expect(severities(verifyIdempotentReplay(obs(first), obs(first, 201), c))).toEqual(['warning']);
-    expect(severities(verifyIdempotentReplay(obs(first), obs(first, 409), c))).toEqual(['failure']);
+  it('a lookup without currency decides nothing; BRL passes; another currency fails', () => {
+    expect(honourTransferRequest.judge({ case: 'default-currency', lookup: answer(200, transfer()) }).requirements).toEqual([]);
+    expect(found(honourTransferRequest.judge({ case: 'default-currency', lookup: answer(200, transfer({ currency: 'BRL' })) }))).toEqual([]);
+    expect(found(honourTransferRequest.judge({ case: 'default-currency', lookup: answer(200, transfer({ currency: 'USD' })) }))).toEqual(['failure:pixout.currency-default']);
   });
 });
 
-describe('verifyCreatedTransfer ("sandbox credentials; no manual review | banking_processing")', () => {
-  const c = { requirements: ['GW-PIXOUT-CREATE-BANKING-PROCESSING'] as const };
-  it('accepts banking_processing, and pending (held for manual review)', () => {
-    expect(verifyCreatedTransfer(envelope({ status: 'banking_processing', amount: 1234 }), { amount: 1234 }, c).findings).toEqual([]);
-    expect(verifyCreatedTransfer(envelope({ status: 'pending', amount: 1234 }), { amount: 1234 }, c).findings).toEqual([]);
+describe('ensureCreatedTransferProcessing ("(creation, sandbox) … no manual review | banking_processing")', () => {
+  it('passes banking_processing and pending (manual review)', () => {
+    for (const status of ['banking_processing', 'pending']) expect(found(ensureCreatedTransferProcessing.judge(answer(200, transfer({ status }))))).toEqual([]);
+    expect(createdTransferState(answer(200, transfer({ status: 'pending' })))).toEqual({ id: 't1', status: 'pending' });
   });
-  it('warns on another documented status, fails an undocumented one or another amount', () => {
-    expect(severities(verifyCreatedTransfer(envelope({ status: 'completed', amount: 1 }), { amount: 1 }, c))).toEqual(['warning']);
-    expect(severities(verifyCreatedTransfer(envelope({ status: 'queued', amount: 1 }), { amount: 1 }, c))).toEqual(['failure']);
-    expect(codes(verifyCreatedTransfer(envelope({ status: 'pending', amount: 2 }), { amount: 1 }, c))).toEqual(['pixout.amount-echo']);
-  });
-});
-
-describe('ensureTransferStatus, verifyDefaultCurrency, ensureNotCompletedWithoutBalance', () => {
-  const c = { requirements: ['GW-PIXOUT-COMPLETE-COMPLETED'] as const };
-  it('accept what conforms', () => {
-    expect(ensureTransferStatus(envelope({ status: 'completed' }), 'completed', c, 'complete').findings).toEqual([]);
-    expect(verifyDefaultCurrency(envelope({ currency: 'BRL' }), c).findings).toEqual([]);
-    expect(verifyDefaultCurrency(envelope({}), c).requirements).toEqual([]);
-    expect(ensureNotCompletedWithoutBalance(envelope({ status: 'banking_processing' }), 5, c).findings).toEqual([]);
-  });
-  it('fail what does not', () => {
-    expect(codes(ensureTransferStatus(envelope({ status: 'banking_processing' }), 'completed', c, 'lookup'))).toEqual(['pixout.lookup-status']);
-    expect(codes(verifyDefaultCurrency(envelope({ currency: 'USD' }), c))).toEqual(['pixout.currency-default']);
-    expect(codes(ensureNotCompletedWithoutBalance(envelope({ status: 'completed' }), 5, c))).toEqual(['pixout.completed-without-balance']);
+  it('warns on completed or refused at creation; fails an undocumented status', () => {
+    expect(found(ensureCreatedTransferProcessing.judge(answer(200, transfer({ status: 'completed' }))))).toEqual(['warning:pixout.created-not-processing']);
+    expect(found(ensureCreatedTransferProcessing.judge(answer(200, transfer({ status: 'refused' }))))).toEqual(['warning:pixout.created-not-processing']);
+    const upper = ensureCreatedTransferProcessing.judge(answer(200, transfer({ status: 'BANKING_PROCESSING' })));
+    expect(found(upper)).toEqual(['failure:pixout.created-status']);
+    expect(upper.findings[0]?.requirements).toEqual(['GW-PIXOUT-CREATE-BANKING-PROCESSING', 'GW-PIXOUT-STATUS-ENUM']);
   });
 });
 
-describe('verifyTransferTimestamps (ISO 8601; processedAt not shown before processing)', () => {
-  const c = { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] as const };
-  const t = '2026-11-24T10:00:00.000Z';
-  it('tolerates a null or absent processedAt until completed', () => {
-    expect(verifyTransferTimestamps(envelope({ status: 'banking_processing', createdAt: t, updatedAt: t, processedAt: null }), c).findings).toEqual([]);
-    expect(verifyTransferTimestamps(envelope({ status: 'banking_processing', createdAt: t, updatedAt: t }), c).findings).toEqual([]);
+describe('honourIdempotencyKey ("returns the original response and never duplicates the transfer")', () => {
+  const original = answer(200, transfer());
+  it('a replay with the original status and transfer passes; another id fails; another field warns', () => {
+    expect(found(honourIdempotencyKey.judge({ case: 'replay', original, replay: answer(200, transfer()) }))).toEqual([]);
+    const twice = honourIdempotencyKey.judge({ case: 'replay', original, replay: answer(200, transfer({ id: 't2' })) });
+    expect(found(twice)).toEqual(['failure:pixout.idem-new-transfer']);
+    expect(twice.findings[0]?.requirements).toEqual(['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE']);
+    expect(found(honourIdempotencyKey.judge({ case: 'replay', original, replay: answer(200, transfer({ fees: 2 })) }))).toEqual(['warning:pixout.idem-replay-fields']);
   });
-  it('requires all three once completed, and fails a non-ISO value', () => {
-    expect(verifyTransferTimestamps(envelope({ status: 'completed', createdAt: t, updatedAt: t }), c).findings.length).toBe(1);
-    expect(verifyTransferTimestamps(envelope({ status: 'pending', createdAt: 'yesterday', updatedAt: t }), c).findings.length).toBe(1);
+  it('another 2xx only warns; an error fails; with the original id only, any 2xx with that id passes', () => {
+    expect(found(honourIdempotencyKey.judge({ case: 'replay', original, replay: answer(201, transfer()) }))).toEqual(['warning:pixout.idem-replay-other-2xx']);
+    expect(found(honourIdempotencyKey.judge({ case: 'replay', original, replay: answer(409, {}) }))).toEqual(['failure:pixout.idem-replay-status']);
+    expect(found(honourIdempotencyKey.judge({ case: 'replay', original: { id: 't1' }, replay: answer(201, transfer()) }))).toEqual([]);
+    expect(found(honourIdempotencyKey.judge({ case: 'replay', original: { id: 't1' }, replay: answer(200, transfer({ id: 't9' })) }))).toEqual(['failure:pixout.idem-new-transfer']);
+  });
+  it('a burst: one id passes; two ids fail; an in-flight 409 warns; 422 is a valid body refused', () => {
+    expect(found(honourIdempotencyKey.judge({ case: 'burst', body, answers: [answer(200, transfer()), answer(200, transfer()), answer(425, {})] }))).toEqual([]);
+    expect(found(honourIdempotencyKey.judge({ case: 'burst', body, answers: [answer(200, transfer()), answer(200, transfer({ id: 't2' }))] }))).toEqual(['failure:pixout.idem-duplicated']);
+    expect(found(honourIdempotencyKey.judge({ case: 'burst', body, answers: [answer(200, transfer()), answer(409, {})] }))).toEqual(['warning:pixout.idem-in-flight-409']);
+    expect(found(honourIdempotencyKey.judge({ case: 'burst', body, answers: [answer(200, transfer()), answer(422, {})] }))).toEqual(['failure:pixout.create-status']);
+    expect(found(honourIdempotencyKey.judge({ case: 'burst', body, answers: [answer(425, {}), answer(425, {})] }))).toEqual(['failure:pixout.idem-none-created']);
+  });
+  it('another transfer at the postbackUrl of the key fails', () => {
+    expect(found(honourIdempotencyKey.judge({ case: 'postback', transferId: 't1', other: undefined }))).toEqual([]);
+    expect(found(honourIdempotencyKey.judge({ case: 'postback', transferId: 't1', other: { seq: 3, bodyText: '{"transfer":{"id":"t2"}}' } }))).toEqual(['failure:pixout.idem-duplicated']);
+  });
+});
+
+describe('refuseKeyReuseWithOtherBody ("The same key with a different body gives 409 (IDEMPOTENCY_CONFLICT)")', () => {
+  const reuse = (status: number, json: unknown) => refuseKeyReuseWithOtherBody.judge({ answer: answer(status, json), originalId: 't1', what: 'another amount' });
+  it('passes 409 {error: IDEMPOTENCY_CONFLICT, message}', () => {
+    expect(found(reuse(409, { error: 'IDEMPOTENCY_CONFLICT', message: 'x' }))).toEqual([]);
+    expect(reuse(409, { error: 'IDEMPOTENCY_CONFLICT', message: 'x' }).requirements).toEqual(['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING']);
+  });
+  it('fails a 2xx, a 400, and a 409 without the code', () => {
+    expect(found(reuse(200, transfer()))).toEqual(['failure:pixout.idem-conflict-accepted']);
+    expect(found(reuse(400, { success: false, message: 'x' }))).toEqual(['failure:pixout.idem-conflict-status']);
+    const plain = reuse(409, { success: false, message: 'x' });
+    expect(found(plain)).toEqual(['failure:pixout.idem-conflict-body']);
+    expect(plain.findings[0]?.requirements).toEqual(['GW-PIXOUT-IDEM-CONFLICT-409']);
+  });
+});
+
+describe('lookups', () => {
+  it('answerTransferLookup: 200 in the modelled state passes; another state or amount fails', () => {
+    expect(found(answerTransferLookup.judge({ answer: answer(200, transfer()), expected: { status: 'banking_processing', amount: 150, why: 'x' } }))).toEqual([]);
+    expect(found(answerTransferLookup.judge({ answer: answer(200, transfer({ status: 'completed', amount: 151 })), expected: { status: 'banking_processing', amount: 150, why: 'x' } }))).toEqual(['failure:pixout.lookup-state', 'failure:pixout.lookup-amount']);
+    expect(found(answerTransferLookup.judge({ answer: answer(404, {}) }))).toEqual(['failure:pixout.lookup-status']);
+  });
+  it('verifyTransferLookupFields: processedAt may be absent before completion; epoch millis fail; a completed one needs endToEndId', () => {
+    const at = '2026-11-22T10:15:30Z';
+    expect(found(verifyTransferLookupFields.judge(answer(200, transfer({ createdAt: at, updatedAt: at }))))).toEqual([]);
+    expect(found(verifyTransferLookupFields.judge(answer(200, transfer({ createdAt: 1_700_000_000_000, updatedAt: at }))))).toEqual(['failure:pixout.timestamp']);
+    const done = verifyTransferLookupFields.judge(answer(200, transfer({ status: 'completed', createdAt: at, updatedAt: at, processedAt: at })));
+    expect(found(done)).toEqual(['failure:pixout.lookup-e2e']);
+    expect(done.findings[0]?.requirements).toEqual(['GW-PIXOUT-ENDTOEND-COMPLETED']);
+    expect(found(verifyTransferLookupFields.judge(answer(200, transfer({ status: 'completed', createdAt: at, updatedAt: at, processedAt: at, endToEndId: 'e2e-1' }))))).toEqual(['warning:pixout.lookup-e2e-layout']);
+  });
+  it('answerUnknownTransfer: 404 {error: NOT_FOUND} passes the lookup; another body fails it; /complete any 404', () => {
+    expect(found(answerUnknownTransfer.judge({ route: 'lookup', id: 'x1', answer: answer(404, { error: 'NOT_FOUND', message: 'no' }) }))).toEqual([]);
+    expect(found(answerUnknownTransfer.judge({ route: 'lookup', id: 'x1', answer: answer(404, { success: false, message: 'no' }) }))).toEqual(['failure:pixout.unknown-body']);
+    expect(found(answerUnknownTransfer.judge({ route: 'complete', id: 'x1', answer: answer(404, { success: false, message: 'no' }) }))).toEqual([]);
+    expect(found(answerUnknownTransfer.judge({ route: 'complete', id: 'x1', answer: answer(500, {}) }))).toEqual(['failure:pixout.unknown-status']);
+    expect(found(answerUnknownTransfer.judge({ route: 'lookup', id: 'x1', answer: answer(400, {}) }))).toEqual(['warning:pixout.unknown-other-4xx']);
+    expect(found(answerUnknownTransfer.judge({ route: 'lookup', id: 'a b', answer: answer(400, {}) }))).toEqual([]);
+    expect(answerUnknownTransfer.judge({ route: 'lookup', id: '..', answer: answer(200, {}) }).requirements).toEqual([]);
+  });
+});
+
+describe('completion', () => {
+  const done = (d: Record<string, unknown> = {}) => data({ id: 't1', status: 'completed', endToEndId: 'E12345678202611221015abcdefghijk', ...d });
+  it('ensureTransferCompleted: 200 completed with an endToEndId passes; another status, no endToEndId or 201 fail', () => {
+    expect(found(ensureTransferCompleted.judge({ case: 'answer', answer: answer(200, done()) }))).toEqual([]);
+    expect(found(ensureTransferCompleted.judge({ case: 'answer', answer: answer(200, done({ status: 'banking_processing' })) }))).toEqual(['failure:pixout.complete-state']);
+    expect(found(ensureTransferCompleted.judge({ case: 'answer', answer: answer(200, done({ endToEndId: undefined })) }))).toEqual(['failure:pixout.complete-e2e']);
+    expect(found(ensureTransferCompleted.judge({ case: 'answer', answer: answer(201, done()) }))).toEqual(['failure:pixout.complete-status']);
+  });
+  it('ensureTransferCompleted: with a shared balance a 400 decides nothing; a pending transfer may get any 4xx', () => {
+    expect(ensureTransferCompleted.judge({ case: 'answer', answer: answer(400, {}), funding: 'shared' }).requirements).toEqual([]);
+    expect(found(ensureTransferCompleted.judge({ case: 'answer', answer: answer(409, {}), funding: 'shared' }))).toEqual(['failure:pixout.complete-status']);
+    expect(found(ensureTransferCompleted.judge({ case: 'answer', answer: answer(409, {}), funding: 'pending' }))).toEqual([]);
+  });
+  it('ensureTransferCompleted: the lookup after /complete shows it completed', () => {
+    const completion = answer(200, done()).exchange;
+    expect(found(ensureTransferCompleted.judge({ case: 'lookup', lookup: answer(200, transfer({ status: 'completed' })), completion }))).toEqual([]);
+    expect(found(ensureTransferCompleted.judge({ case: 'lookup', lookup: answer(200, transfer()), completion }))).toEqual(['failure:pixout.completed-not-kept']);
+  });
+  it('refuseCompletionOfCompleted: 400 passes; a 2xx or a 404 fails', () => {
+    expect(found(refuseCompletionOfCompleted.judge(answer(400, { success: false, message: 'x' })))).toEqual([]);
+    expect(found(refuseCompletionOfCompleted.judge(answer(200, done())))).toEqual(['failure:pixout.completed-again']);
+    expect(found(refuseCompletionOfCompleted.judge(answer(404, {})))).toEqual(['failure:pixout.complete-again-status']);
+  });
+  it('refuseUncoveredCompletion: any 4xx passes; a 2xx, a completed lookup or a negative balance after fails', () => {
+    const completion = answer(200, done()).exchange;
+    expect(found(refuseUncoveredCompletion.judge({ case: 'answer', answer: answer(422, {}), amount: 10, balance: 0 }))).toEqual([]);
+    expect(found(refuseUncoveredCompletion.judge({ case: 'answer', answer: answer(200, done()), amount: 10, balance: 0 }))).toEqual(['failure:pixout.completed-without-balance']);
+    expect(found(refuseUncoveredCompletion.judge({ case: 'lookup', lookup: answer(200, transfer()), amount: 10, completion }))).toEqual([]);
+    expect(found(refuseUncoveredCompletion.judge({ case: 'lookup', lookup: answer(200, transfer({ status: 'completed' })), amount: 10, completion }))).toEqual(['failure:pixout.completed-without-balance']);
+    expect(refuseUncoveredCompletion.judge({ case: 'balance-after', answer: answer(200, done()), amount: 500, before: 100, after: 0 }).requirements).toEqual([]);
+    expect(refuseUncoveredCompletion.judge({ case: 'balance-after', answer: answer(400, {}), amount: 500, before: 100, after: 100 }).requirements).toEqual(['GW-PIXOUT-COMPLETE-BALANCE']);
+    expect(found(refuseUncoveredCompletion.judge({ case: 'balance-after', answer: answer(500, {}), amount: 500, before: 100, after: 100 }))).toEqual(['failure:pixout.uncovered-status']);
+    expect(found(refuseUncoveredCompletion.judge({ case: 'balance-after', answer: answer(200, done()), amount: 500, before: 100, after: -400 }))).toEqual(['failure:pixout.completed-without-balance']);
   });
 });

@@ -19,16 +19,10 @@ import type { CheckTools } from '../../harness/run/check.js';
 import type { GatewayClient } from '../../harness/http/gateway-client.js';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { expectStatus } from '../../harness/rules/index.js';
-import {
-  ensureEventOccursOnce,
-  ensureNoOtherTransferAtPostback,
-  ensureReplayReturnsOriginal,
-  judgeConcurrentConfirmations,
-  judgeSameKeyBurst,
-} from '../../harness/rules/gateway/atomicity.js';
-import { judgeEventArrival } from '../../harness/rules/gateway/webhooks.js';
+import { applyTransitionsOnce } from '../../harness/rules/gateway/atomicity.js';
+import { ensureChargePaid, honourPixChargeRequest } from '../../harness/rules/gateway/pix-charges.js';
+import { honourIdempotencyKey, honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
+import { deliverTableEvents } from '../../harness/rules/gateway/webhooks.js';
 import { NotRunError } from '../../harness/run/check-run.js';
 import {
   balanceCents,
@@ -36,6 +30,7 @@ import {
   dataOf,
   is2xx,
   isAbout,
+  MOVES_MONEY,
   occurrenceOf,
   receiverPath,
   registerWebhook,
@@ -68,10 +63,11 @@ function burstSize(t: CheckTools, salt: number): number {
 
 /** A pending charge of {@link CHARGE_AMOUNT}; NotRunError when none can be created (the status rule records why). */
 async function pendingCharge(gw: GatewayClient, run: CheckRun, postbackUrl: string): Promise<{ id: string; amount: number; fees: number }> {
-  const r = await gw.createPixCharge(chargeBody(CHARGE_AMOUNT, postbackUrl));
+  const body = chargeBody(CHARGE_AMOUNT, postbackUrl);
+  const r = await gw.createPixCharge(body);
   const data = dataOf(r);
+  run.judge(honourPixChargeRequest, { case: 'valid', body, answer: r });
   if (is2xx(r) && typeof data?.id === 'string') return { id: data.id, amount: CHARGE_AMOUNT, fees: Number.isSafeInteger(data.fees) ? (data.fees as number) : 0 };
-  run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-PIXIN-CREATE-200'] }));
   throw new NotRunError('gateway', 'no charge could be created (see the exchanges)');
 }
 
@@ -84,9 +80,9 @@ function noteBalance(run: CheckRun, before: number | undefined, after: number | 
 /**
  * "never apply the effect twice", seen through the events: at most one occurrence (by endToEndId
  * or event id) of `event` for the resource at each destination. A destination that saw nothing
- * within our wait is judged by judgeEventArrival (a warning unless the event reached the other one).
+ * within our wait is judged by the event-arrival rule (a warning unless the event reached the other one).
  */
-async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: string; label: string; destination: 'webhook' | 'postback' }[], kind: ResourceKind, id: string, event: GatewayEvent, eventRequirement: RequirementId): Promise<void> {
+async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: string; label: string; destination: 'webhook' | 'postback' }[], kind: ResourceKind, id: string, event: GatewayEvent): Promise<void> {
   const rc = t.receiver();
   const about = isAbout(kind, id, event);
   const started = Date.now();
@@ -94,7 +90,7 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
   const waitedMs = Date.now() - started;
   await Promise.all(paths.map(async ({ path, label, destination }, k) => {
     const first = firsts[k];
-    run.record(judgeEventArrival({ event, kind, id, destination, label, delivery: first, waitedMs, seenElsewhere: firsts.some((f, j) => j !== k && f !== undefined) }));
+    run.judge(deliverTableEvents, { event, kind, id, destination, label, delivery: first, waitedMs, seenElsewhere: firsts.some((f, j) => j !== k && f !== undefined) });
     if (!first) return;
     // wait a little for a further, distinct occurrence (returns as soon as one shows up)
     const firstKey = occurrenceOf(first, kind);
@@ -106,13 +102,13 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
     }
     const duplicates = [...occurrences.values()].filter((list) => list.length > 1).length;
     if (duplicates) run.note(`${label}: ${duplicates} ${event} occurrence(s) delivered more than once (tolerated: "The same event id can arrive more than once")`);
-    run.record(ensureEventOccursOnce([...occurrences.keys()], { event, kind, label, eventRequirement }));
+    run.judge(applyTransitionsOnce, { case: 'events', event, kind, label, occurrences: [...occurrences.keys()] });
   }));
 }
 
 check('concurrent /pay of one charge: one success, one transaction_paid', {
   id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXIN-PAY-NOT-PENDING-400', 'GW-PIXIN-PAY-PAID'],
+  rules: [...MOVES_MONEY, applyTransitionsOnce, deliverTableEvents],
 }, async (t) => {
   const n = burstSize(t, 1);
   const gw = t.gateway();
@@ -127,11 +123,10 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
     const after = await balanceCents(gw, run);
     run.note(`${n} concurrent /pay, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 charge no longer pending"
-    const verdict = judgeConcurrentConfirmations('pay', burst.values);
-    run.record(verdict);
+    run.judge(applyTransitionsOnce, { case: 'burst', confirmation: 'pay', answers: burst.values });
     noteBalance(run, before, after, 'credit');
     const paths = [{ path: postback, label: 'postbackUrl', destination: 'postback' as const }, ...(hook ? [{ path: hook.path, label: `webhook ${hook.id}`, destination: 'webhook' as const }] : [])];
-    if (burst.values.some(is2xx)) await atMostOneOccurrence(t, run, paths, 'transaction', charge.id, 'transaction_paid', 'GW-EVT-TRANSACTION-PAID');
+    if (burst.values.some(is2xx)) await atMostOneOccurrence(t, run, paths, 'transaction', charge.id, 'transaction_paid');
   } finally {
     await removeWebhooks(gw, [hook]);
   }
@@ -139,7 +134,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
 
 check('concurrent /complete of one transfer: one success, one transfer_completed', {
   id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-COMPLETE-TWICE-400', 'GW-PIXOUT-COMPLETE-COMPLETED'],
+  rules: [...MOVES_MONEY, honourTransferRequest, applyTransitionsOnce, deliverTableEvents],
 }, async (t) => {
   const n = burstSize(t, 2);
   const gw = t.gateway();
@@ -150,14 +145,15 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
     // check's own money on the account-wide balance whatever other checks do meanwhile
     const charge = await pendingCharge(gw, run, t.callbackUrl(receiverPath()));
     const paid = await gw.payPixCharge(charge.id);
-    run.record(expectStatus(paid.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
+    run.judge(ensureChargePaid, { answer: paid, chargeId: charge.id });
     if (!is2xx(paid)) return;
     const postback = receiverPath();
-    const created = await gw.createTransfer(transferBody(TRANSFER_AMOUNT, { postbackUrl: t.callbackUrl(postback) }));
+    const body = transferBody(TRANSFER_AMOUNT, { postbackUrl: t.callbackUrl(postback) });
+    const created = await gw.createTransfer(body);
     const data = dataOf(created);
     if (!is2xx(created) || typeof data?.id !== 'string') {
       if (created.status >= 400 && created.status <= 499 && created.status !== 429) throw new NotRunError('gateway', `a transfer of ${TRANSFER_AMOUNT} cents was refused with ${created.status}`);
-      run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+      run.judge(honourTransferRequest, { case: 'valid', body, answer: created });
       return;
     }
     // see the state before racing: only a banking_processing transfer can be completed ("sandbox
@@ -172,10 +168,10 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
     const after = await balanceCents(gw, run);
     run.note(`${n} concurrent /complete, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
     // "400 already completed or canceled."
-    run.record(judgeConcurrentConfirmations('complete', burst.values));
+    run.judge(applyTransitionsOnce, { case: 'burst', confirmation: 'complete', answers: burst.values });
     noteBalance(run, before, after, 'debit');
     const paths = [{ path: postback, label: 'postbackUrl', destination: 'postback' as const }, ...(hook ? [{ path: hook.path, label: `webhook ${hook.id}`, destination: 'webhook' as const }] : [])];
-    if (burst.values.some(is2xx)) await atMostOneOccurrence(t, run, paths, 'transfer', transferId, 'transfer_completed', 'GW-EVT-TRANSFER-COMPLETED');
+    if (burst.values.some(is2xx)) await atMostOneOccurrence(t, run, paths, 'transfer', transferId, 'transfer_completed');
   } finally {
     await removeWebhooks(gw, [hook]);
   }
@@ -183,7 +179,7 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
 
 check('concurrent transfers with one idempotency key and body create one transfer', {
   id: 'gateway.atomicity.concurrent-same-key', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-REPLAY'],
+  rules: [honourIdempotencyKey],
 }, async (t) => {
   const n = burstSize(t, 3);
   const gw = t.gateway();
@@ -194,14 +190,14 @@ check('concurrent transfers with one idempotency key and body create one transfe
   const burst = await t.alone(() => t.burst('gateway', n, () => gw.createTransfer(body, { idempotencyKey: key })));
   run.note(`${n} concurrent creations with one key, start spread ${burst.startSpreadMs.toFixed(1)} ms: ${burst.values.map((r) => r.status).join(', ')}`);
   // one transfer among the 2xx; a 409 warns; an "in progress" 4xx is accepted (noted above)
-  run.record(judgeSameKeyBurst(burst.values));
+  run.judge(honourIdempotencyKey, { case: 'burst', body, answers: burst.values });
   const ids = [...new Set(burst.values.filter(is2xx).map((r) => dataOf(r)?.id))];
   const id = ids[0];
   if (ids.length !== 1 || typeof id !== 'string') return;
   // a resend after the burst: "returns the original response"
   const replay = await gw.createTransfer(body, { idempotencyKey: key });
-  run.record(expectStatus(replay.exchange, 200, { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }));
-  run.record(ensureReplayReturnsOriginal(replay, id));
+  const original = burst.values.find((r) => is2xx(r) && dataOf(r)?.id === id);
+  run.judge(honourIdempotencyKey, { case: 'replay', original: original ?? { id }, replay });
   // "never duplicates the transfer": every transfer_created at this body's postbackUrl is about the same id
   const rc = t.receiver();
   const first = await rc.waitFor(isAbout('transfer', id, 'transfer_created'), { path: postback, timeoutMs: DELIVERY_WAIT_MS });
@@ -213,5 +209,5 @@ check('concurrent transfers with one idempotency key and body create one transfe
     const otherId = resourceOf(d, 'transfer')?.id;
     return typeof otherId === 'string' && otherId !== id;
   }, { path: postback, timeoutMs: EXTRA_EVENT_GRACE_MS });
-  run.record(ensureNoOtherTransferAtPostback(other, id));
+  run.judge(honourIdempotencyKey, { case: 'postback', transferId: id, other });
 });

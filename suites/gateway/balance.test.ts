@@ -5,12 +5,11 @@
  * balance.").
  */
 import { check } from '../../harness/run/check.js';
-import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
-import { verifyBalanceBuckets } from '../../harness/rules/gateway/balance.js';
-import { verifyServedUnderVersionPrefix } from '../../harness/rules/gateway/general.js';
-import { judgePixCreditWindows, type CreditWindow } from '../../harness/rules/gateway/pix-charges.js';
-import { balanceAround, createPendingCharge, dataOf, pixChargeBody, readPixBalance } from './support.js';
+import { answerBalance, creditPaidPixCharge, type BalanceWindow } from '../../harness/rules/gateway/balance.js';
+import { ensureChargePaid } from '../../harness/rules/gateway/pix-charges.js';
+import { serveUnderVersionPrefix } from '../../harness/rules/gateway/general.js';
+import { balanceAround, CREATES_PIX_CHARGES, createPendingCharge, dataOf, pixChargeBody, readPixBalance } from './support.js';
 
 const AREA = 'Balance';
 
@@ -20,17 +19,16 @@ check(
     id: 'gateway.balance.shape',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-BAL-200-SHAPE', 'GW-BAL-FIELDS', 'GW-BAL-STRINGS-2DP', 'GW-VER-PREFIX'],
+    rules: [serveUnderVersionPrefix, answerBalance],
     severity: 'critical',
   },
   async (t) => {
     // "200: success, data{pix{balance}, pixBlocked{balance}, reserve{balance}}"
     const r = await t.gateway().getBalance();
     // "Routes other than authentication carry the prefix /api/v1"
-    t.run.record(verifyServedUnderVersionPrefix(r.exchange, { requirements: ['GW-VER-PREFIX'] }));
-    if (!t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-BAL-200-SHAPE'] }))) return;
+    t.judge(serveUnderVersionPrefix, r.exchange);
     // "strings in reais with 2 decimals"; "reserve.balance | held in risk reserve (if applicable)"
-    t.run.record(verifyBalanceBuckets(r.json, { requirements: ['GW-BAL-STRINGS-2DP', 'GW-BAL-FIELDS'], exchanges: [r.exchange] }));
+    if (!t.judge(answerBalance, r)) return;
     const reserve = dataOf(r.json)?.reserve;
     if (reserve === undefined || reserve === null) t.run.note(`data.reserve is ${reserve === null ? 'null' : 'absent'} (risk reserve not applicable)`);
   },
@@ -45,7 +43,7 @@ check(
     exclusive: 'money',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE', 'GW-BAL-FIELDS', 'GW-PIXIN-PAY-PAID'],
+    rules: [...CREATES_PIX_CHARGES, ensureChargePaid, creditPaidPixCharge],
     severity: 'critical',
   },
   async (t) => {
@@ -61,11 +59,10 @@ check(
     // evidence of a wrong credit. The check FAILS only on two pieces of evidence that AGREE (the
     // same ratio to the amount or the same offset from amount − fees: support.effectsAgree), i.e.
     // a systematic deviation; concurrent movements hidden in the gap give unrelated values and
-    // leave the check undecided (a note), never failed. The judgement is rules/gateway/pix-charges.ts
-    // judgePixCreditWindows (support.effectsAgree moved there).
+    // leave the check undecided (a note), never failed. The judgement is rules/gateway/balance.ts
+    // creditPaidPixCharge.
     const gw = t.gateway();
-    const windows: CreditWindow[] = [];
-    const ctx = { requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE'] as const };
+    const windows: BalanceWindow[] = [];
     let noisy = 0;
     let spacingMs = 0;
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -74,7 +71,7 @@ check(
       if (!charge) return;
       const fees = charge.data.fees;
       if (typeof fees !== 'number' || !Number.isSafeInteger(fees) || fees < 0 || fees > amount) {
-        return t.notRun('fees', `the charge's fees ${show(fees)} are not an integer between 0 and the amount: the expected credit is unknown (GW-PIXIN-FEES-INT reports the type)`);
+        return t.notRun('fees', `the charge's fees ${show(fees)} are not an integer between 0 and the amount: the expected credit is unknown (the fees rule reports the type)`);
       }
       const inRange = (delta: number) => delta >= amount - fees && delta <= amount;
       const w = await balanceAround(gw, () => gw.payPixCharge(charge.id), { spacingMs });
@@ -82,12 +79,12 @@ check(
       spacingMs = w.actionMs;
       const pay = w.result;
       if (pay.status !== 200) {
-        t.run.record(expectStatus(pay.exchange, 200, { requirements: ['GW-PIXIN-PAY-PAID'] }));
+        t.judge(ensureChargePaid, { answer: pay, chargeId: charge.id });
         return;
       }
       if (inRange(w.delta) || inRange(w.after[1] - w.before[1])) {
         const delta = inRange(w.delta) ? w.delta : w.after[1] - w.before[1];
-        t.run.record(judgePixCreditWindows([{ amount, fees, delta, quiet: w.quiet, exchange: pay.exchange, text: 'in range' }], ctx));
+        t.judge(creditPaidPixCharge, [{ amount, fees, delta, quiet: w.quiet, exchange: pay.exchange, text: 'in range' }]);
         t.run.note(`attempt ${attempt + 1}: charge of ${amount} cents (fees ${fees}) credited ${delta} cents (${delta === amount ? 'gross' : delta === amount - fees ? 'net of fees' : 'between net and gross'})${noisy ? `; ${noisy} noisy window(s) before` : ''}`);
         return;
       }
@@ -108,7 +105,7 @@ check(
           const now = await readPixBalance(gw);
           if (now.cents === undefined) break;
           if (inRange(now.cents - base)) {
-            t.run.record(judgePixCreditWindows([{ amount, fees, delta: now.cents - base, quiet: true, exchange: pay.exchange, text: 'asynchronous' }], ctx));
+            t.judge(creditPaidPixCharge, [{ amount, fees, delta: now.cents - base, quiet: true, exchange: pay.exchange, text: 'asynchronous' }]);
             t.run.note(`attempt ${attempt + 1}: the credit of a charge of ${amount} cents arrived asynchronously`);
             return;
           }
@@ -119,9 +116,8 @@ check(
       }
       if (!observed) continue;
       windows.push({ amount, fees, delta: observed.delta, quiet: true, exchange: pay.exchange, text: observed.text });
-      const judgement = judgePixCreditWindows(windows, ctx);
-      if (judgement.requirements.length > 0) {
-        t.run.record(judgement);
+      if (creditPaidPixCharge.judge(windows).requirements.length > 0) {
+        t.judge(creditPaidPixCharge, windows);
         return;
       }
     }

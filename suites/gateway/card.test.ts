@@ -10,27 +10,37 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
-import type { ApiResponse } from '../../harness/http/gateway-client.js';
-import { expectStatus } from '../../harness/rules/status.js';
+import type { ApiResponse, CardChargeRequest } from '../../harness/http/gateway-client.js';
 import { show } from '../../harness/rules/judgement.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { expectCardRequestNotCharged } from '../../harness/rules/gateway/errors.js';
-import { ensureCardOutcome, expectCardChargeCreated, judgeCardSaleWindows, judgeCtokenForms, judgeTokenWithoutPrefix, usesCardPlaceholder, verifyCardEcho, type CardSaleWindow } from '../../harness/rules/gateway/card.js';
-import { verifyTransactionLookup } from '../../harness/rules/gateway/transactions.js';
+import {
+  approveTokensOfAnyForm,
+  echoCardBrandAndLast4,
+  ensureSandboxCardOutcome,
+  honourCardRequest,
+  isCardChallenge,
+  keepCardSalesOffPixBalance,
+  type CardPart,
+  type CardSaleWindow,
+} from '../../harness/rules/gateway/card.js';
+import { answerTransactionLookup } from '../../harness/rules/gateway/transactions.js';
 import { boundaryAmounts, cpf, declineCardToken, invalidCardCustomer, INVALID_CARD_KINDS, invalidInstallments, rawCardInjection } from '../../generators/index.js';
 import { balanceAround, cardChargeBody, cardChargeRequest, dataOf, isRecord } from './support.js';
 import { is2xx } from './webhook-steps.js';
 
 const AREA = 'Card';
 
+/** The parts of a valid body its acceptance decides (those the body shows). */
+const OPTIONAL_PARTS: readonly CardPart[] = ['document', 'tracking', 'placeholder', 'installments'];
+
 /**
- * "the sample success status code is 201": any 2xx creates (rules/gateway/card.ts); a status other
- * than 201 is noted. True when the charge was created.
+ * "the sample success status code is 201": any 2xx creates (the rule); a status other than 201 is
+ * noted; a 3DS/SCA challenge is noted. True when the charge was created.
  */
-function expectCardCreated(it: RunTools, r: ApiResponse, requirements: readonly RequirementId[]): boolean {
-  const created = it.run.record(expectCardChargeCreated(r.exchange, { requirements: [...requirements, 'GW-CARD-SUCCESS-STATUS'] }));
+function created(it: RunTools, body: object, r: ApiResponse, exercises: readonly CardPart[] = OPTIONAL_PARTS): boolean {
+  it.judge(honourCardRequest, { case: 'valid', body, answer: r, exercises });
   if (is2xx(r) && r.status !== 201) it.run.note(`a card charge was created with HTTP ${r.status} (201 is the sample)`);
-  return created || is2xx(r);
+  if (isCardChallenge(r)) it.run.note('a card charge answered a 3DS/SCA challenge (pending with requiresAction)');
+  return is2xx(r);
 }
 
 function cardStatus(r: ApiResponse): unknown {
@@ -43,37 +53,19 @@ check(
     id: 'gateway.card.approve',
     api: 'gateway',
     area: AREA,
-    requirements: [
-      'GW-CARD-SANDBOX-APPROVE',
-      'GW-CARD-STATES',
-      'GW-CARD-ECHO-BRAND-LAST4',
-      'GW-CARD-PLACEHOLDER-ALLOWED',
-      'GW-CARD-CURRENCY',
-      'GW-CARD-RESP-SHAPE',
-      'GW-CARD-RESP-STATUS-ENUM',
-      'GW-CARD-SUCCESS-STATUS',
-      'GW-CARD-SYNC',
-      'GW-CARD-DOC-OPTIONAL',
-      'GW-CARD-INSTALLMENTS-ACCEPTED',
-      'GW-CARD-TRACKING-OPTIONAL',
-      'GW-CARD-AMOUNT-MIN',
-    ],
+    rules: [honourCardRequest, ensureSandboxCardOutcome, echoCardBrandAndLast4],
     severity: 'critical',
   },
   async (t) => {
-    const judge = async (it: RunTools, body: ReturnType<typeof cardChargeBody>): Promise<void> => {
+    const judge = async (it: RunTools, body: CardChargeRequest): Promise<void> => {
       const r = await it.gateway().createCardCharge(body);
       // an accepted body with an empty document, without trackingParameters or with a placeholder
       // last4/brand shows they are optional / allowed; a refused one names what it carried
-      const optional: RequirementId[] = [];
-      if (body.customer.document === '') optional.push('GW-CARD-DOC-OPTIONAL');
-      if (body.trackingParameters === undefined) optional.push('GW-CARD-TRACKING-OPTIONAL');
-      if (usesCardPlaceholder(body.card)) optional.push('GW-CARD-PLACEHOLDER-ALLOWED');
-      if (!expectCardCreated(it, r, ['GW-CARD-SANDBOX-APPROVE', 'GW-CARD-RESP-SHAPE', ...optional])) return;
+      if (!created(it, body, r, [...OPTIONAL_PARTS, 'currency'])) return;
       // "(creation, sandbox) | any card.token without the text decline | paid | synchronous response"
-      it.run.record(ensureCardOutcome(r.json, 'paid', { requirements: ['GW-CARD-SANDBOX-APPROVE', 'GW-CARD-SYNC'], exchanges: [r.exchange] }));
+      it.judge(ensureSandboxCardOutcome, { answer: r, token: body.card.token });
       // "card.brand and card.last4 (echoed exactly as sent, never validated or extracted)"
-      it.run.record(verifyCardEcho(r.json, body.card, { requirements: ['GW-CARD-ECHO-BRAND-LAST4', 'GW-CARD-PLACEHOLDER-ALLOWED'], exchanges: [r.exchange] }));
+      it.judge(echoCardBrandAndLast4, { answer: r, sent: body.card });
     };
     // fixed bodies, concurrently, each carrying one optional point so a refusal names it alone:
     // USD with an empty document ("may be empty for international card") and no trackingParameters;
@@ -95,16 +87,17 @@ check(
     id: 'gateway.card.decline',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-SANDBOX-DECLINE', 'GW-CARD-SYNC', 'GW-CARD-RESP-STATUS-ENUM'],
+    rules: [honourCardRequest, ensureSandboxCardOutcome],
     severity: 'critical',
   },
   async (t) => {
     await t.property('declining tokens', declineCardToken(), async (token, it) => {
-      const body = cardChargeBody();
-      const r = await it.gateway().createCardCharge({ ...body, card: { ...body.card, token } });
+      const base = cardChargeBody();
+      const body = { ...base, card: { ...base.card, token } };
+      const r = await it.gateway().createCardCharge(body);
       // "(creation, sandbox) | card.token contains decline | refused | synchronous response"
-      if (!expectCardCreated(it, r, ['GW-CARD-SANDBOX-DECLINE'])) return;
-      it.run.record(ensureCardOutcome(r.json, 'refused', { requirements: ['GW-CARD-SANDBOX-DECLINE', 'GW-CARD-SYNC'], exchanges: [r.exchange], subject: `token ${token}` }));
+      if (!created(it, body, r)) return;
+      it.judge(ensureSandboxCardOutcome, { answer: r, token });
     }, { numRuns: 4 });
   },
 );
@@ -115,7 +108,7 @@ check(
     id: 'gateway.card.currency',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-CURRENCY-BRL-400', 'GW-CARD-CURRENCY', 'GW-ERR-400-MEANING'],
+    rules: [honourCardRequest],
     severity: 'critical',
   },
   async (t) => {
@@ -126,16 +119,15 @@ check(
     const bodies: unknown[] = [{ ...cardChargeBody(), currency: 'BRL' }, withoutCurrency, ...others.map((currency) => ({ ...cardChargeBody(), currency })), { ...cardChargeBody(), currency: 'usd' }];
     const [brl, missing, ...rest] = (await t.all(bodies, (body) => gw.createCardCharge(body))) as ApiResponse[];
     // "currency | string | yes | USD or EUR; missing or BRL gives 400" — a fixed status
-    t.run.record(expectStatus((brl as ApiResponse).exchange, 400, { requirements: ['GW-CARD-CURRENCY-BRL-400'] }));
-    t.run.record(expectStatus((missing as ApiResponse).exchange, 400, { requirements: ['GW-CARD-CURRENCY-BRL-400'] }));
+    t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'bad-enum', value: 'BRL', what: 'currency "BRL"', answer: brl as ApiResponse });
+    t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'missing-required', what: 'no currency', answer: missing as ApiResponse });
     // "USD or EUR": any other currency is an invalid body (400/422)
     for (const [k, currency] of others.entries()) {
-      const r = rest[k] as ApiResponse;
-      t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: ['GW-CARD-CURRENCY'], subject: `currency ${show(currency)}` }, 'invalid-field'));
+      t.judge(honourCardRequest, { case: 'breaks', path: 'currency', kind: 'bad-enum', value: currency, what: `currency ${show(currency)}`, answer: rest[k] as ApiResponse });
     }
     // letter case of the code is not stated: an observation
     const lower = rest[others.length] as ApiResponse;
-    t.run.record(expectStatus(lower.exchange, ['2xx', '4xx'], { requirements: ['GW-CARD-CURRENCY'] }));
+    t.judge(honourCardRequest, { case: 'open', part: 'currency', what: 'currency "usd" (lower case)', answer: lower });
     t.run.note(`currency "usd" (lower case): HTTP ${lower.status}`);
   },
 );
@@ -146,7 +138,7 @@ check(
     id: 'gateway.card.amount-boundaries',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-AMOUNT-MIN', 'GW-CARD-AMOUNT-INT', 'GW-MONEY-CENTS'],
+    rules: [honourCardRequest, ensureSandboxCardOutcome],
     severity: 'critical',
   },
   async (t) => {
@@ -154,18 +146,17 @@ check(
     // "amountInCents | integer | yes | minimum 100"; maximum amounts: not shown
     // (fresh charges, independent: sent together, judged in order)
     const amounts = boundaryAmounts(100);
-    const answers = await t.all(amounts, (a) => gw.createCardCharge({ ...cardChargeBody(), amountInCents: a.value }));
+    const bodies = amounts.map((a) => ({ ...cardChargeBody(), amountInCents: a.value }));
+    const answers = await t.all(bodies, (body) => gw.createCardCharge(body));
     for (const [k, a] of amounts.entries()) {
       const r = answers[k] as ApiResponse;
+      const body = bodies[k] as CardChargeRequest;
       if (a.validity === 'valid') {
-        if (expectCardCreated(t, r, ['GW-CARD-AMOUNT-MIN'])) {
-          t.run.record(ensureCardOutcome(r.json, 'paid', { requirements: ['GW-CARD-AMOUNT-MIN', 'GW-CARD-SANDBOX-APPROVE'], exchanges: [r.exchange], subject: `a charge of ${show(a.value)} cents` }));
-        }
+        if (created(t, body, r, ['amount'])) t.judge(ensureSandboxCardOutcome, { answer: r, token: body.card.token });
       } else if (a.validity === 'invalid') {
-        const rule = a.label === 'min-1' || a.label === 'zero' || a.label === 'negative' ? 'GW-CARD-AMOUNT-MIN' : 'GW-CARD-AMOUNT-INT';
-        t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: [rule], subject: `amountInCents ${a.label} (${show(a.value)})` }, 'invalid-field'));
+        t.judge(honourCardRequest, { case: 'breaks', path: 'amountInCents', kind: a.label, what: `amountInCents ${a.label} (${show(a.value)})`, answer: r });
       } else {
-        t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-CARD-AMOUNT-MIN'] }));
+        t.judge(honourCardRequest, { case: 'open', part: 'amount', what: `amountInCents ${a.label} (maximum amounts: not shown)`, answer: r });
         t.run.note(`amountInCents ${a.label}: HTTP ${r.status}`);
       }
     }
@@ -178,18 +169,18 @@ check(
     id: 'gateway.card.raw-data-never-accepted',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-RAW-DATA-REJECTED', 'GW-CARD-TOKEN-REQUIRED'],
+    rules: [honourCardRequest],
     severity: 'critical',
   },
   async (t) => {
     // "raw card number, CVV or expiry are never accepted" (field names not shown: common variants)
     const body = cardChargeBody();
     const always = await t.gateway().createCardCharge({ ...body, card: { ...body.card, number: '4111111111111111', cvv: '123', expiry: '12/30' } });
-    t.run.record(expectCardRequestNotCharged(always.exchange, { requirements: ['GW-CARD-RAW-DATA-REJECTED'], subject: 'a card with number, cvv and expiry next to the token' }, 'raw-card-data'));
+    t.judge(honourCardRequest, { case: 'breaks', path: 'card', kind: 'raw-card-data', what: 'a card with number, cvv and expiry next to the token', answer: always });
     t.run.note(`a card with raw data next to the token: HTTP ${always.status}, status ${show(cardStatus(always))}`);
     await t.property('raw card data', rawCardInjection(), async (raw, it) => {
       const r = await it.gateway().createCardCharge({ ...cardChargeBody(), card: raw.card });
-      it.run.record(expectCardRequestNotCharged(r.exchange, { requirements: ['GW-CARD-RAW-DATA-REJECTED'], subject: `${raw.kind} (token ${raw.tokenPresent ? 'present' : 'absent'})` }, 'raw-card-data'));
+      it.judge(honourCardRequest, { case: 'breaks', path: 'card', kind: 'raw-card-data', what: `${raw.kind} (token ${raw.tokenPresent ? 'present' : 'absent'})`, answer: r });
     }, { numRuns: 6 });
   },
 );
@@ -200,7 +191,7 @@ check(
     id: 'gateway.card.installments',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-INSTALLMENTS-MIN', 'GW-CARD-INSTALLMENTS-ACCEPTED'],
+    rules: [honourCardRequest, ensureSandboxCardOutcome],
     severity: 'minor',
   },
   async (t) => {
@@ -210,19 +201,18 @@ check(
     const refused = [0, bad ?? -1];
     const accepted = [1, 12];
     // four fresh charges, independent: sent together, judged in order
-    const answers = await t.all([...refused, ...accepted], (installments) => {
+    const bodies = [...refused, ...accepted].map((installments) => {
       const body = cardChargeBody();
-      return gw.createCardCharge({ ...body, card: { ...body.card, installments } });
+      return { ...body, card: { ...body.card, installments } };
     });
+    const answers = await t.all(bodies, (body) => gw.createCardCharge(body));
     for (const [k, installments] of refused.entries()) {
-      const r = answers[k] as ApiResponse;
-      t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: ['GW-CARD-INSTALLMENTS-MIN'], subject: `installments ${installments}` }, 'invalid-field'));
+      t.judge(honourCardRequest, { case: 'breaks', path: 'card.installments', kind: 'below-minimum', what: `installments ${installments}`, answer: answers[k] as ApiResponse });
     }
-    for (const [k, installments] of accepted.entries()) {
+    for (const k of accepted.keys()) {
       const r = answers[refused.length + k] as ApiResponse;
-      if (expectCardCreated(t, r, ['GW-CARD-INSTALLMENTS-ACCEPTED'])) {
-        t.run.record(ensureCardOutcome(r.json, 'paid', { requirements: ['GW-CARD-INSTALLMENTS-ACCEPTED'], exchanges: [r.exchange], subject: `installments ${installments}` }));
-      }
+      const body = bodies[refused.length + k] as CardChargeRequest;
+      if (created(t, body, r, ['installments'])) t.judge(ensureSandboxCardOutcome, { answer: r, token: body.card.token });
     }
   },
 );
@@ -233,7 +223,7 @@ check(
     id: 'gateway.card.customer-required',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-BILLING-REQUIRED', 'GW-CARD-CUSTOMER-OBJECT', 'GW-CARD-CUSTOMER-REQUIRED', 'GW-CARD-DOCTYPE-ENUM', 'GW-CARD-LAST4-REQUIRED', 'GW-CARD-BRAND-REQUIRED', 'GW-CARD-HOLDER-REQUIRED', 'GW-CARD-TOKEN-REQUIRED'],
+    rules: [honourCardRequest],
     severity: 'normal',
   },
   async (t) => {
@@ -264,34 +254,21 @@ check(
       }),
     ];
     const [[fixed], [noCustomerAnswer, passportAnswer, ...kindAnswers], missingFieldAnswers] = (await t.all(batches, (send) => send())) as [[ApiResponse], ApiResponse[], ApiResponse[]];
-    t.run.record(expectCardRequestNotCharged(fixed.exchange, { requirements: ['GW-CARD-BILLING-REQUIRED', 'GW-CARD-CUSTOMER-OBJECT'], subject: 'a customer without billingAddress' }, 'billing-address'));
+    t.judge(honourCardRequest, { case: 'breaks', path: 'customer.billingAddress', kind: 'missing-required', what: 'a customer without billingAddress', answer: fixed });
     t.run.note(`a customer without billingAddress: HTTP ${fixed.status}, status ${show(cardStatus(fixed))}`);
-    if (noCustomerAnswer) t.run.record(expectCardRequestNotCharged(noCustomerAnswer.exchange, { requirements: ['GW-CARD-CUSTOMER-OBJECT'], subject: 'a charge without customer' }, 'billing-address'));
-    if (passportAnswer) t.run.record(expectCardRequestNotCharged(passportAnswer.exchange, { requirements: ['GW-CARD-DOCTYPE-ENUM'], subject: 'documentType "passport"' }, 'invalid-field'));
+    if (noCustomerAnswer) t.judge(honourCardRequest, { case: 'breaks', path: 'customer', kind: 'missing-required', what: 'no customer', answer: noCustomerAnswer });
+    if (passportAnswer) t.judge(honourCardRequest, { case: 'breaks', path: 'customer.documentType', kind: 'bad-enum', what: 'documentType "passport"', answer: passportAnswer });
     fixedCustomers.forEach((c, i) => {
       const r = kindAnswers[i];
-      if (!r) return;
-      if (c.kind === 'missing-billingAddress' || c.kind === 'incomplete-billingAddress') {
-        t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: ['GW-CARD-BILLING-REQUIRED'], subject: `${c.kind} (${c.field})` }, 'billing-address'));
-        return;
-      }
-      const requirement = c.kind === 'missing-documentType' ? 'GW-CARD-DOCTYPE-ENUM' : 'GW-CARD-CUSTOMER-REQUIRED';
-      t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: [requirement], subject: c.kind }, 'invalid-field'));
+      if (r) t.judge(honourCardRequest, { case: 'breaks', path: `customer.${c.field}`, kind: c.kind, what: `${c.kind} (${c.field})`, answer: r });
     });
     await t.property('invalid card customers', invalidCardCustomer(), async (c, it) => {
       const r = await it.gateway().createCardCharge({ ...cardChargeBody(), customer: c.customer });
-      if (c.kind === 'missing-billingAddress' || c.kind === 'incomplete-billingAddress') {
-        it.run.record(expectCardRequestNotCharged(r.exchange, { requirements: ['GW-CARD-BILLING-REQUIRED'], subject: `${c.kind} (${c.field})` }, 'billing-address'));
-        return;
-      }
       // a required field missing is an invalid body ("400 | invalid body"): never paid; a refused charge only warns
-      const requirement = c.kind === 'missing-documentType' ? 'GW-CARD-DOCTYPE-ENUM' : 'GW-CARD-CUSTOMER-REQUIRED';
-      it.run.record(expectCardRequestNotCharged(r.exchange, { requirements: [requirement], subject: c.kind }, 'invalid-field'));
+      it.judge(honourCardRequest, { case: 'breaks', path: `customer.${c.field}`, kind: c.kind, what: `${c.kind} (${c.field})`, answer: r });
     }, { numRuns: 6 });
     for (const [k, field] of cardFields.entries()) {
-      const r = missingFieldAnswers[k] as ApiResponse;
-      const requirement = ({ token: 'GW-CARD-TOKEN-REQUIRED', last4: 'GW-CARD-LAST4-REQUIRED', brand: 'GW-CARD-BRAND-REQUIRED', holderName: 'GW-CARD-HOLDER-REQUIRED' } as const)[field];
-      t.run.record(expectCardRequestNotCharged(r.exchange, { requirements: [requirement], subject: `card.${field} missing` }, 'invalid-field'));
+      t.judge(honourCardRequest, { case: 'breaks', path: `card.${field}`, kind: 'missing-required', what: `card.${field} missing`, answer: missingFieldAnswers[k] as ApiResponse });
     }
   },
 );
@@ -302,7 +279,7 @@ check(
     id: 'gateway.card.token-format',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-TOKEN-FORMAT', 'GW-CARD-SANDBOX-APPROVE'],
+    rules: [approveTokensOfAnyForm],
     severity: 'minor',
   },
   async (t) => {
@@ -310,7 +287,7 @@ check(
     const body = cardChargeBody();
     // the same body with ctoken_ tokens of several forms ("format ctoken_..." says nothing of what
     // follows): "any token is approved" in the sandbox; some approved and others not is a warning, as
-    // the format sentence contradicts it (judgeCtokenForms; issue 15: a pattern written from one sample token)
+    // the format sentence contradicts it (issue 15: a pattern written from one sample token)
     const hex = randomUUID().replace(/-/g, '');
     const tokens = [`ctoken_${hex}`, `ctoken_${hex.slice(0, 6)}`, `ctoken_${hex.slice(0, 12).toUpperCase()}${hex.slice(12, 24)}`];
     // fresh charges, independent: the token without the prefix goes out with the ctoken_ forms, judged first
@@ -319,9 +296,9 @@ check(
       () => Promise.all(tokens.map((token) => t.gateway().createCardCharge({ ...body, card: { ...body.card, token } }))),
     ];
     const [[r], answers] = (await t.all(batches, (send) => send())) as [[ApiResponse], ApiResponse[]];
-    t.run.record(judgeTokenWithoutPrefix(r.exchange, { requirements: ['GW-CARD-TOKEN-FORMAT'] }));
+    t.judge(approveTokensOfAnyForm, { case: 'no-prefix', answer: r });
     t.run.note(`token without ctoken_ prefix: HTTP ${r.status}, status ${show(cardStatus(r))}`);
-    t.run.record(judgeCtokenForms(answers.map((a, i) => ({ token: tokens[i] ?? '', exchange: a.exchange })), { requirements: ['GW-CARD-TOKEN-FORMAT', 'GW-CARD-SANDBOX-APPROVE'] }));
+    t.judge(approveTokensOfAnyForm, { case: 'ctoken-forms', answers: answers.map((a, i) => ({ token: tokens[i] ?? '', exchange: a.exchange })) });
   },
 );
 
@@ -331,18 +308,19 @@ check(
     id: 'gateway.card.transaction-lookup',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-TXN-LOOKUP-CARD'],
+    rules: [honourCardRequest, answerTransactionLookup],
     severity: 'normal',
   },
   async (t) => {
     const gw = t.gateway();
-    const created = await gw.createCardCharge(cardChargeBody());
-    if (!expectCardCreated(t, created, ['GW-CARD-RESP-SHAPE'])) return;
-    const id = dataOf(created.json)?.id;
+    const body = cardChargeBody();
+    const charge = await gw.createCardCharge(body);
+    if (!created(t, body, charge, [])) return;
+    const id = dataOf(charge.json)?.id;
     if (typeof id !== 'string' || id === '') return;
     // "Generic status lookup for card transactions … using the id returned at creation. Response body: not shown."
     const r = await gw.getTransaction(id);
-    t.run.record(verifyTransactionLookup(r.exchange, { requirements: ['GW-TXN-LOOKUP-CARD', 'GW-JSON-BODIES'] }));
+    t.judge(answerTransactionLookup, { kind: 'card', answer: r });
     t.run.note(`card lookup: HTTP ${r.status}, keys ${show(isRecord(r.json) ? Object.keys(r.json) : r.json)}, data.status ${show(dataOf(r.json)?.status)}`);
   },
 );
@@ -354,7 +332,7 @@ check(
     exclusive: 'money',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-CARD-NO-PIX-BALANCE', 'GW-BAL-FIELDS'],
+    rules: [honourCardRequest, keepCardSalesOffPixBalance],
     severity: 'critical',
   },
   async (t) => {
@@ -368,9 +346,9 @@ check(
     // amount looks like the sale being credited (whatever the fee or currency conversion); no
     // such rise means it was not. The check PASSES as soon as one quiet window shows no such
     // rise. It FAILS only when two quiet windows show rises that AGREE (the same ratio to the
-    // sale amount, or the same offset from it: support.effectsAgree) — a systematic credit.
-    // Concurrent credits hidden inside the sale's gap give unrelated rises, so they can make the
-    // check undecided (a note), never fail it.
+    // sale amount, or the same offset from it) — a systematic credit. Concurrent credits hidden
+    // inside the sale's gap give unrelated rises, so they can make the check undecided (a note),
+    // never fail it.
     const gw = t.gateway();
     const windows: CardSaleWindow[] = [];
     let noisy = 0;
@@ -387,7 +365,7 @@ check(
         // maximum amounts are not shown: fall back to small sales once a large one is refused
         if (sale.status >= 400 && sale.status <= 499 && !small) small = true;
         else unusable++;
-        t.run.record(expectStatus(sale.exchange, ['2xx', '4xx'], { requirements: ['GW-CARD-SANDBOX-APPROVE'] }));
+        t.judge(honourCardRequest, { case: 'open', part: 'amount', what: `an amount of ${amountInCents} cents (maximum amounts: not shown)`, answer: sale });
         if (unusable >= 3) return t.notRun('card', `approvable card sales were not approved (last: HTTP ${sale.status}, status ${show(cardStatus(sale))})`);
         continue;
       }
@@ -396,9 +374,8 @@ check(
         continue;
       }
       windows.push({ amount: amountInCents, delta: w.delta, exchange: sale.exchange, text: `sale of ${amountInCents} cents: pix.balance ${w.before.join(', ')} → ${w.after.join(', ')} (${w.delta >= 0 ? '+' : ''}${w.delta})` });
-      const judgement = judgeCardSaleWindows(windows, { requirements: ['GW-CARD-NO-PIX-BALANCE'] });
-      if (judgement.requirements.length > 0) {
-        t.run.record(judgement);
+      if (keepCardSalesOffPixBalance.judge(windows).requirements.length > 0) {
+        t.judge(keepCardSalesOffPixBalance, windows);
         t.run.note(`quiet window: a paid card sale of ${amountInCents} cents moved pix.balance by ${w.delta} cents (attempt ${attempt + 1}, ${noisy} noisy windows skipped)`);
         return;
       }

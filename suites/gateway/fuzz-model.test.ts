@@ -1,7 +1,7 @@
 /**
  * Model-based fuzzing of the gateway (fc.commands): random sequences of the documented operations,
- * each step's observations handed to the rules of harness/rules/gateway/ (states, atomicity,
- * webhooks) with what a small model of the contract's states and idempotency expects
+ * each step's observations handed to the rules of harness/rules/gateway/ (the sections of the PIX
+ * charge, the transfer, the card, the balance, atomicity; webhooks) with what a small model of the contract's states and idempotency expects
  * (suites/gateway/model/). A failing sequence is shrunk to the shortest one that still fails and
  * printed as numbered steps plus a curl script, with the seed and `--replay` path that replay it.
  *
@@ -11,7 +11,7 @@
  */
 import { check } from '../../harness/run/check.js';
 import { runModel } from '../../harness/run/model.js';
-import { auditGateway, gatewayCommands, newGatewayModel } from './model/index.js';
+import { auditGateway, GATEWAY_MODEL_RULES, gatewayCommands, newGatewayModel } from './model/index.js';
 import type { GatewayModel, GatewayReal } from './model/index.js';
 
 check(
@@ -22,14 +22,7 @@ check(
     area: 'Stateful fuzzing',
     severity: 'critical',
     timeoutMs: 300_000,
-    requirements: [
-      'GW-PIXIN-CREATE-PENDING', 'GW-PIXIN-GET-CURRENT-STATUS', 'GW-PIXIN-PAY-PAID', 'GW-PIXIN-PAY-NOT-PENDING-400',
-      'GW-ATOMIC-TRANSITIONS', 'GW-PIXOUT-CREATE-BANKING-PROCESSING',
-      'GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE', 'GW-PIXOUT-IDEM-CONFLICT-409',
-      'GW-PIXOUT-COMPLETE-COMPLETED', 'GW-PIXOUT-COMPLETE-TWICE-400', 'GW-PIXOUT-COMPLETE-BALANCE',
-      'GW-CARD-SANDBOX-APPROVE', 'GW-CARD-SANDBOX-DECLINE', 'GW-CARD-ECHO-BRAND-LAST4',
-      'GW-WH-CREATE-200', 'GW-WH-DELETE', 'GW-BAL-200-SHAPE',
-    ],
+    rules: GATEWAY_MODEL_RULES,
   },
   async (t) => {
     await runModel<GatewayModel, GatewayReal>(t, {

@@ -19,18 +19,15 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
-import { expectStatus } from '../../harness/rules/index.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import {
-  expectCardRequestNotCharged,
-  expectInvalidBodyRejected,
-  expectUnknownIdRefused,
-  idShape,
-  isFirmBodyRule,
-  verifyErrorBody,
-  type CardViolation,
-  type MutatedOperation,
-} from '../../harness/rules/gateway/errors.js';
+import { idShape, isFirmBodyRule, refuseInvalidRequestBody, type MutatedOperation } from '../../harness/rules/gateway/errors.js';
+import { answerUnknownPixCharge, honourPixChargeRequest } from '../../harness/rules/gateway/pix-charges.js';
+import { answerUnknownTransfer, honourTransferRequest, transferRowRequirements } from '../../harness/rules/gateway/pix-transfers.js';
+import { cardRowRequirements, honourCardRequest } from '../../harness/rules/gateway/card.js';
+import { answerTransactionLookup } from '../../harness/rules/gateway/transactions.js';
+import { surviveOddJsonBodies } from '../../harness/rules/gateway/fields.js';
+import { requireWebhookUrlAndEvents } from '../../harness/rules/gateway/webhooks.js';
+import { requireBearerOnEveryRoute } from '../../harness/rules/gateway/auth.js';
+import type { Rule } from '../../harness/rules/rule.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import { dataOf } from '../../harness/core/json.js';
 import { loadSpec } from '../../harness/contract/spec.js';
@@ -39,58 +36,25 @@ import type { Mutant, Overrides } from '../../generators/index.js';
 
 const spec = await loadSpec('gateway');
 
-interface Refusal {
-  requirements: RequirementId[];
-  /** card bodies: which sentence makes the body invalid (a refused charge passes or warns accordingly) */
-  card?: CardViolation;
-  /** exactly 400 ("currency missing or BRL gives 400") */
-  exact400?: boolean;
+/** The value a mutant carries at its path (undefined for a missing one). */
+function valueAt(body: unknown, path: string): unknown {
+  let at: unknown = body;
+  for (const seg of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[seg] : undefined;
+  return at;
 }
 
 /**
- * The invalid body is refused (rules/gateway/errors.ts: 400/422 pass, another 4xx warns, 2xx and 5xx
- * fail; a card body may also be answered with a refused charge) and the error body has a documented shape.
+ * The invalid body is refused by the rule of its request table (400/422 pass, another 4xx warns, 2xx
+ * and 5xx fail; a card body may also be answered with a refused charge; "missing or BRL gives 400"),
+ * deciding the row the mutant breaks (its `requirements`: the schema's x-requirement at fault); the
+ * refusal is the Errors rule's (the error body, the field a 422 names).
  */
-function judgeRejected(it: RunTools, res: ApiResponse, what: string, j: Refusal): void {
-  const ctx = { requirements: j.requirements, subject: what };
-  if (j.card) it.run.record(expectCardRequestNotCharged(res.exchange, ctx, j.card, { exactly400: j.exact400 ?? false }));
-  else it.run.record(expectInvalidBodyRejected(res.exchange, ctx, { exactly400: j.exact400 ?? false }));
-  it.run.record(verifyErrorBody(res.exchange, { requirements: ['GW-ERR-SHAPES'] }));
-}
-
-function requirementsFor(op: MutatedOperation, m: Mutant): RequirementId[] {
-  const p = m.path;
-  if (op === 'pix') {
-    if (p === 'amountInCents') return m.kind === 'below-minimum' ? ['GW-PIXIN-AMOUNT-MIN'] : ['GW-PIXIN-AMOUNT-INT'];
-    if (p === 'description') return ['GW-PIXIN-DESC-MAX'];
-    if (p.startsWith('customer.document')) return [p === 'customer.documentType' ? 'GW-PIXIN-DOCTYPE-ENUM' : 'GW-PIXIN-DOC-VALID'];
-    if (p.startsWith('customer')) return ['GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-CUSTOMER-OBJECT'];
-    if (p.startsWith('items')) return ['GW-PIXIN-ITEM-FIELDS'];
-    if (p.startsWith('trackingParameters')) return ['GW-TRACK-ACCEPTED'];
-    return ['GW-PIXIN-CREATE-400'];
-  }
-  if (op === 'transfer') {
-    if (p === 'amount') return m.kind === 'below-minimum' ? ['GW-PIXOUT-AMOUNT-MIN'] : ['GW-PIXOUT-AMOUNT-INT'];
-    if (p === 'currency') return ['GW-PIXOUT-CURRENCY-BRL'];
-    if (p === 'description') return ['GW-PIXOUT-DESC-MAX'];
-    if (p === 'pixKey') return ['GW-PIXOUT-KEY-INVALID-REJECTED'];
-    return ['GW-PIXOUT-CREATE-400'];
-  }
-  if (op === 'card') {
-    if (p === 'amountInCents') return m.kind === 'below-minimum' ? ['GW-CARD-AMOUNT-MIN'] : ['GW-CARD-AMOUNT-INT'];
-    if (p === 'currency') return ['GW-CARD-CURRENCY', 'GW-CARD-CURRENCY-BRL-400'];
-    if (p === 'card.installments') return ['GW-CARD-INSTALLMENTS-MIN'];
-    if (p === 'card.token') return ['GW-CARD-TOKEN-REQUIRED'];
-    if (p === 'card.last4') return ['GW-CARD-LAST4-REQUIRED'];
-    if (p === 'card.brand') return ['GW-CARD-BRAND-REQUIRED'];
-    if (p === 'card.holderName') return ['GW-CARD-HOLDER-REQUIRED'];
-    if (p.startsWith('customer.billingAddress')) return ['GW-CARD-BILLING-REQUIRED'];
-    if (p === 'customer.documentType') return ['GW-CARD-DOCTYPE-ENUM'];
-    if (p.startsWith('customer')) return ['GW-CARD-CUSTOMER-REQUIRED'];
-    if (p.startsWith('card.number') || p.startsWith('card.cvv') || p.startsWith('card.expiry')) return ['GW-CARD-RAW-DATA-REJECTED'];
-    return ['GW-ERR-400-MEANING'];
-  }
-  return ['GW-WH-CREATE-REQUIRED'];
+function judgeRejected(it: RunTools, op: MutatedOperation, res: ApiResponse, m: Mutant): void {
+  const broken = { kind: m.kind, requirements: m.requirements, value: valueAt(m.body, m.path), what: m.rule, answer: res };
+  if (op === 'pix') it.judge(honourPixChargeRequest, { case: 'breaks', path: m.path, ...broken });
+  else if (op === 'transfer') it.judge(honourTransferRequest, { case: 'breaks', row: m.path, ...broken });
+  else if (op === 'card') it.judge(honourCardRequest, { case: 'breaks', path: m.path, ...broken });
+  else it.judge(requireWebhookUrlAndEvents, { answer: res, what: m.rule, field: m.path.startsWith('events') ? 'events' : 'url' });
 }
 
 interface BodyOperation {
@@ -98,6 +62,8 @@ interface BodyOperation {
   schema: string;
   overrides: Overrides;
   send: (it: RunTools, body: unknown) => Promise<ApiResponse>;
+  /** the rule of the request table */
+  rule: Rule<never>;
   /** extra hand-written single-rule mutants the schema cannot express */
   extra?: fc.Arbitrary<Mutant>;
 }
@@ -111,26 +77,26 @@ const rawCard: fc.Arbitrary<Mutant> = fc
   .map(([body, [field, value]]) => {
     const b = structuredClone(body) as { card: Record<string, unknown> };
     b.card[field] = value;
-    return { rule: `raw-card:card.${field}`, kind: 'unexpected-property', path: `card.${field}`, requirements: [], body: b };
+    return { rule: `raw-card:card.${field}`, kind: 'unexpected-property', path: `card.${field}`, requirements: cardRowRequirements(`card.${field}`), body: b };
   });
 /** "missing or BRL gives 400" */
-const brlCard: fc.Arbitrary<Mutant> = cardValid.map((body) => ({ rule: 'bad-enum:currency=BRL', kind: 'bad-enum', path: 'currency', requirements: [], body: { ...(body as object), currency: 'BRL' } }));
-/** a PIX key matching none of the five formats (GW-PIXOUT-KEY-INVALID-REJECTED, firm case only) */
+const brlCard: fc.Arbitrary<Mutant> = cardValid.map((body) => ({ rule: 'bad-enum:currency=BRL', kind: 'bad-enum', path: 'currency', requirements: cardRowRequirements('currency', 'bad-enum', 'BRL'), body: { ...(body as object), currency: 'BRL' } }));
+/** a PIX key matching none of the five formats (the firm case only) */
 const badKey: fc.Arbitrary<Mutant> = fc
   .tuple(validBody(ref('PixTransferRequest'), { root: spec, overrides: contractOverrides('gateway.pixTransfer') }), fc.constantFrom('not a pix key', 'chave inválida!', 'http://example.com'))
-  .map(([body, key]) => ({ rule: 'bad-key:pixKey', kind: 'bad-pattern', path: 'pixKey', requirements: [], body: { ...(body as object), pixKey: key } }));
+  .map(([body, key]) => ({ rule: 'bad-key:pixKey', kind: 'bad-pattern', path: 'pixKey', requirements: transferRowRequirements('pixKey'), body: { ...(body as object), pixKey: key } }));
 
 const OPERATIONS: BodyOperation[] = [
-  { op: 'pix', schema: 'PixChargeRequest', overrides: contractOverrides('gateway.pixCharge'), send: (it, b) => it.gateway().createPixCharge(b) },
-  { op: 'transfer', schema: 'PixTransferRequest', overrides: contractOverrides('gateway.pixTransfer'), send: (it, b) => it.gateway().createTransfer(b, { idempotencyKey: randomUUID() }), extra: badKey },
-  { op: 'card', schema: 'CardChargeRequest', overrides: contractOverrides('gateway.card'), send: (it, b) => it.gateway().createCardCharge(b), extra: fc.oneof(rawCard, brlCard) },
-  { op: 'webhook', schema: 'WebhookCreateRequest', overrides: contractOverrides('gateway.webhook'), send: (it, b) => it.gateway().createWebhook(b) },
+  { op: 'pix', schema: 'PixChargeRequest', rule: honourPixChargeRequest, overrides: contractOverrides('gateway.pixCharge'), send: (it, b) => it.gateway().createPixCharge(b) },
+  { op: 'transfer', schema: 'PixTransferRequest', rule: honourTransferRequest, overrides: contractOverrides('gateway.pixTransfer'), send: (it, b) => it.gateway().createTransfer(b, { idempotencyKey: randomUUID() }), extra: badKey },
+  { op: 'card', schema: 'CardChargeRequest', rule: honourCardRequest, overrides: contractOverrides('gateway.card'), send: (it, b) => it.gateway().createCardCharge(b), extra: fc.oneof(rawCard, brlCard) },
+  { op: 'webhook', schema: 'WebhookCreateRequest', rule: requireWebhookUrlAndEvents, overrides: contractOverrides('gateway.webhook'), send: (it, b) => it.gateway().createWebhook(b) },
 ];
 
 for (const o of OPERATIONS) {
   check(
     `gateway: ${o.schema} bodies breaking one documented rule are rejected with a 4xx`,
-    { id: `gateway.fuzz.negative.${o.op}`, api: 'gateway', area: 'Negative fuzzing', requirements: ['GW-ERR-SHAPES', 'GW-ERR-400-MEANING'], timeoutMs: 180_000 },
+    { id: `gateway.fuzz.negative.${o.op}`, api: 'gateway', area: 'Negative fuzzing', rules: [o.rule], timeoutMs: 180_000 },
     async (t) => {
       // every firm rule once per iteration (a tuple), so no rule depends on sampling luck; 4 iterations.
       // Not shrunk: the finding names the one broken rule and carries the exact body (shrinking a tuple of
@@ -152,10 +118,7 @@ for (const o of OPERATIONS) {
             let failed: ApiResponse | undefined;
             for (const [k, m] of chunk.entries()) {
               const res = answers[k] as ApiResponse;
-              const j: Refusal = { requirements: requirementsFor(o.op, m) };
-              if (o.op === 'card') j.card = m.path.startsWith('customer.billingAddress') ? 'billing-address' : m.rule.startsWith('raw-card:') ? 'raw-card-data' : 'invalid-field';
-              if (o.op === 'card' && (m.rule === 'missing-required:currency' || m.rule === 'bad-enum:currency=BRL')) j.exact400 = true;
-              judgeRejected(it, res, m.rule, j);
+              judgeRejected(it, o.op, res, m);
               if (it.run.failures.length) {
                 failed = res;
                 break; // the rest would only slow shrinking down
@@ -180,34 +143,48 @@ const HUGE = 256 * 1024;
 
 check(
   'gateway: malformed, empty, huge, mistyped and odd-Unicode bodies never cause a server error',
-  { id: 'gateway.fuzz.negative.malformed', api: 'gateway', area: 'Negative fuzzing', requirements: ['GW-PIXIN-CREATE-400', 'GW-PIXOUT-CREATE-400', 'GW-ERR-400-MEANING', 'GW-JSON-BODIES'], timeoutMs: 180_000 },
+  {
+    id: 'gateway.fuzz.negative.malformed',
+    api: 'gateway',
+    area: 'Negative fuzzing',
+    rules: [honourPixChargeRequest, honourTransferRequest, refuseInvalidRequestBody, requireWebhookUrlAndEvents, surviveOddJsonBodies],
+    timeoutMs: 180_000,
+  },
   async (t) => {
     const gw = t.gateway();
     const valid = { amountInCents: 1000, customer: { documentType: 'cpf', document: '52998224725' } };
     const transfer = { amount: 100, pixKey: 'payee@example.com' };
-    const posts: Array<{ name: string; send: (opts: { rawBody: string; contentType?: string }) => Promise<ApiResponse>; json: object; requirement: RequirementId }> = [
-      { name: 'PIX charge', send: (opts) => gw.createPixCharge(undefined, opts), json: valid, requirement: 'GW-PIXIN-CREATE-400' },
-      { name: 'transfer', send: (opts) => gw.createTransfer(undefined, { ...opts, idempotencyKey: randomUUID() }), json: transfer, requirement: 'GW-PIXOUT-CREATE-400' },
-      { name: 'card', send: (opts) => gw.createCardCharge(undefined, opts), json: { amountInCents: 1000, currency: 'USD' }, requirement: 'GW-ERR-400-MEANING' },
-      { name: 'webhook', send: (opts) => gw.createWebhook(undefined, opts), json: { url: 'https://example.com/h' }, requirement: 'GW-WH-CREATE-REQUIRED' },
+    // an invalid body is refused by the rule of its route (the request tables of the PIX charge and the
+    // transfer: "400 invalid body"; the webhook: "url … (required), events … (required)"; the card's
+    // table names no row a body that is no object breaks: the Errors rule, "400 | invalid body")
+    const refuse: Record<MutatedOperation, (res: ApiResponse, what: string) => void> = {
+      pix: (res, what) => t.judge(honourPixChargeRequest, { case: 'breaks', path: '(body)', what, answer: res }),
+      transfer: (res, what) => t.judge(honourTransferRequest, { case: 'breaks', row: '(body)', what, answer: res }),
+      card: (res, what) => t.judge(refuseInvalidRequestBody, { answer: res, what, card: true }),
+      webhook: (res, what) => t.judge(requireWebhookUrlAndEvents, { answer: res, what, field: 'url' }),
+    };
+    const posts: Array<{ op: MutatedOperation; name: string; send: (opts: { rawBody: string; contentType?: string }) => Promise<ApiResponse>; json: object }> = [
+      { op: 'pix', name: 'PIX charge', send: (opts) => gw.createPixCharge(undefined, opts), json: valid },
+      { op: 'transfer', name: 'transfer', send: (opts) => gw.createTransfer(undefined, { ...opts, idempotencyKey: randomUUID() }), json: transfer },
+      { op: 'card', name: 'card', send: (opts) => gw.createCardCharge(undefined, opts), json: { amountInCents: 1000, currency: 'USD' } },
+      { op: 'webhook', name: 'webhook', send: (opts) => gw.createWebhook(undefined, opts), json: { url: 'https://example.com/h' } },
     ];
     // Every request below is independent (an invalid body a correct target refuses, or a fresh charge or
     // transfer of its own): all are sent together (up to --concurrency) and judged afterwards, in the
     // order they are listed, so what is sent and judged never depends on the concurrency.
     const probes: Array<{ send: () => Promise<ApiResponse>; judge: (res: ApiResponse) => void }> = [];
     for (const p of posts) {
-      const requirements: RequirementId[] = [p.requirement, 'GW-ERR-400-MEANING'];
       // malformed JSON, empty body, JSON that is not an object: an invalid body, 4xx (400/422 pass, another 4xx warns)
       for (const raw of ['{"amountInCents": 100,', '{', '', 'null', '[]', '"text"', '{"a":1}}', '\u0000']) {
         probes.push({
           send: () => p.send({ rawBody: raw, contentType: 'application/json' }),
-          judge: (res) => judgeRejected(t, res, `${p.name} body ${JSON.stringify(raw)}`, { requirements }),
+          judge: (res) => refuse[p.op](res, `${p.name} body ${JSON.stringify(raw)}`),
         });
       }
       // a valid JSON body with a wrong content type: 2xx or 4xx (not shown), never 5xx
       probes.push({
         send: () => p.send({ rawBody: JSON.stringify(p.json), contentType: 'text/plain' }),
-        judge: (typed) => t.run.record(expectStatus(typed.exchange, ['2xx', '4xx'], { requirements: ['GW-JSON-BODIES'] })),
+        judge: (typed) => t.judge(surviveOddJsonBodies, { answer: typed, what: `a ${p.name} body sent as text/plain` }),
       });
     }
     // huge bodies (256 KiB description, over the 140-character limit): 4xx, never 5xx
@@ -215,24 +192,24 @@ check(
     probes.push(
       {
         send: () => gw.createPixCharge({ ...valid, description: huge }),
-        judge: (res) => judgeRejected(t, res, 'PIX charge with a 256 KiB description', { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] }),
+        judge: (res) => t.judge(honourPixChargeRequest, { case: 'breaks', path: 'description', kind: 'too-long', what: 'a 256 KiB description', answer: res }),
       },
       {
         send: () => gw.createTransfer({ ...transfer, description: huge }),
-        judge: (res) => judgeRejected(t, res, 'transfer with a 256 KiB description', { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'] }),
+        judge: (res) => t.judge(honourTransferRequest, { case: 'breaks', row: 'description', kind: 'too-long', what: 'a 256 KiB description', answer: res }),
       },
     );
     // odd Unicode inside the limits (RTL mark, combining marks, emoji, BOM): accepted or rejected, never 5xx
     for (const text of ['\u202Eevil\u202C', 'e\u0301\u0301\u0301', '😀👍🏽', '\uFEFFbom', 'ｆｕｌｌ　ｗｉｄｔｈ']) {
       probes.push({
         send: () => gw.createPixCharge({ ...valid, description: text, customer: { ...valid.customer, name: text } }),
-        judge: (res) => t.run.record(expectStatus(res.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DESC-MAX'] })),
+        judge: (res) => t.judge(honourPixChargeRequest, { case: 'open', part: 'description', what: `the description and name ${JSON.stringify(text)}`, answer: res }),
       });
     }
     // a lone surrogate escaped in JSON is valid JSON syntax but not valid Unicode: 2xx or 4xx, never 5xx
     probes.push({
       send: () => gw.createPixCharge(undefined, { rawBody: '{"amountInCents":1000,"customer":{"documentType":"cpf","document":"52998224725"},"description":"\\ud800"}', contentType: 'application/json' }),
-      judge: (lone) => t.run.record(expectStatus(lone.exchange, ['2xx', '4xx'], { requirements: ['GW-JSON-BODIES'] })),
+      judge: (lone) => t.judge(surviveOddJsonBodies, { answer: lone, what: 'a description with a lone surrogate escape' }),
     });
     const answers = await t.all(probes, (probe) => probe.send());
     for (const [k, probe] of probes.entries()) probe.judge(answers[k] as ApiResponse);
@@ -244,17 +221,17 @@ const GARBAGE_IDS = ['does-not-exist', '../../api/v1/balance', '..%2F..%2Fbalanc
 
 check(
   'gateway: garbage, traversal-looking and oversized ids answer 404 (400/414 for a malformed id), never 2xx or 5xx',
-  { id: 'gateway.fuzz.negative.ids', api: 'gateway', area: 'Negative fuzzing', requirements: ['GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE', 'GW-PIXIN-PAY-404', 'GW-PIXOUT-COMPLETE-404'], timeoutMs: 180_000 },
+  { id: 'gateway.fuzz.negative.ids', api: 'gateway', area: 'Negative fuzzing', rules: [answerUnknownPixCharge, answerUnknownTransfer, answerTransactionLookup], timeoutMs: 180_000 },
   async (t) => {
     type Gw = ReturnType<RunTools['gateway']>;
     // the 404 body: "404 body {error: NOT_FOUND, message}" on the two lookups; not pinned elsewhere
-    const routes: Array<{ name: string; call: (gw: Gw, id: string) => Promise<ApiResponse>; requirements: RequirementId[]; body: 'not-found' | 'any' }> = [
-      { name: 'GET charge', call: (gw, id) => gw.getPixCharge(id), requirements: ['GW-PIXIN-GET-404-SHAPE'], body: 'not-found' },
-      { name: 'pay charge', call: (gw, id) => gw.payPixCharge(id), requirements: ['GW-PIXIN-PAY-404'], body: 'any' },
-      { name: 'GET transfer', call: (gw, id) => gw.getTransfer(id), requirements: ['GW-PIXOUT-GET-404-SHAPE'], body: 'not-found' },
-      { name: 'complete transfer', call: (gw, id) => gw.completeTransfer(id), requirements: ['GW-PIXOUT-COMPLETE-404'], body: 'any' },
-      { name: 'GET transaction', call: (gw, id) => gw.getTransaction(id), requirements: ['GW-TXN-LOOKUP-PIX'], body: 'any' },
-      { name: 'DELETE webhook', call: (gw, id) => gw.deleteWebhook(id), requirements: ['GW-WH-DELETE'], body: 'any' },
+    // (the webhook's DELETE of an unknown id: the webhook suite's; "Removes a webhook" states no 404 body)
+    const routes: Array<{ name: string; call: (gw: Gw, id: string) => Promise<ApiResponse>; judge: (it: RunTools, id: string, answer: ApiResponse) => void }> = [
+      { name: 'GET charge', call: (gw, id) => gw.getPixCharge(id), judge: (it, id, answer) => it.judge(answerUnknownPixCharge, { route: 'lookup', id, answer }) },
+      { name: 'pay charge', call: (gw, id) => gw.payPixCharge(id), judge: (it, id, answer) => it.judge(answerUnknownPixCharge, { route: 'pay', id, answer }) },
+      { name: 'GET transfer', call: (gw, id) => gw.getTransfer(id), judge: (it, id, answer) => it.judge(answerUnknownTransfer, { route: 'lookup', id, answer }) },
+      { name: 'complete transfer', call: (gw, id) => gw.completeTransfer(id), judge: (it, id, answer) => it.judge(answerUnknownTransfer, { route: 'complete', id, answer }) },
+      { name: 'GET transaction', call: (gw, id) => gw.getTransaction(id), judge: (it, id, answer) => it.judge(answerTransactionLookup, { kind: 'pix', unknownId: id, answer }) },
     ];
     await t.property(
       'a garbage id on a by-id route',
@@ -267,7 +244,7 @@ check(
         }
         const res = await route.call(it.gateway(), id);
         // 404; 400 (a malformed id) and 414 (URI too long) for a malformed id; another 4xx warns; 2xx and 5xx fail
-        it.run.record(expectUnknownIdRefused(res.exchange, id, { requirements: route.requirements, subject: `${route.name} ${JSON.stringify(id.slice(0, 40))}` }, { body: route.body }));
+        route.judge(it, id, res);
       },
       { numRuns: 40 },
     );
@@ -276,34 +253,30 @@ check(
 
 check(
   'gateway: Authorization variants without a valid Bearer token answer 401',
-  { id: 'gateway.fuzz.negative.auth', api: 'gateway', area: 'Negative fuzzing', requirements: ['GW-AUTH-401-MISSING', 'GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE'] },
+  { id: 'gateway.fuzz.negative.auth', api: 'gateway', area: 'Negative fuzzing', rules: [requireBearerOnEveryRoute] },
   async (t) => {
     const gw = t.gateway();
     const token = await gw.tokens.getToken(t.run);
-    const must401: Array<[string, string | undefined]> = [
-      ['no Authorization header', undefined],
-      ['empty token', 'Bearer '],
-      ['scheme only', 'Bearer'],
-      ['token without scheme', token],
-      ['Basic scheme with the token', `Basic ${token}`],
-      ['garbage token', 'Bearer not-a-token'],
-      ['truncated token', `Bearer ${token.slice(0, -4)}`],
-      ['token with a changed signature', `Bearer ${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`],
+    const must401: Array<[string, string | undefined, 'missing' | 'invalid']> = [
+      ['no Authorization header', undefined, 'missing'],
+      ['empty token', 'Bearer ', 'missing'],
+      ['scheme only', 'Bearer', 'missing'],
+      ['token without scheme', token, 'invalid'],
+      ['Basic scheme with the token', `Basic ${token}`, 'invalid'],
+      ['garbage token', 'Bearer not-a-token', 'invalid'],
+      ['truncated token', `Bearer ${token.slice(0, -4)}`, 'invalid'],
+      ['token with a changed signature', `Bearer ${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`, 'invalid'],
     ];
-    // RFC 7235: the scheme is case-insensitive and 1*SP may separate it from the token: 2xx or 401 pass
+    // RFC 7235: the scheme is case-insensitive and 1*SP may separate it from the token: 2xx or 401
+    // both conform (observed only; a 5xx is the contract validation's)
     const lenient: Array<[string, string]> = [['lower-case scheme', `bearer ${token}`], ['two spaces after the scheme', `Bearer  ${token}`]];
     // reads of the balance that change nothing: sent together (up to --concurrency), judged in list order
-    const probes = [...must401.map(([name, value]) => ({ name, value, lenient: false })), ...lenient.map(([name, value]) => ({ name, value, lenient: true }))];
+    const probes = [...must401.map(([name, value, kind]) => ({ name, value, kind })), ...lenient.map(([name, value]) => ({ name, value, kind: undefined }))];
     const answers = await t.all(probes, (p) => gw.send({ method: 'GET', path: '/api/v1/balance', operation: 'GET /api/v1/balance', auth: p.value === undefined ? 'none' : { authorization: p.value } }));
-    for (const [k, { name, lenient: open }] of probes.entries()) {
+    for (const [k, { name, kind }] of probes.entries()) {
       const res = answers[k] as ApiResponse;
-      if (open) {
-        t.run.record(expectStatus(res.exchange, ['2xx', 401], { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'], subject: name }));
-        t.run.note(`${name}: HTTP ${res.status}`);
-      } else {
-        t.run.record(expectStatus(res.exchange, 401, { requirements: ['GW-AUTH-401-MISSING', 'GW-AUTH-401-INVALID-TOKEN'], subject: name }));
-        if (res.status !== 401) t.run.note(`${name}: HTTP ${res.status}`);
-      }
+      if (kind !== undefined) t.judge(requireBearerOnEveryRoute, { answer: res, token: kind, label: `GET /api/v1/balance with ${name}` });
+      if (kind === undefined || res.status !== 401) t.run.note(`${name}: HTTP ${res.status}`);
     }
   },
 );

@@ -14,7 +14,6 @@
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
-import { expectStatus } from '../../harness/rules/index.js';
 import {
   hideOtherAccountsResources,
   isolateSandboxData,
@@ -23,7 +22,8 @@ import {
   type SandboxStateAfter,
 } from '../../harness/rules/gateway/isolation.js';
 import { answerWebhookList } from '../../harness/rules/gateway/webhooks.js';
-import { createCharge, dataOf, is2xx, registerWebhook, REGISTERS_WEBHOOKS, removeWebhooks, transferBody } from './webhook-steps.js';
+import { honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
+import { createCharge, dataOf, is2xx, MOVES_MONEY, registerWebhook, REGISTERS_WEBHOOKS, removeWebhooks, transferBody } from './webhook-steps.js';
 import { settle, taken } from '../../harness/run/parallel.js';
 import type { CreatedCharge } from './webhook-steps.js';
 
@@ -39,9 +39,10 @@ async function sandboxResources(t: CheckTools): Promise<SandboxResources | undef
   const gw = t.gateway();
   // two fresh resources, independent: sent together; the charge is judged as it comes back
   // (createCharge), the transfer after both, as when they went out one after the other
-  const sends: (() => Promise<unknown>)[] = [() => createCharge(gw, t.run, 1_050), () => gw.createTransfer(transferBody(105))];
+  const body = transferBody(105);
+  const sends: (() => Promise<unknown>)[] = [() => createCharge(gw, t.run, 1_050), () => gw.createTransfer(body)];
   const [charge, transfer] = (await t.all(sends, (send) => send())) as [CreatedCharge | undefined, ApiResponse];
-  t.run.record(expectStatus(transfer.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+  t.judge(honourTransferRequest, { case: 'valid', body, answer: transfer });
   const transferId = dataOf(transfer)?.id;
   if (!charge || typeof transferId !== 'string') return undefined;
   return { chargeId: charge.id, transferId };
@@ -66,7 +67,7 @@ function noteForeign(t: CheckTools, r: ApiResponse, by: 'production' | 'other-ac
 
 check('production credentials: /pay and /complete answer 403 and change nothing', {
   id: 'gateway.isolation.live-simulation-403', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  rules: [refuseSimulationWithProductionCredentials],
+  rules: [...MOVES_MONEY, honourTransferRequest, refuseSimulationWithProductionCredentials],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -81,7 +82,7 @@ check('production credentials: /pay and /complete answer 403 and change nothing'
 
 check('production credentials never see sandbox charges, transfers or webhooks', {
   id: 'gateway.isolation.live-cannot-see-sandbox', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  rules: [selectEnvironmentByCredentials, isolateSandboxData, ...REGISTERS_WEBHOOKS, answerWebhookList],
+  rules: [...MOVES_MONEY, honourTransferRequest, selectEnvironmentByCredentials, isolateSandboxData, ...REGISTERS_WEBHOOKS, answerWebhookList],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -117,7 +118,7 @@ check('production credentials never see sandbox charges, transfers or webhooks',
 
 check("another account gets 404 on this account's charges, transfers and webhooks", {
   id: 'gateway.isolation.other-account', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.other'],
-  rules: [hideOtherAccountsResources, ...REGISTERS_WEBHOOKS],
+  rules: [...MOVES_MONEY, honourTransferRequest, hideOtherAccountsResources, ...REGISTERS_WEBHOOKS],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;

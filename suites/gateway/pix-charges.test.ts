@@ -8,25 +8,21 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import { expectStatus } from '../../harness/rules/status.js';
-import { verifyEmv } from '../../harness/rules/emv.js';
-import { verifyIntegerCents } from '../../harness/rules/money.js';
 import { show } from '../../harness/rules/judgement.js';
-import { expectInvalidBodyRejected, expectUnknownIdRefused, verifyErrorBody } from '../../harness/rules/gateway/errors.js';
 import {
-  ensureChargeStatus,
-  expectAlphanumericCnpjAccepted,
-  expectInvalidCustomerRejected,
-  judgeChargeParts,
-  judgeSplitAnswer,
-  verifyChargeQrCode,
+  answerPixChargeLookup,
+  answerUnknownPixCharge,
+  ensureChargePaid,
+  honourPixChargeRequest,
+  refusePayOfPaidCharge,
+  verifyCreatedPixCharge,
+  verifyPixChargeBrCode,
   type ChargePart,
-  verifyLookupId,
-  verifyPaidCharge,
+  type ChargePartAnswers,
 } from '../../harness/rules/gateway/pix-charges.js';
-import { verifyTransactionLookup } from '../../harness/rules/gateway/transactions.js';
-import { judgeCustomerDocumentAnswer } from '../../harness/rules/gateway/documents-keys.js';
+import { answerTransactionLookup } from '../../harness/rules/gateway/transactions.js';
 import { ensureNeverConfirmedBySelf } from '../../harness/rules/gateway/sandbox.js';
+import { answerErrorsInDocumentedShape } from '../../harness/rules/gateway/errors.js';
 import {
   boundaryAmounts,
   cnpjAlphanumeric,
@@ -39,25 +35,13 @@ import {
   TEXT_LIMITS,
 } from '../../generators/index.js';
 import type { ApiResponse, PixChargeRequest } from '../../harness/http/gateway-client.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import { createPendingCharge, dataOf, freshCpf, isRecord, pixChargeBody, pixChargeRequest, uniqueTag } from './support.js';
+import { CREATES_PIX_CHARGES, createPendingCharge, dataOf, freshCpf, isRecord, pixChargeBody, pixChargeRequest, uniqueTag } from './support.js';
 import { receiverPath } from './webhook-steps.js';
 
 const AREA = 'PIX charges';
 
-/**
- * The body rules a valid PIX charge body exercises, so its acceptance (200) decides them: an
- * optional part left out ("customer.name | no", "items | no", "trackingParameters | no") or sent
- * ("All optional strings" of TrackingParameters, the BillingAddress "All strings", the Item fields).
- */
-function exercisedBy(body: PixChargeRequest): RequirementId[] {
-  const ids: RequirementId[] = [];
-  ids.push(body.customer.name === undefined ? 'GW-PIXIN-CUSTOMER-OPTIONAL' : 'GW-PIXIN-DOC-VALID');
-  ids.push(body.items === undefined ? 'GW-PIXIN-ITEMS-OPTIONAL' : 'GW-PIXIN-ITEM-FIELDS');
-  ids.push(body.trackingParameters === undefined ? 'GW-PIXIN-TRACKING-OPTIONAL' : 'GW-TRACK-ACCEPTED');
-  if (body.customer.billingAddress !== undefined) ids.push('GW-ADDR-STRINGS');
-  return ids;
-}
+/** The optional parts a generated valid body exercises (each decided as sent or left out). */
+const GENERATED_PARTS: readonly ChargePart[] = ['amount', 'document', 'customer-details', 'billing-address', 'items', 'tracking'];
 
 check(
   'a valid PIX charge (generated customers, items, tracking) is created pending with integer fees and looks up as pending',
@@ -65,26 +49,7 @@ check(
     id: 'gateway.pixin.create-pending',
     api: 'gateway',
     area: AREA,
-    requirements: [
-      'GW-PIXIN-CREATE-200',
-      'GW-PIXIN-CREATE-PENDING',
-      'GW-PIXIN-STATUS-ENUM',
-      'GW-PIXIN-RESP-ID',
-      'GW-PIXIN-FEES-INT',
-      'GW-MONEY-CENTS',
-      'GW-PIXIN-AMOUNT-MIN',
-      'GW-PIXIN-DOC-VALID',
-      'GW-PIXIN-DOCTYPE-ENUM',
-      'GW-PIXIN-CUSTOMER-OPTIONAL',
-      'GW-PIXIN-ITEMS-OPTIONAL',
-      'GW-PIXIN-ITEM-FIELDS',
-      'GW-PIXIN-TRACKING-OPTIONAL',
-      'GW-TRACK-ACCEPTED',
-      'GW-ADDR-STRINGS',
-      'GW-PIXIN-GET-200',
-      'GW-PIXIN-GET-CURRENT-STATUS',
-      'GW-SANDBOX-NO-AUTO-CONFIRM',
-    ],
+    rules: [honourPixChargeRequest, verifyCreatedPixCharge, answerPixChargeLookup, ensureNeverConfirmedBySelf],
     severity: 'critical',
   },
   async (t) => {
@@ -93,22 +58,17 @@ check(
     await t.property('valid bodies', pixChargeRequest({ amount, customer: { cnpjVariant: 'numeric' } }), async (body, it) => {
       const gw = it.gateway();
       const r = await gw.createPixCharge(body);
-      if (!it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200', ...exercisedBy(body)] }))) return;
-      const data = dataOf(r.json);
-      // "(creation) | POST /api/v1/pix/in/qrcode | valid request | pending"
-      it.run.record(ensureChargeStatus(r.json, 'pending', { requirements: ['GW-PIXIN-CREATE-PENDING'], exchanges: [r.exchange] }));
-      // "fees | integer | cents"
-      it.run.record(verifyIntegerCents(data?.fees, { requirements: ['GW-PIXIN-FEES-INT', 'GW-MONEY-CENTS'], exchanges: [r.exchange], pointer: '/data/fees', subject: 'data.fees' }));
-      const id = data?.id;
-      if (typeof id !== 'string' || id === '') return; // the schema already reported it (GW-PIXIN-RESP-ID)
+      if (!it.judge(honourPixChargeRequest, { case: 'valid', body, answer: r, exercises: GENERATED_PARTS })) return;
+      // "(creation) | POST /api/v1/pix/in/qrcode | valid request | pending"; "fees | integer | cents"
+      it.judge(verifyCreatedPixCharge, r);
+      const id = dataOf(r.json)?.id;
+      if (typeof id !== 'string' || id === '') return;
       // "200: same envelope as creation, with the current status"; "Sandbox: PIX payments never confirm by themselves"
       const g = await gw.getPixCharge(id);
-      if (!it.run.record(expectStatus(g.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] }))) return;
-      it.run.record(ensureChargeStatus(g.json, 'pending', { requirements: ['GW-PIXIN-GET-CURRENT-STATUS', 'GW-SANDBOX-NO-AUTO-CONFIRM'], exchanges: [g.exchange] }));
-      it.run.record(verifyLookupId(g.json, id, { requirements: ['GW-PIXIN-GET-200'], exchanges: [r.exchange, g.exchange] }));
+      if (!it.judge(answerPixChargeLookup, { answer: g, id, expected: { status: 'pending', why: 'on lookup right after creation' } })) return;
       // "never confirm by themselves", at every lookup, not only the first one (issue 15)
       const again = await gw.getPixCharge(id);
-      it.run.record(ensureNeverConfirmedBySelf([g, again].map((l) => ({ status: dataOf(l.json)?.status, exchange: l.exchange })), { exchanges: [r.exchange] }));
+      it.judge(ensureNeverConfirmedBySelf, { lookups: [g, again].map((l) => ({ status: dataOf(l.json)?.status, exchange: l.exchange })), creation: r.exchange });
     }, { numRuns: 6 });
   },
 );
@@ -119,18 +79,7 @@ check(
     id: 'gateway.pixin.optional-parts',
     api: 'gateway',
     area: AREA,
-    requirements: [
-      'GW-PIXIN-CREATE-200',
-      'GW-PIXIN-CUSTOMER-OPTIONAL',
-      'GW-PIXIN-ITEMS-OPTIONAL',
-      'GW-PIXIN-TRACKING-OPTIONAL',
-      'GW-PIXIN-SPLITS-OPTIONAL',
-      'GW-ADDR-STRINGS',
-      'GW-PIXIN-ITEM-FIELDS',
-      'GW-TRACK-ACCEPTED',
-      'GW-PIXIN-SPLIT-EMAIL',
-      'GW-PIXIN-POSTBACK-URI',
-    ],
+    rules: [honourPixChargeRequest],
     severity: 'normal',
   },
   async (t) => {
@@ -138,7 +87,7 @@ check(
     // every part as the tables give it; each one valid ("Required: no" for all of them). Where a
     // field's format is not stated, the most common form: zipCode as 8 digits (as generators/customers.ts),
     // phone as +55 + DDD + number (the form the PIX key row names)
-    const values: Record<ChargePart, (body: PixChargeRequest) => void> = {
+    const values: Partial<Record<ChargePart, (body: PixChargeRequest) => void>> = {
       'customer-details': (b) => Object.assign(b.customer, { name: 'Maria Silva', email: 'maria.silva@example.com', phone: '+5511987654321' }),
       'billing-address': (b) => Object.assign(b.customer, { billingAddress: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100' } }),
       items: (b) => Object.assign(b, { items: [{ title: 'T-shirt', tangible: true, quantity: 2, amountInCents: 400 }, { title: 'E-book', tangible: false, quantity: 1, amountInCents: 200 }] }),
@@ -152,7 +101,7 @@ check(
     if (!parts.includes('splits')) t.run.note('GATEWAY_SPLIT_EMAIL not configured: splits are left out of this check');
     const body = (sent: readonly ChargePart[]): PixChargeRequest => {
       const b: PixChargeRequest = { amountInCents: 1000, customer: { documentType: 'cpf', document: freshCpf() } };
-      for (const p of sent) values[p](b);
+      for (const p of sent) values[p]?.(b);
       return b;
     };
     const send = async (sent: readonly ChargePart[]) => (await gw.createPixCharge(body(sent))).exchange;
@@ -163,15 +112,14 @@ check(
       ...parts.map((p) => send(parts.filter((q) => q !== p))),
     ]);
     if (!minimal || !full) return;
-    const withPart: Partial<Record<ChargePart, (typeof singles)[number]>> = {};
-    const withoutPart: Partial<Record<ChargePart, (typeof singles)[number]>> = {};
+    const answers: ChargePartAnswers = { minimal, full, withPart: {}, withoutPart: {} };
     parts.forEach((p, i) => {
       const added = singles[i];
       const removed = singles[parts.length + i];
-      if (added) withPart[p] = added;
-      if (removed) withoutPart[p] = removed;
+      if (added) answers.withPart[p] = added;
+      if (removed) answers.withoutPart[p] = removed;
     });
-    t.run.record(judgeChargeParts({ minimal, full, withPart, withoutPart }, { requirements: ['GW-PIXIN-CREATE-200'] }));
+    t.judge(honourPixChargeRequest, { case: 'parts', answers });
     t.run.note(`minimal body: HTTP ${minimal.response?.status ?? '—'}; full body: HTTP ${full.response?.status ?? '—'}`);
   },
 );
@@ -182,23 +130,18 @@ check(
     id: 'gateway.pixin.emv-and-qr',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-QRCODE-PNG', 'GW-PIXIN-QRCODE-MATCHES-EMV'],
+    rules: [honourPixChargeRequest, verifyPixChargeBrCode],
     severity: 'critical',
   },
   async (t) => {
     const amount = fc.oneof(fc.constantFrom(100, 101, 1050, 99_999), fc.integer({ min: 100, max: 1_000_000 }));
     await t.property('charges of various amounts', amount, async (amountInCents, it) => {
-      const r = await it.gateway().createPixCharge(pixChargeBody({ amountInCents }));
-      if (!it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200'] }))) return;
-      const pix = dataOf(r.json)?.pix;
-      const emv = isRecord(pix) ? pix.emv : undefined;
-      const qrCode = isRecord(pix) ? pix.qrCode : undefined;
-      // "pix.emv | string | copy-and-paste payload (EMV standard)"; "dynamic QR code"
-      it.run.record(verifyEmv(emv, { requirements: ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'], exchanges: [r.exchange], pointer: '/data/pix/emv', subject: 'data.pix.emv' }, { amountCents: amountInCents }));
-      // "pix.qrCode | string | PNG image, base64"; the image is the QR code of the same charge.
-      // The image and the copy-and-paste string render one QR code: an image that decodes to anything
-      // else would make the payer pay something else (GW-PIXIN-QRCODE-MATCHES-EMV, a failure).
-      it.run.record(verifyChargeQrCode(qrCode, emv, { requirements: ['GW-PIXIN-QRCODE-PNG'], exchanges: [r.exchange], pointer: '/data/pix/qrCode', subject: 'data.pix.qrCode' }));
+      const body = pixChargeBody({ amountInCents });
+      const r = await it.gateway().createPixCharge(body);
+      if (!it.judge(honourPixChargeRequest, { case: 'valid', body, answer: r })) return;
+      // "pix.emv | string | copy-and-paste payload (EMV standard)"; "dynamic QR code"; "pix.qrCode |
+      // string | PNG image, base64": the image and the copy-and-paste string render one QR code
+      it.judge(verifyPixChargeBrCode, { answer: r, amountCents: amountInCents });
     }, { numRuns: 5 });
   },
 );
@@ -209,7 +152,7 @@ check(
     id: 'gateway.pixin.cnpj-alphanumeric',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-DOC-CNPJ-ALNUM', 'GW-PIXIN-DOC-VALID'],
+    rules: [honourPixChargeRequest],
     severity: 'minor',
   },
   async (t) => {
@@ -217,7 +160,7 @@ check(
     // implementation, so rejecting a valid one is a warning"
     await t.property('alphanumeric CNPJs', cnpjAlphanumeric(), async (document, it) => {
       const r = await it.gateway().createPixCharge(pixChargeBody({ customer: { documentType: 'cnpj', document } }));
-      it.run.record(expectAlphanumericCnpjAccepted(r.exchange, document, { requirements: ['GW-PIXIN-DOC-CNPJ-ALNUM'] }));
+      it.judge(honourPixChargeRequest, { case: 'document', documentType: 'cnpj', document, what: `the alphanumeric CNPJ ${document}`, answer: r });
       it.run.note(`alphanumeric CNPJ ${document}: HTTP ${r.status}`);
     }, { numRuns: 3 });
   },
@@ -229,7 +172,7 @@ check(
     id: 'gateway.pixin.amount-boundaries',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-AMOUNT-INT', 'GW-PIXIN-CREATE-200', 'GW-PIXIN-CREATE-400', 'GW-MONEY-CENTS'],
+    rules: [honourPixChargeRequest, verifyCreatedPixCharge],
     severity: 'critical',
   },
   async (t) => {
@@ -237,19 +180,17 @@ check(
     // "amountInCents | integer | yes | minimum 100"; "400 invalid body"; maximum amounts: not shown
     // (fresh charges, independent: sent together, judged in order)
     const amounts = boundaryAmounts(100);
-    const answers = await t.all(amounts, (a) => gw.createPixCharge({ ...pixChargeBody(), amountInCents: a.value }));
+    const bodies = amounts.map((a) => ({ ...pixChargeBody(), amountInCents: a.value }));
+    const answers = await t.all(bodies, (body) => gw.createPixCharge(body));
     for (const [k, a] of amounts.entries()) {
       const r = answers[k] as ApiResponse;
       if (a.validity === 'valid') {
-        if (t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-PIXIN-CREATE-200', 'GW-PIXIN-ITEMS-OPTIONAL', 'GW-PIXIN-TRACKING-OPTIONAL'] }))) {
-          t.run.record(ensureChargeStatus(r.json, 'pending', { requirements: ['GW-PIXIN-CREATE-PENDING'], exchanges: [r.exchange] }));
-        }
+        if (t.judge(honourPixChargeRequest, { case: 'valid', body: bodies[k] ?? {}, answer: r, exercises: ['amount', 'items', 'tracking'] })) t.judge(verifyCreatedPixCharge, r);
       } else if (a.validity === 'invalid') {
-        const rule = a.label === 'min-1' || a.label === 'zero' || a.label === 'negative' ? 'GW-PIXIN-AMOUNT-MIN' : 'GW-PIXIN-AMOUNT-INT';
-        t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [rule, 'GW-PIXIN-CREATE-400'], subject: `amountInCents ${a.label} (${show(a.value)})` }));
+        t.judge(honourPixChargeRequest, { case: 'breaks', path: 'amountInCents', kind: a.label, what: `amountInCents ${a.label} (${show(a.value)})`, answer: r });
       } else {
         // unspecified (huge amounts): any answer but a 5xx
-        t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-CREATE-400'] }));
+        t.judge(honourPixChargeRequest, { case: 'open', part: 'amount', what: `amountInCents ${a.label} (${show(a.value)}; maximum amounts: not shown)`, answer: r });
         t.run.note(`amountInCents ${a.label} (${show(a.value)}): HTTP ${r.status}`);
       }
     }
@@ -262,7 +203,7 @@ check(
     id: 'gateway.pixin.description-boundaries',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'],
+    rules: [honourPixChargeRequest],
     severity: 'normal',
   },
   async (t) => {
@@ -279,13 +220,14 @@ check(
       ['140 emoji (2 UTF-16 units each)', '😀'.repeat(max)],
     ] as const;
     // four fresh charges, independent: sent together, judged in order
-    const [at, over, ...multi] = (await t.all([ascii(max), ascii(max + 1), ...multiByte.map(([, text]) => text)], (description) => gw.createPixCharge(pixChargeBody({ description })))) as ApiResponse[];
+    const bodies = [ascii(max), ascii(max + 1), ...multiByte.map(([, text]) => text)].map((description) => pixChargeBody({ description }));
+    const [at, over, ...multi] = (await t.all(bodies, (body) => gw.createPixCharge(body))) as ApiResponse[];
     // "description | string | no | max 140 the service"
-    t.run.record(expectStatus((at as ApiResponse).exchange, 200, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-200'] }));
-    t.run.record(expectInvalidBodyRejected((over as ApiResponse).exchange, { requirements: ['GW-PIXIN-DESC-MAX', 'GW-PIXIN-CREATE-400'] }));
+    t.judge(honourPixChargeRequest, { case: 'valid', body: bodies[0] ?? {}, answer: at as ApiResponse, exercises: ['description'] });
+    t.judge(honourPixChargeRequest, { case: 'breaks', path: 'description', kind: 'too-long', what: `a description of ${max + 1} characters`, answer: over as ApiResponse });
     for (const [k, [label]] of multiByte.entries()) {
       const r = multi[k] as ApiResponse;
-      t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DESC-MAX'] }));
+      t.judge(honourPixChargeRequest, { case: 'open', part: 'description', what: `a description of ${label}`, answer: r });
       t.run.note(`description of ${label}: HTTP ${r.status}`);
     }
   },
@@ -297,7 +239,7 @@ check(
     id: 'gateway.pixin.invalid-customer',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-DOCTYPE-ENUM', 'GW-PIXIN-CUSTOMER-REQUIRED', 'GW-PIXIN-DOC-DIGITS', 'GW-PIXIN-CUSTOMER-OBJECT', 'GW-PIXIN-CREATE-400'],
+    rules: [honourPixChargeRequest],
     severity: 'critical',
   },
   async (t) => {
@@ -310,50 +252,49 @@ check(
 
     // one body per rule of the customer, every run, concurrently (the property below draws more):
     // "customer | object | yes", "documentType | string | yes", "`cpf` or `cnpj`", and "digits only"
-    // broken by letters (not the ambiguous punctuation of a formatted CPF, observed below)
+    // broken by letters (not the ambiguous punctuation of a formatted CPF, judged below)
     const [validCpf] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed + 2 });
     const digits = validCpf ?? freshCpf();
     const { customer: _omitted, ...withoutCustomer } = pixChargeBody();
-    const fixedCustomers: { requirement: RequirementId; what: string; body: unknown }[] = [
-      { requirement: 'GW-PIXIN-CUSTOMER-OBJECT', what: 'no customer', body: withoutCustomer },
-      { requirement: 'GW-PIXIN-CUSTOMER-OBJECT', what: 'customer as a string', body: { ...withoutCustomer, customer: `cpf:${digits}` } },
-      { requirement: 'GW-PIXIN-CUSTOMER-REQUIRED', what: 'customer without documentType', body: { ...withoutCustomer, customer: { document: digits, name: 'Maria Silva' } } },
-      { requirement: 'GW-PIXIN-DOCTYPE-ENUM', what: 'documentType "rg"', body: { ...withoutCustomer, customer: { documentType: 'rg', document: digits } } },
-      { requirement: 'GW-PIXIN-DOC-DIGITS', what: `the CPF ${digits} with letters ("CPF${digits}")`, body: { ...withoutCustomer, customer: { documentType: 'cpf', document: `CPF${digits}` } } },
+    const fixedCustomers: { path: string; kind: string; what: string; body: unknown }[] = [
+      { path: 'customer', kind: 'missing-required', what: 'no customer', body: withoutCustomer },
+      { path: 'customer', kind: 'wrong-type', what: 'customer as a string', body: { ...withoutCustomer, customer: `cpf:${digits}` } },
+      { path: 'customer.documentType', kind: 'missing-required', what: 'customer without documentType', body: { ...withoutCustomer, customer: { document: digits, name: 'Maria Silva' } } },
+      { path: 'customer.documentType', kind: 'bad-enum', what: 'documentType "rg"', body: { ...withoutCustomer, customer: { documentType: 'rg', document: digits } } },
+      { path: 'customer.document', kind: 'digits', what: `the CPF ${digits} with letters ("CPF${digits}")`, body: { ...withoutCustomer, customer: { documentType: 'cpf', document: `CPF${digits}` } } },
     ];
     // "digits only" with punctuation: ambiguous (README); judged after the property below
     const [plain] = fc.sample(cpf(), { numRuns: 1, seed: t.settings.seed + 1 });
-    // every fixed body is a fresh charge a correct target refuses (the formatted CPF: any answer),
+    const formattedCpf = formatCpf(plain ?? freshCpf());
+    const badCpfDocument = badCpf ?? '52998224724';
+    // every fixed body is a fresh charge a correct target refuses (the formatted CPF: either answer),
     // independent of the others: the groups are sent together, judged in the order they always were
     const batches: (() => Promise<ApiResponse[]>)[] = [
-      async () => [await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: badCpf ?? '52998224724' } }))],
+      async () => [await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: badCpfDocument } }))],
       () => Promise.all(cases.map((c) => gw.createPixCharge(pixChargeBody({ customer: { documentType: c.type, document: c.value } })))),
       () => Promise.all(fixedCustomers.map((c) => gw.createPixCharge(c.body))),
-      async () => [await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: formatCpf(plain ?? freshCpf()) } }))],
+      async () => [await gw.createPixCharge(pixChargeBody({ customer: { documentType: 'cpf', document: formattedCpf } }))],
     ];
     const [[fixed], answers = [], fixedAnswers = [], [formatted]] = (await t.all(batches, (send) => send())) as [[ApiResponse], ApiResponse[], ApiResponse[], [ApiResponse]];
-    t.run.record(expectInvalidBodyRejected(fixed.exchange, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'] }));
+    t.judge(honourPixChargeRequest, { case: 'document', documentType: 'cpf', document: badCpfDocument, what: `the CPF ${badCpfDocument} (a wrong check digit)`, answer: fixed });
     cases.forEach((c, i) => {
       const r = answers[i];
-      if (!r) return;
-      t.run.record(judgeCustomerDocumentAnswer(r.exchange, c.type, c.value, { requirements: ['GW-PIXIN-DOC-VALID', 'GW-PIXIN-CREATE-400'], subject: `${c.rule} document ${show(c.value)}` }));
+      if (r) t.judge(honourPixChargeRequest, { case: 'document', documentType: c.type, document: c.value, what: `the ${c.rule} document ${show(c.value)}`, answer: r });
     });
     fixedCustomers.forEach((c, i) => {
       const r = fixedAnswers[i];
-      if (r) t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [c.requirement, 'GW-PIXIN-CREATE-400'], subject: c.what }));
+      if (r) t.judge(honourPixChargeRequest, { case: 'breaks', path: c.path, kind: c.kind, what: c.what, answer: r });
     });
 
     await t.property('invalid customers', invalidPixCustomer(), async (c, it) => {
       const r = await it.gateway().createPixCharge({ ...pixChargeBody(), customer: c.customer });
-      const requirement =
-        c.kind === 'invalid-document' ? 'GW-PIXIN-DOC-VALID' : c.kind === 'bad-documentType' ? 'GW-PIXIN-DOCTYPE-ENUM' : c.kind === 'documentType-mismatch' ? 'GW-PIXIN-DOC-VALID' : 'GW-PIXIN-CUSTOMER-REQUIRED';
       // a document of the other type (documentType-mismatch) may be accepted: the rule warns then
-      it.run.record(expectInvalidCustomerRejected(r.exchange, c.kind, { requirements: [requirement, 'GW-PIXIN-CREATE-400'], subject: `${c.kind} (${c.detail})` }));
+      it.judge(honourPixChargeRequest, { case: 'breaks', path: `customer.${c.field}`, kind: c.kind, what: `${c.kind} (${c.detail})`, answer: r });
       if (c.kind === 'documentType-mismatch') it.run.note(`${c.detail}: HTTP ${r.status}`);
     }, { numRuns: 8 });
 
-    // "digits only" with punctuation: ambiguous (README); either answer is only an observation
-    t.run.record(expectStatus(formatted.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXIN-DOC-DIGITS'] }));
+    // "digits only" with punctuation: ambiguous (README): a refusal passes, accepting it warns
+    t.judge(honourPixChargeRequest, { case: 'document', documentType: 'cpf', document: formattedCpf, what: `the CPF written with punctuation ${formattedCpf}`, answer: formatted });
     t.run.note(`a valid CPF written with punctuation: HTTP ${formatted.status}`);
   },
 );
@@ -364,7 +305,7 @@ check(
     id: 'gateway.pixin.split-sum',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLITS-OPTIONAL', 'GW-PIXIN-SPLIT-EMAIL', 'GW-PIXIN-CREATE-400'],
+    rules: [honourPixChargeRequest],
     severity: 'critical',
     needs: ['gateway.split'],
   },
@@ -373,23 +314,20 @@ check(
     if (!email) return t.notRun('gateway.split', 'GATEWAY_SPLIT_EMAIL not configured');
     const gw = t.gateway();
     // "sum over all entries must not exceed 100" — both sides of the limit, always sent
-    const fixed: { splits: { email: string; percentage: number }[]; valid: boolean }[] = [
-      { splits: [{ email, percentage: 100 }], valid: true },
-      { splits: [{ email, percentage: 10 }], valid: true },
-      { splits: [{ email, percentage: 100.01 }], valid: false },
-      { splits: [{ email, percentage: 50 }, { email, percentage: 50.01 }], valid: false },
+    const fixed: { email: string; percentage: number }[][] = [
+      [{ email, percentage: 100 }],
+      [{ email, percentage: 10 }],
+      [{ email, percentage: 100.01 }],
+      [{ email, percentage: 50 }, { email, percentage: 50.01 }],
     ];
     // fresh charges, independent: sent together, judged in order
-    const fixedAnswers = await t.all(fixed, (c) => gw.createPixCharge(pixChargeBody({ splits: c.splits })));
-    for (const [k, c] of fixed.entries()) {
-      const r = fixedAnswers[k] as ApiResponse;
-      const requirements = c.valid ? (['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLITS-OPTIONAL'] as const) : (['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] as const);
-      t.run.record(judgeSplitAnswer(r.exchange, { splits: c.splits, recipient: 'company' }, { requirements }));
+    const fixedAnswers = await t.all(fixed, (splits) => gw.createPixCharge(pixChargeBody({ splits })));
+    for (const [k, splits] of fixed.entries()) {
+      t.judge(honourPixChargeRequest, { case: 'split', split: { splits, recipient: 'company' }, what: `splits ${show(splits.map((s) => s.percentage))}`, answer: fixedAnswers[k] as ApiResponse });
     }
     await t.property('split scenarios', splitScenario({ recipientEmail: email, maxEntries: 5 }), async (s, it) => {
       const r = await it.gateway().createPixCharge(pixChargeBody({ splits: s.splits }));
-      const requirements = s.validity === 'valid' ? (['GW-PIXIN-SPLIT-SUM'] as const) : (['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] as const);
-      it.run.record(judgeSplitAnswer(r.exchange, { splits: s.splits, recipient: 'company' }, { requirements, subject: `${s.kind} (sum ${s.totalHundredths / 100})` }));
+      it.judge(honourPixChargeRequest, { case: 'split', split: { splits: s.splits, recipient: 'company' }, what: `${s.kind} (sum ${s.totalHundredths / 100})`, answer: r });
     }, { numRuns: 6 });
   },
 );
@@ -400,7 +338,7 @@ check(
     id: 'gateway.pixin.split-without-recipient',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-SPLIT-EMAIL', 'GW-PIXIN-CREATE-400'],
+    rules: [honourPixChargeRequest],
     severity: 'normal',
   },
   async (t) => {
@@ -413,8 +351,8 @@ check(
     const unknownSplits = [{ email: stranger, percentage: 10 }];
     // two fresh charges, independent: sent together, judged in order
     const [over, unknown] = (await t.all([overSplits, unknownSplits], (splits) => gw.createPixCharge(pixChargeBody({ splits })))) as [ApiResponse, ApiResponse];
-    t.run.record(judgeSplitAnswer(over.exchange, { splits: overSplits, recipient: 'unknown' }, { requirements: ['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400'] }));
-    t.run.record(judgeSplitAnswer(unknown.exchange, { splits: unknownSplits, recipient: 'unknown' }, { requirements: ['GW-PIXIN-SPLIT-EMAIL'] }));
+    t.judge(honourPixChargeRequest, { case: 'split', split: { splits: overSplits, recipient: 'unknown' }, what: 'splits of 60 % and 41 % to an e-mail of no company', answer: over });
+    t.judge(honourPixChargeRequest, { case: 'split', split: { splits: unknownSplits, recipient: 'unknown' }, what: 'a split of 10 % to an e-mail of no company', answer: unknown });
     t.run.note(`split to a non-company e-mail: HTTP ${unknown.status}`);
   },
 );
@@ -425,19 +363,16 @@ check(
     id: 'gateway.pixin.lookup-unknown',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES', 'GW-ERR-SHAPES'],
+    rules: [answerUnknownPixCharge],
     severity: 'normal',
   },
   async (t) => {
     const gw = t.gateway();
-    // "404 body {error: NOT_FOUND, message}": ids plausible as ids (rules/gateway/errors.ts expectUnknownIdRefused)
+    // "404 body {error: NOT_FOUND, message}": ids plausible as ids
     // lookups of unknown ids, independent: sent together, judged in order
     const ids = [randomUUID(), `no-such-charge-${uniqueTag('x')}`, '0'];
     const answers = await t.all(ids, (id) => gw.getPixCharge(id));
-    for (const [k, id] of ids.entries()) {
-      const r = answers[k] as ApiResponse;
-      t.run.record(expectUnknownIdRefused(r.exchange, id, { requirements: ['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES'] }, { body: 'not-found' }));
-    }
+    for (const [k, id] of ids.entries()) t.judge(answerUnknownPixCharge, { route: 'lookup', id, answer: answers[k] as ApiResponse });
   },
 );
 
@@ -447,7 +382,7 @@ check(
     id: 'gateway.pixin.pay-flow',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID', 'GW-PIXIN-GET-CURRENT-STATUS', 'GW-PIXIN-PAY-NOT-PENDING-400', 'GW-PIXIN-PAY-404', 'GW-TXN-LOOKUP-PIX', 'GW-ERR-400-MEANING', 'GW-ERR-SHAPES'],
+    rules: [...CREATES_PIX_CHARGES, ensureChargePaid, answerPixChargeLookup, answerTransactionLookup, refusePayOfPaidCharge, answerErrorsInDocumentedShape, answerUnknownPixCharge],
     severity: 'critical',
   },
   async (t) => {
@@ -458,24 +393,22 @@ check(
     // the unknown charge's /pay (judged last) touches nothing of ours: it goes out with ours
     const unknownId = randomUUID();
     const [pay, unknown] = (await t.all([charge.id, unknownId], (id) => gw.payPixCharge(id))) as [ApiResponse, ApiResponse];
-    const paid = t.run.record(expectStatus(pay.exchange, 200, { requirements: ['GW-PIXIN-PAY-200'] }));
-    if (paid) t.run.record(verifyPaidCharge(pay.json, charge.id, { requirements: ['GW-PIXIN-PAY-PAID', 'GW-PIXIN-PAY-200'], exchanges: [pay.exchange] }));
+    const paid = t.judge(ensureChargePaid, { answer: pay, chargeId: charge.id });
     // two lookups after /pay (reads, neither changes the charge): sent together, judged in order
     const [get, txn] = (await t.all([() => gw.getPixCharge(charge.id), () => gw.getTransaction(charge.id)], (lookup) => lookup())) as [ApiResponse, ApiResponse];
     // "with the current status"
-    if (t.run.record(expectStatus(get.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] })) && paid) {
-      t.run.record(ensureChargeStatus(get.json, 'paid', { requirements: ['GW-PIXIN-GET-CURRENT-STATUS'], exchanges: [get.exchange] }));
-    }
+    t.judge(answerPixChargeLookup, { answer: get, id: charge.id, ...(paid ? { expected: { status: 'paid', why: 'after a successful /pay' } } : {}) });
     // "Generic status lookup for card transactions and PIX charges … Response body: not shown"
-    t.run.record(verifyTransactionLookup(txn.exchange, { requirements: ['GW-TXN-LOOKUP-PIX', 'GW-JSON-BODIES'] }));
+    t.judge(answerTransactionLookup, { kind: 'pix', answer: txn });
     t.run.note(`GET /api/v1/transactions/{id} of a paid PIX charge: HTTP ${txn.status}, body keys ${show(isRecord(txn.json) ? Object.keys(txn.json) : txn.json)}, data.status ${show(dataOf(txn.json)?.status)}`);
     // "400 charge no longer pending" — a fixed status
     if (paid) {
       const again = await gw.payPixCharge(charge.id);
-      t.run.record(expectStatus(again.exchange, 400, { requirements: ['GW-PIXIN-PAY-NOT-PENDING-400', 'GW-ERR-400-MEANING'] }));
-      t.run.record(verifyErrorBody(again.exchange, { requirements: ['GW-ERR-SHAPES'] }));
+      t.judge(refusePayOfPaidCharge, again);
+      t.judge(answerErrorsInDocumentedShape, again);
     }
     // "404 charge not found"
-    t.run.record(expectUnknownIdRefused(unknown.exchange, unknownId, { requirements: ['GW-PIXIN-PAY-404', 'GW-ERR-SHAPES'] }, { body: 'either' }));
+    t.judge(answerUnknownPixCharge, { route: 'pay', id: unknownId, answer: unknown });
+    t.judge(answerErrorsInDocumentedShape, unknown);
   },
 );

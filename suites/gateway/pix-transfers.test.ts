@@ -12,21 +12,22 @@ import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
 import type { ApiResponse, TransferRequest } from '../../harness/http/gateway-client.js';
-import { ensureErrorShapeIdempotencyConflict, expectStatus, show, verifyEndToEndId, verifyIntegerCents } from '../../harness/rules/index.js';
-import { expectInvalidBodyRejected, expectUnknownIdRefused, verifyErrorBody } from '../../harness/rules/gateway/errors.js';
+import { show } from '../../harness/rules/judgement.js';
 import {
-  ensureNotCompletedWithoutBalance,
-  ensureTransferStatus,
-  expectPixKeyRejected,
-  expectTransferCurrencyRejected,
-  verifyCreatedTransfer,
-  verifyDefaultCurrency,
-  verifyIdempotentReplay,
-  verifyTransferTimestamps,
+  answerTransferLookup,
+  answerUnknownTransfer,
+  ensureCreatedTransferProcessing,
+  ensureTransferCompleted,
+  honourIdempotencyKey,
+  honourTransferRequest,
+  refuseCompletionOfCompleted,
+  refuseKeyReuseWithOtherBody,
+  refuseUncoveredCompletion,
+  verifyTransferLookupFields,
 } from '../../harness/rules/gateway/pix-transfers.js';
+import { answerErrorsInDocumentedShape } from '../../harness/rules/gateway/errors.js';
 import { boundaryAmounts, idempotencyScenario, malformedPixKey, malformedPixKeyCases, MALFORMED_PIX_KEY_KINDS, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
-import { balanceCents, dataOf, fundSandbox, is2xx, transferBody } from './webhook-steps.js';
-import { judgeKeyReuseWithOtherBody } from '../../harness/rules/gateway/states.js';
+import { balanceCents, dataOf, fundSandbox, is2xx, MOVES_MONEY, transferBody } from './webhook-steps.js';
 
 const AREA = 'PIX transfers';
 
@@ -48,36 +49,36 @@ async function besideProperty<R>(t: RunTools, property: () => Promise<void>, sen
 
 check('a transfer without x-idempotency-key is refused', {
   id: 'gateway.pixout.idempotency-key-required', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-IDEM-REQUIRED'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // "Required header `x-idempotency-key`: a unique value (UUID) per operation."
   // the status for a missing header is not stated: 400/422 pass, another 4xx warns, creating it fails
   const r = await t.gateway().createTransfer(transferBody(101), { idempotencyKey: null });
-  t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-IDEM-REQUIRED'], subject: 'a transfer without x-idempotency-key' }));
+  t.judge(honourTransferRequest, { case: 'breaks', row: 'x-idempotency-key', kind: 'missing-required', what: 'no x-idempotency-key', answer: r });
   t.run.note(`a transfer without x-idempotency-key: HTTP ${r.status}`);
 });
 
 check('replaying a transfer with the same key and body returns the original transfer', {
   id: 'gateway.pixout.idempotency-replay', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'],
+  rules: [honourTransferRequest, honourIdempotencyKey],
 }, async (t) => {
   // "Resending with the same key and body returns the original response and never duplicates the transfer."
   await t.property('replay-same-body', idempotencyScenario(transferBodies, { kind: 'replay-same-body', maxReplays: 2 }), async (scenario, it) => {
     const gw = it.gateway();
     const [first, ...replays] = scenario.bodies;
     const original = await gw.createTransfer(first, { idempotencyKey: scenario.key ?? randomUUID() });
-    it.run.record(expectStatus(original.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    it.judge(honourTransferRequest, { case: 'valid', body: first ?? {}, answer: original });
     if (!is2xx(original) || typeof dataOf(original)?.id !== 'string') return;
     for (const body of replays) {
       const replay = await gw.createTransfer(body, { idempotencyKey: scenario.key ?? null });
-      it.run.record(verifyIdempotentReplay(original, replay, { requirements: ['GW-PIXOUT-IDEM-REPLAY', 'GW-PIXOUT-IDEM-NO-DUPLICATE'] }));
+      it.judge(honourIdempotencyKey, { case: 'replay', original, replay });
     }
   }, { numRuns: 3 });
 });
 
 check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONFLICT', {
   id: 'gateway.pixout.idempotency-conflict', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING', 'GW-ERR-CODES'],
+  rules: [honourTransferRequest, refuseKeyReuseWithOtherBody],
 }, async (t) => {
   // "The same key with a different body gives 409 (`IDEMPOTENCY_CONFLICT`)."
   // bodies that differ in ONE field only (issue 15: a fingerprint over the amount alone passes
@@ -85,10 +86,13 @@ check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONF
   // Their keys are their own, so they go out beside the property and are judged after it.
   const gw = t.gateway();
   const base = transferBody(130);
-  const variants: TransferRequest[] = [{ ...base, pixKey: randomUUID() }, { ...base, amount: 131 }];
+  const variants: { body: TransferRequest; what: string }[] = [
+    { body: { ...base, pixKey: randomUUID() }, what: 'the same amount and another pixKey' },
+    { body: { ...base, amount: 131 }, what: 'the same pixKey and another amount' },
+  ];
   const sendVariants = async () => {
     const originals = await Promise.all(variants.map(() => randomUUID()).map(async (key) => ({ key, first: await gw.createTransfer(base, { idempotencyKey: key }) })));
-    const reused = await Promise.all(originals.map(({ key }, i) => gw.createTransfer(variants[i] as TransferRequest, { idempotencyKey: key })));
+    const reused = await Promise.all(originals.map(({ key }, i) => gw.createTransfer((variants[i] as { body: TransferRequest }).body, { idempotencyKey: key })));
     return { originals, reused };
   };
   const { originals, reused } = await besideProperty(t, () => t.property('same-key-different-body', idempotencyScenario(transferBodies, { kind: 'same-key-different-body' }), async (scenario, it) => {
@@ -96,31 +100,31 @@ check('the same idempotency key with a different body gives 409 IDEMPOTENCY_CONF
     const key = scenario.key ?? randomUUID();
     const [a, b] = scenario.bodies;
     const first = await gw.createTransfer(a, { idempotencyKey: key });
-    it.run.record(expectStatus(first.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
-    if (!is2xx(first)) return;
+    it.judge(honourTransferRequest, { case: 'valid', body: a ?? {}, answer: first });
+    const firstId = dataOf(first)?.id;
+    if (!is2xx(first) || typeof firstId !== 'string') return;
     const second = await gw.createTransfer(b, { idempotencyKey: key });
-    const reqs = ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'] as const;
-    it.run.record(expectStatus(second.exchange, 409, { requirements: reqs }));
-    if (second.status === 409) it.run.record(ensureErrorShapeIdempotencyConflict(second.json, { requirements: ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-CODES'], exchanges: [second.exchange] }));
+    it.judge(refuseKeyReuseWithOtherBody, { answer: second, originalId: firstId, what: 'a different body' });
   }, { numRuns: 3 }), sendVariants);
   originals.forEach(({ first }, i) => {
     const second = reused[i];
     const firstId = dataOf(first)?.id;
-    t.run.record(expectStatus(first.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    t.judge(honourTransferRequest, { case: 'valid', body: base, answer: first });
     if (!second || !is2xx(first) || typeof firstId !== 'string') return;
-    t.run.record(judgeKeyReuseWithOtherBody(second, firstId, { subject: i === 0 ? 'the same key, the same amount, another pixKey' : 'the same key, the same pixKey, another amount' }));
+    t.judge(refuseKeyReuseWithOtherBody, { answer: second, originalId: firstId, what: (variants[i] as { what: string }).what });
   });
 });
 
 check('all five PIX key kinds are accepted', {
   id: 'gateway.pixout.key-formats', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-200'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // "pixKey | string | yes | CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key (UUID)"
   for (const kind of PIX_KEY_KINDS) {
     await t.property(`valid ${kind} key`, pixKey({ kind }), async (key, it) => {
-      const r = await it.gateway().createTransfer(transferBody(150, { pixKey: key.value }));
-      it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-200'] }));
+      const body = transferBody(150, { pixKey: key.value });
+      const r = await it.gateway().createTransfer(body);
+      it.judge(honourTransferRequest, { case: 'valid', body, answer: r, exercises: ['pixKey'] });
       const data = dataOf(r);
       if (is2xx(r) && data && data.pixKey !== key.value) {
         it.run.note(`${kind} key ${show(key.value)} echoed as data.pixKey ${show(data.pixKey)}`);
@@ -131,15 +135,14 @@ check('all five PIX key kinds are accepted', {
 
 check('malformed PIX keys are refused', {
   id: 'gateway.pixout.key-malformed', api: 'gateway', area: AREA,
-  requirements: ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-400'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // A key matching none of the five formats breaks the format sentence itself as much as the
-  // rejection one (the GW-PIXOUT-KEY-FORMATS entry: such a key "must be refused"), so findings name
-  // both; borderline forms stay warnings (expectPixKeyRejected).
-  // every kind, three variants each, whatever the property draws (a fault may concern one kind only,
-  // e.g. e-mail keys with an "@")
-  // plus one key per invalid class of every document and key rule (issue 15: check digits, one-digit
-  // documents, each way a UUID breaks), sent concurrently
+  // rejection one (such a key "must be refused"); borderline forms (punctuation, an alphanumeric
+  // CNPJ, a UUID without hyphens…) only warn when accepted (the rule reads the key with readPixKey).
+  // Every kind, three variants each, whatever the property draws (a fault may concern one kind only,
+  // e.g. e-mail keys with an "@"), plus one key per invalid class of every document and key rule
+  // (issue 15: check digits, one-digit documents, each way a UUID breaks), sent concurrently.
   const drawn = MALFORMED_PIX_KEY_KINDS.flatMap((kind) => fc.sample(malformedPixKey({ kind }), { numRuns: 3, seed: t.settings.seed }));
   const fixed = [...drawn, ...malformedPixKeyCases(t.settings.seed).map((c) => ({ kind: c.rule, value: c.value }))];
   const keys = fixed.filter((k, i) => fixed.findIndex((o) => o.value === k.value) === i);
@@ -147,64 +150,50 @@ check('malformed PIX keys are refused', {
   keys.forEach((key, i) => {
     const r = answers[i];
     if (!r) return;
-    t.run.record(expectPixKeyRejected(r.exchange, key, { requirements: ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-400'], subject: `${key.kind} key ${show(key.value)}` }));
+    t.judge(honourTransferRequest, { case: 'breaks', row: 'pixKey', kind: 'bad-pattern', value: key.value, what: `the ${key.kind} key ${show(key.value)}`, answer: r });
     t.run.note(`${key.kind} key ${show(key.value)}: HTTP ${r.status}`);
   });
   await t.property('malformed key', malformedPixKey(), async (key, it) => {
     const r = await it.gateway().createTransfer(transferBody(150, { pixKey: key.value }));
-    // Borderline forms are warnings (GW-PIXOUT-KEY-INVALID-REJECTED / -KEY-FORMATS ambiguity): the text
-    // does not say CPF/CNPJ keys need valid check digits, so a bad check digit, or 11 bare digits (a
-    // phone without +55 that reads as "CPF (digits)"), may be accepted. Anything else matches none of
-    // the five formats and must be refused.
-    it.run.record(expectPixKeyRejected(r.exchange, key, { requirements: ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS', 'GW-PIXOUT-CREATE-400'], subject: `${key.kind} key ${show(key.value)}` }));
+    it.judge(honourTransferRequest, { case: 'breaks', row: 'pixKey', kind: 'bad-pattern', value: key.value, what: `the ${key.kind} key ${show(key.value)}`, answer: r });
     it.run.note(`${key.kind} key ${show(key.value)}: HTTP ${r.status}`);
   }, { numRuns: 10 });
 });
 
 check('transfer amount: minimum 1 cent, integer', {
   id: 'gateway.pixout.amount', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-AMOUNT-INT'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // "amount | integer | yes | cents, minimum 1"; maximum amounts: not shown (huge values are skipped)
   const cases = boundaryAmounts(1).filter((a) => a.validity !== 'unspecified');
-  // the two limits the brief pins explicitly, whatever the property drew
   const gw = t.gateway();
-  // "amount | integer": a numeric string and a fractional number, whatever the property drew (issue 15)
-  const notIntegers: unknown[] = ['150', 150.5];
-  // 0, the non-integers and 1: fresh transfers, independent: sent together (beside the property), judged after it, in order
-  const amounts: unknown[] = [0, ...notIntegers, 1];
+  // 0, a numeric string, a fractional number (issue 15) and 1, whatever the property drew: fresh
+  // transfers, independent: sent together (beside the property), judged after it, in order
+  const amounts: { value: unknown; kind: string }[] = [{ value: 0, kind: 'zero' }, { value: '150', kind: 'string' }, { value: 150.5, kind: 'fractional' }, { value: 1, kind: 'min' }];
   const fixed = await besideProperty(t, () => t.property('boundary amount', fc.constantFrom(...cases), async (amount, it) => {
-    const r = await it.gateway().createTransfer({ ...transferBody(1), amount: amount.value });
-    const reqs = amount.label === 'fractional' || amount.label === 'string' || amount.label === 'null' ? (['GW-PIXOUT-AMOUNT-INT'] as const) : (['GW-PIXOUT-AMOUNT-MIN'] as const);
-    if (amount.validity === 'valid') {
-      it.run.record(expectStatus(r.exchange, 200, { requirements: [...reqs, 'GW-PIXOUT-CREATE-200'] }));
-      const data = dataOf(r);
-      if (is2xx(r)) it.run.record(verifyIntegerCents(data?.amount, { requirements: ['GW-PIXOUT-RESP-FIELDS'], subject: 'data.amount', exchanges: [r.exchange] }));
-    } else {
-      it.run.record(expectInvalidBodyRejected(r.exchange, { requirements: [...reqs, 'GW-PIXOUT-CREATE-400'], subject: `amount ${amount.label} (${show(amount.value)})` }));
-    }
-  }, { numRuns: cases.length * 2 }), () => t.all(amounts, (amount) => gw.createTransfer({ ...transferBody(1), amount } as unknown as TransferRequest)));
-  const [zero, ...rest] = fixed;
-  const refused = rest.slice(0, notIntegers.length);
-  const one = rest[notIntegers.length] as ApiResponse;
-  t.run.record(expectInvalidBodyRejected((zero as ApiResponse).exchange, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-400'], subject: 'amount 0' }));
-  notIntegers.forEach((amount, i) => {
-    const r = refused[i];
-    if (r) t.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-AMOUNT-INT', 'GW-PIXOUT-CREATE-400'], subject: `amount ${show(amount)}` }));
+    const body = { ...transferBody(1), amount: amount.value };
+    const r = await it.gateway().createTransfer(body as TransferRequest);
+    if (amount.validity === 'valid') it.judge(honourTransferRequest, { case: 'valid', body, answer: r, exercises: ['amount'] });
+    else it.judge(honourTransferRequest, { case: 'breaks', row: 'amount', kind: amount.label, value: amount.value, what: `amount ${amount.label} (${show(amount.value)})`, answer: r });
+  }, { numRuns: cases.length * 2 }), () => t.all(amounts, (amount) => gw.createTransfer({ ...transferBody(1), amount: amount.value } as unknown as TransferRequest)));
+  amounts.forEach((amount, i) => {
+    const r = fixed[i] as ApiResponse;
+    if (amount.kind === 'min') t.judge(honourTransferRequest, { case: 'valid', body: { ...transferBody(1), amount: amount.value }, answer: r, exercises: ['amount'] });
+    else t.judge(honourTransferRequest, { case: 'breaks', row: 'amount', kind: amount.kind, value: amount.value, what: `amount ${show(amount.value)}`, answer: r });
   });
-  t.run.record(expectStatus(one.exchange, 200, { requirements: ['GW-PIXOUT-AMOUNT-MIN', 'GW-PIXOUT-CREATE-200'] }));
 });
 
 check('transfer currency: only BRL, BRL by default', {
   id: 'gateway.pixout.currency', api: 'gateway', area: AREA,
-  requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CURRENCY-DEFAULT'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // "currency | string | no | only `BRL`; default `BRL`"
   const gw = t.gateway();
   // every non-BRL value, each time (a draw of 4 from 4 could miss USD: issue 15), concurrently
   const currencies = ['USD', 'EUR', 'brl', ''];
   // with them, "BRL" and no currency: fresh transfers, independent: sent together, judged in order
-  const bodies: Parameters<typeof gw.createTransfer>[0][] = [...currencies.map((currency) => ({ ...transferBody(120), currency })), transferBody(120, { currency: 'BRL' }), transferBody(121)];
+  const [brlBody, absentBody] = [transferBody(120, { currency: 'BRL' }), transferBody(121)];
+  const bodies: Parameters<typeof gw.createTransfer>[0][] = [...currencies.map((currency) => ({ ...transferBody(120), currency })), brlBody, absentBody];
   const answers = (await t.all(bodies, (body) => gw.createTransfer(body))) as ApiResponse[];
   const refused = answers.slice(0, currencies.length);
   const [brl, absent] = answers.slice(currencies.length) as [ApiResponse, ApiResponse];
@@ -212,54 +201,53 @@ check('transfer currency: only BRL, BRL by default', {
     const r = refused[i];
     if (!r) return;
     // lower-case "brl" (case normalised) and "" (read as absent, so the BRL default) harm no one: the rule warns
-    t.run.record(expectTransferCurrencyRejected(r.exchange, currency, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-400'], subject: `currency ${show(currency)}` }));
+    t.judge(honourTransferRequest, { case: 'breaks', row: 'currency', kind: 'bad-enum', value: currency, what: `currency ${show(currency)}`, answer: r });
     t.run.note(`currency ${show(currency)}: HTTP ${r.status}`);
   });
-  t.run.record(expectStatus(brl.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-BRL', 'GW-PIXOUT-CREATE-200'] }));
-  t.run.record(expectStatus(absent.exchange, 200, { requirements: ['GW-PIXOUT-CURRENCY-DEFAULT', 'GW-PIXOUT-CREATE-200'] }));
+  t.judge(honourTransferRequest, { case: 'valid', body: brlBody, answer: brl, exercises: ['currency'] });
+  t.judge(honourTransferRequest, { case: 'valid', body: absentBody, answer: absent, exercises: ['currency'] });
   const id = dataOf(absent)?.id;
   if (typeof id === 'string') {
     // the transfer resource has no documented currency field; when the lookup shows one, it must be BRL
     const lookup = await gw.getTransfer(id);
-    t.run.record(verifyDefaultCurrency(lookup.json, { requirements: ['GW-PIXOUT-CURRENCY-DEFAULT'], exchanges: [absent.exchange, lookup.exchange] }));
+    t.judge(honourTransferRequest, { case: 'default-currency', lookup });
     t.run.note(`lookup of a transfer created without currency shows data.currency = ${show(dataOf(lookup)?.currency)}`);
   }
 });
 
 check('transfer description: 140 characters accepted, 141 refused', {
   id: 'gateway.pixout.description-max', api: 'gateway', area: AREA,
-  requirements: ['GW-PIXOUT-DESC-MAX'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // "description | string | no | max 140 the service" (ASCII at the limit; multi-byte counting is not stated)
   const gw = t.gateway();
+  const judgeLength = (it: RunTools, description: string, r: ApiResponse): void => {
+    if (description.length <= 140) it.judge(honourTransferRequest, { case: 'valid', body: transferBody(130, { description }), answer: r, exercises: ['description'] });
+    else it.judge(honourTransferRequest, { case: 'breaks', row: 'description', kind: 'too-long', value: description, what: `a description of ${description.length} characters`, answer: r });
+  };
   // two fresh transfers at the limit, independent: sent together (beside the property), judged after it, in order
-  const [at, over] = (await besideProperty(t, () => t.property('description length', fc.constantFrom(140, 141).chain((n) => asciiTextOfLength(n)), async (text, it) => {
-    const r = await it.gateway().createTransfer(transferBody(130, { description: text }));
-    if (text.length <= 140) it.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
-    else it.run.record(expectInvalidBodyRejected(r.exchange, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], subject: `description of ${text.length} characters` }));
-  }, { numRuns: 4 }), () => t.all([140, 141], (n) => gw.createTransfer(transferBody(130, { description: 'd'.repeat(n) }))))) as [ApiResponse, ApiResponse];
-  t.run.record(expectStatus(at.exchange, 200, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-200'] }));
-  t.run.record(expectInvalidBodyRejected(over.exchange, { requirements: ['GW-PIXOUT-DESC-MAX', 'GW-PIXOUT-CREATE-400'], subject: 'description of 141 characters' }));
+  const texts = ['d'.repeat(140), 'd'.repeat(141)];
+  const fixed = (await besideProperty(t, () => t.property('description length', fc.constantFrom(140, 141).chain((n) => asciiTextOfLength(n)), async (text, it) => {
+    judgeLength(it, text, await it.gateway().createTransfer(transferBody(130, { description: text })));
+  }, { numRuns: 4 }), () => t.all(texts, (description) => gw.createTransfer(transferBody(130, { description }))))) as ApiResponse[];
+  texts.forEach((text, i) => judgeLength(t, text, fixed[i] as ApiResponse));
 });
 
 check('a postbackUrl that is not a URI is refused or accepted, never a server error', {
   id: 'gateway.pixout.postback-uri', api: 'gateway', area: AREA, severity: 'minor',
-  requirements: ['GW-PIXOUT-POSTBACK-URI'],
+  rules: [honourTransferRequest],
 }, async (t) => {
   // "postbackUrl | string (URI) | no | status callback URL". Only the type is given: as for the PIX
-  // charge's postbackUrl (general.test.ts, GW-PIXIN-POSTBACK-URI), whether a non-URI is refused is
-  // not stated: refused or accepted passes (noted), a 5xx fails.
+  // charge's postbackUrl, whether a non-URI is refused is not stated: refused or accepted passes
+  // (noted), a 5xx fails.
   const r = await t.gateway().createTransfer(transferBody(110, { postbackUrl: 'not a uri at all' }));
-  t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXOUT-POSTBACK-URI'] }));
+  t.judge(honourTransferRequest, { case: 'open', row: 'postbackUrl', what: 'postbackUrl "not a uri at all"', answer: r });
   t.run.note(`a transfer with postbackUrl "not a uri at all" answered ${r.status}`);
 });
 
 check('sandbox transfer lifecycle: banking_processing, complete, completed with endToEndId, complete twice is 400', {
   id: 'gateway.pixout.lifecycle', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: [
-    'GW-PIXOUT-CREATE-200', 'GW-PIXOUT-RESP-FIELDS', 'GW-PIXOUT-CREATE-BANKING-PROCESSING', 'GW-PIXOUT-STATUS-ENUM', 'GW-PIXOUT-GET-200',
-    'GW-PIXOUT-TIMESTAMPS-ISO', 'GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED', 'GW-PIXOUT-ENDTOEND-COMPLETED', 'GW-PIXOUT-COMPLETE-TWICE-400',
-  ],
+  rules: [...MOVES_MONEY, honourTransferRequest, ensureCreatedTransferProcessing, answerTransferLookup, verifyTransferLookupFields, ensureTransferCompleted, refuseCompletionOfCompleted, answerErrorsInDocumentedShape],
 }, async (t) => {
   const gw = t.gateway();
   const amount = 1_234;
@@ -267,22 +255,20 @@ check('sandbox transfer lifecycle: banking_processing, complete, completed with 
   // a funding failure is recorded as a finding (a valid charge or /pay was refused)
   if (!(await fundSandbox(gw, t.run, amount))) return;
   const key = randomUUID();
-  const created = await gw.createTransfer(transferBody(amount, { pixKey: key }));
-  t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+  const body = transferBody(amount, { pixKey: key });
+  const created = await gw.createTransfer(body);
+  // "200: `success`, `message`, `data` (PIX transfer: id, status, amount, netAmount, fees, pixKey)"
+  t.judge(honourTransferRequest, { case: 'valid', body, answer: created });
   const data = dataOf(created);
   if (!is2xx(created) || typeof data?.id !== 'string') return;
   const id = data.id;
-  // "200: `success`, `message`, `data` (PIX transfer: id, status, amount, netAmount, fees, pixKey)"
-  for (const field of ['amount', 'netAmount', 'fees']) {
-    t.run.record(verifyIntegerCents(data[field], { requirements: ['GW-PIXOUT-RESP-FIELDS', 'GW-MONEY-CENTS'], subject: `data.${field}`, exchanges: [created.exchange] }));
-  }
   // "(creation, sandbox) | … | sandbox credentials; no manual review | banking_processing" (pending: under review)
-  t.run.record(verifyCreatedTransfer(created.json, { amount }, { requirements: ['GW-PIXOUT-RESP-FIELDS', 'GW-PIXOUT-CREATE-BANKING-PROCESSING', 'GW-PIXOUT-STATUS-ENUM'], exchanges: [created.exchange] }));
+  t.judge(ensureCreatedTransferProcessing, created);
   if (data.pixKey !== key) t.run.note(`data.pixKey ${show(data.pixKey)} differs from the key sent ${show(key)}`);
   const before = await gw.getTransfer(id);
-  t.run.record(expectStatus(before.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }));
+  t.judge(answerTransferLookup, { answer: before });
   // processedAt before processing: not shown (absent or null tolerated by the rule)
-  t.run.record(verifyTransferTimestamps(before.json, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'], exchanges: [before.exchange] }));
+  t.judge(verifyTransferLookupFields, before);
   if (data.status !== 'banking_processing') {
     t.run.note(`the transfer was ${show(data.status)}, not banking_processing: /complete not exercised`);
     return;
@@ -290,44 +276,36 @@ check('sandbox transfer lifecycle: banking_processing, complete, completed with 
 
   const completed = await gw.completeTransfer(id);
   // "200: `success`, `message`, `data{id, status, endToEndId}` with status `completed`; fires `transfer_completed`"
-  t.run.record(expectStatus(completed.exchange, 200, { requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED'] }));
+  t.judge(ensureTransferCompleted, { case: 'answer', answer: completed });
   if (!is2xx(completed)) return;
-  const completedData = dataOf(completed);
-  t.run.record(ensureTransferStatus(completed.json, 'completed', { requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED'], exchanges: [completed.exchange] }, 'complete'));
-  t.run.record(verifyEndToEndId(completedData?.endToEndId, { requirements: ['GW-PIXOUT-COMPLETE-200'], subject: '/complete data.endToEndId', exchanges: [completed.exchange] }));
 
   const after = await gw.getTransfer(id);
-  t.run.record(expectStatus(after.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }));
-  const afterData = dataOf(after);
-  if (afterData) {
-    t.run.record(ensureTransferStatus(after.json, 'completed', { requirements: ['GW-PIXOUT-COMPLETE-COMPLETED', 'GW-PIXOUT-GET-200'], exchanges: [completed.exchange, after.exchange] }, 'lookup'));
-    // "endToEndId | string | on lookup; present once completed"
-    t.run.record(verifyEndToEndId(afterData.endToEndId, { requirements: ['GW-PIXOUT-ENDTOEND-COMPLETED'], subject: 'lookup data.endToEndId', exchanges: [after.exchange] }));
-    t.run.record(verifyTransferTimestamps(after.json, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'], exchanges: [after.exchange] }));
-  }
+  t.judge(answerTransferLookup, { answer: after });
+  // the transition is kept; "endToEndId | string | on lookup; present once completed"
+  t.judge(ensureTransferCompleted, { case: 'lookup', lookup: after, completion: completed.exchange });
+  t.judge(verifyTransferLookupFields, after);
   // "400 already completed or canceled."
   const again = await gw.completeTransfer(id);
-  t.run.record(expectStatus(again.exchange, 400, { requirements: ['GW-PIXOUT-COMPLETE-TWICE-400'] }));
-  t.run.record(verifyErrorBody(again.exchange, { requirements: ['GW-ERR-SHAPES'] }));
+  t.judge(refuseCompletionOfCompleted, again);
+  t.judge(answerErrorsInDocumentedShape, again);
 });
 
 check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
   id: 'gateway.pixout.not-found', api: 'gateway', area: AREA,
-  requirements: ['GW-PIXOUT-GET-404-SHAPE', 'GW-PIXOUT-COMPLETE-404'],
+  rules: [answerUnknownTransfer],
 }, async (t) => {
   const gw = t.gateway();
   // one unknown id each, so the lookup and the /complete cannot meet: sent together, judged in order
   const [id, completeId] = [randomUUID(), randomUUID()];
   const [get, complete] = (await t.all([() => gw.getTransfer(id), () => gw.completeTransfer(completeId)], (send) => send())) as [ApiResponse, ApiResponse];
-  // "404 body `{error: NOT_FOUND, message}`"
-  t.run.record(expectUnknownIdRefused(get.exchange, id, { requirements: ['GW-PIXOUT-GET-404-SHAPE'] }, { body: 'not-found' }));
-  // "404 not found." (body shape not pinned for /complete)
-  t.run.record(expectUnknownIdRefused(complete.exchange, completeId, { requirements: ['GW-PIXOUT-COMPLETE-404'] }, { body: 'any' }));
+  // "404 body `{error: NOT_FOUND, message}`"; "404 not found." (body shape not pinned for /complete)
+  t.judge(answerUnknownTransfer, { route: 'lookup', id, answer: get });
+  t.judge(answerUnknownTransfer, { route: 'complete', id: completeId, answer: complete });
 });
 
 check('complete is refused when the sandbox balance does not cover the amount', {
   id: 'gateway.pixout.complete-requires-balance', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-PIXOUT-COMPLETE-BALANCE'],
+  rules: [...MOVES_MONEY, honourTransferRequest, refuseUncoveredCompletion],
 }, async (t) => {
   const gw = t.gateway();
   // "banking_processing | POST …/complete (sandbox) | not already completed or canceled; sandbox balance covers the amount | completed"
@@ -340,14 +318,14 @@ check('complete is refused when the sandbox balance does not cover the amount', 
   const created = await gw.createTransfer(transferBody(amount));
   const id = dataOf(created)?.id;
   if (!is2xx(created) || typeof id !== 'string') {
-    t.run.record(expectStatus(created.exchange, ['2xx', '4xx'], { requirements: ['GW-PIXOUT-CREATE-200'] }));
     // maximum amounts are not shown: refusing a R$ 10 million transfer at creation is the target's right
+    t.judge(honourTransferRequest, { case: 'open', row: 'amount', what: `an amount of ${amount} cents (maximum amounts: not shown)`, answer: created });
     return t.notRun('gateway', `the target refused a transfer of ${amount} cents at creation (HTTP ${created.status}); maximum amounts are not shown, so complete-without-balance could not be exercised`);
   }
   const complete = await gw.completeTransfer(id);
   // the status is not stated: any 4xx passes (400 'incompatible state' expected); completing fails
-  t.run.record(expectStatus(complete.exchange, '4xx', { requirements: ['GW-PIXOUT-COMPLETE-BALANCE'] }));
+  t.judge(refuseUncoveredCompletion, { case: 'answer', answer: complete, amount, balance });
   if (complete.status !== 400 && complete.status >= 400 && complete.status <= 499) t.run.note(`complete without covering balance answered ${complete.status}`);
   const lookup = await gw.getTransfer(id);
-  t.run.record(ensureNotCompletedWithoutBalance(lookup.json, amount, { requirements: ['GW-PIXOUT-COMPLETE-BALANCE'], exchanges: [complete.exchange, lookup.exchange] }));
+  t.judge(refuseUncoveredCompletion, { case: 'lookup', lookup, amount, completion: complete.exchange });
 });

@@ -14,23 +14,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { check } from '../../harness/run/check.js';
-import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
-import { judgeCompletionAboveBalance, judgeTransferDebitWindows, type DebitWindow } from '../../harness/rules/gateway/ledger.js';
+import { debitCompletedTransfer, type BalanceWindow } from '../../harness/rules/gateway/balance.js';
+import { ensureTransferCompleted, honourTransferRequest, refuseUncoveredCompletion } from '../../harness/rules/gateway/pix-transfers.js';
 import { hideOtherAccountsResources, isolateSandboxData, refuseSimulationWithProductionCredentials } from '../../harness/rules/gateway/isolation.js';
 import { balanceAround, readPixBalance } from './support.js';
-import { createCharge, dataOf, fundSandbox, is2xx, transferBody } from './webhook-steps.js';
+import { createCharge, dataOf, fundSandbox, is2xx, MOVES_MONEY, transferBody } from './webhook-steps.js';
 
 const AREA = 'Isolation';
 
 check("an idempotency key is the operation of one account: another account's first use gets its own transfer", {
   id: 'gateway.separation.idempotency-account', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.other'],
-  rules: [hideOtherAccountsResources],
+  rules: [honourTransferRequest, hideOtherAccountsResources],
 }, async (t) => {
   const key = randomUUID();
   const body = transferBody(140);
   const mine = await t.gateway().createTransfer(body, { idempotencyKey: key });
-  t.run.record(expectStatus(mine.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+  t.judge(honourTransferRequest, { case: 'valid', body, answer: mine });
   if (!is2xx(mine)) return;
   const theirs = await t.gateway('other').createTransfer(body, { idempotencyKey: key });
   t.judge(hideOtherAccountsResources, { kind: 'idempotency-key', mine, theirs });
@@ -71,21 +71,22 @@ check('production credentials cannot confirm a production charge through /pay (4
 
 check('a completed transfer is debited from pix.balance', {
   id: 'gateway.separation.transfer-debit', api: 'gateway', area: 'Balance', severity: 'critical',
-  requirements: ['GW-PIXOUT-COMPLETE-BALANCE', 'GW-BAL-FIELDS'],
+  rules: [...MOVES_MONEY, honourTransferRequest, ensureTransferCompleted, debitCompletedTransfer],
 }, async (t) => {
   // "sandbox balance covers the amount"; "pix.balance | available balance": completing pays out of
   // it. Other files move the shared balance at any time: each attempt completes one transfer inside
   // a balanceAround window; the rule decides on an in-range debit (pass) or two QUIET windows with
   // wrong debits of one systematic effect (failure), else the check notes and gives up.
   const gw = t.gateway();
-  const windows: DebitWindow[] = [];
+  const windows: BalanceWindow[] = [];
   let spacingMs = 0;
   for (let attempt = 0; attempt < 4; attempt++) {
     const amount = 500 + Math.floor(Math.random() * 500);
     if (!(await fundSandbox(gw, t.run, amount))) return;
-    const created = await gw.createTransfer(transferBody(amount));
+    const body = transferBody(amount);
+    const created = await gw.createTransfer(body);
     const data = dataOf(created);
-    t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    t.judge(honourTransferRequest, { case: 'valid', body, answer: created });
     if (!is2xx(created) || typeof data?.id !== 'string') return;
     if (data.status !== 'banking_processing') return t.notRun('gateway', `the transfer was created ${show(data.status)} (manual review?): /complete not exercised`);
     const id = data.id;
@@ -93,13 +94,12 @@ check('a completed transfer is debited from pix.balance', {
     const w = await t.alone(() => balanceAround(gw, () => gw.completeTransfer(id), { spacingMs }), 'money');
     if (!w) return t.notRun('gateway', 'GET /api/v1/balance gave no usable data.pix.balance (reported by gateway.balance.shape)');
     spacingMs = w.actionMs;
-    t.run.record(expectStatus(w.result.exchange, 200, { requirements: ['GW-PIXOUT-COMPLETE-200'] }));
+    t.judge(ensureTransferCompleted, { case: 'answer', answer: w.result });
     if (!is2xx(w.result)) return;
     const fees = Number.isSafeInteger(data.fees) ? (data.fees as number) : 0;
     windows.push({ amount, fees, delta: w.delta, quiet: w.quiet, exchange: w.result.exchange, text: `${w.quiet ? 'quiet' : 'noisy'} window: /complete of ${amount} cents (fees ${fees}) moved pix.balance by ${w.delta} cents` });
-    const judgement = judgeTransferDebitWindows(windows);
-    if (judgement.requirements.length > 0) {
-      t.run.record(judgement);
+    if (debitCompletedTransfer.judge(windows).requirements.length > 0) {
+      t.judge(debitCompletedTransfer, windows);
       t.run.note(windows[windows.length - 1]?.text ?? '');
       return;
     }
@@ -109,7 +109,7 @@ check('a completed transfer is debited from pix.balance', {
 
 check('a transfer just above the balance is not completed', {
   id: 'gateway.separation.complete-just-above-balance', api: 'gateway', area: 'PIX transfers', severity: 'critical',
-  requirements: ['GW-PIXOUT-COMPLETE-BALANCE'],
+  rules: [...MOVES_MONEY, refuseUncoveredCompletion],
 }, async (t) => {
   // "sandbox balance covers the amount", read in cents, not reais (a units mix-up lets amounts up to
   // 100 times the balance through). The amount is 50 times the funded balance; a 2xx that leaves the
@@ -126,9 +126,8 @@ check('a transfer just above the balance is not completed', {
     return t.notRun('gateway', `a transfer of ${amount} cents was not created banking_processing (HTTP ${created.status}, ${show(data?.status)}): maximum amounts and manual review are not shown`);
   }
   const complete = await gw.completeTransfer(data.id);
-  t.run.record(expectStatus(complete.exchange, ['4xx', '2xx'], { requirements: ['GW-PIXOUT-COMPLETE-BALANCE'] }));
   const after = await readPixBalance(gw);
-  t.run.record(judgeCompletionAboveBalance(complete, { amount, before: balance.cents, after: after.cents, afterExchange: after.response.exchange }));
+  t.judge(refuseUncoveredCompletion, { case: 'balance-after', answer: complete, amount, before: balance.cents, after: after.cents, afterExchange: after.response.exchange });
   t.run.note(`transfer of ${amount} cents over a balance of ${balance.cents}: HTTP ${complete.status}, balance after ${show(after.cents)}`);
 });
 

@@ -5,9 +5,8 @@
  * Stable API (other gateway suites import it): {@link pixChargeBody}, {@link pixChargeRequest},
  * {@link cardChargeBody}, {@link cardChargeRequest}, {@link createPendingCharge},
  * {@link readPixBalance}, {@link reaisToCents}, {@link balanceAround}, {@link dataOf}, {@link isRecord},
- * {@link uniqueTag}, {@link freshCpf}. The judging helpers moved to the rulebook:
- * `expectInvalidBodyRejected` → harness/rules/gateway/errors.ts, `effectsAgree` →
- * harness/rules/gateway/pix-charges.ts.
+ * {@link uniqueTag}, {@link freshCpf}. Checks that create charges through {@link createPendingCharge}
+ * spread {@link CREATES_PIX_CHARGES} into their `rules`.
  *
  * Contract (gateway-api.md): "POST /api/v1/pix/in/qrcode" (amountInCents integer, minimum 100;
  * customer documentType cpf|cnpj with a valid document, digits only), "POST /api/v1/card"
@@ -19,12 +18,13 @@ import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, CardChargeRequest, GatewayClient, PixChargeRequest } from '../../harness/http/gateway-client.js';
-import { expectStatus } from '../../harness/rules/status.js';
 import { dataOf, isRecord } from '../../harness/core/json.js';
+import { honourPixChargeRequest } from '../../harness/rules/gateway/pix-charges.js';
+import { reaisToCents } from '../../harness/rules/gateway/balance.js';
 import { card, cardCustomer, cpfCheckDigits, pixCustomer, trackingParameters } from '../../generators/index.js';
 import type { CardOptions, CardCustomerOptions, PixCustomerOptions } from '../../generators/index.js';
 
-export { dataOf, isRecord };
+export { dataOf, isRecord, reaisToCents };
 
 /** A short unique tag for descriptions, ids and callback paths (never collides across workers). */
 export function uniqueTag(prefix = 'conf'): string {
@@ -139,6 +139,9 @@ export function cardChargeRequest(options: CardChargeRequestOptions = {}): Arbit
     });
 }
 
+/** The rules every creation through {@link createPendingCharge} is judged by. */
+export const CREATES_PIX_CHARGES = [honourPixChargeRequest] as const;
+
 export interface CreatedCharge {
   id: string;
   response: ApiResponse;
@@ -146,25 +149,16 @@ export interface CreatedCharge {
 }
 
 /**
- * Creates a PIX charge and returns its id, recording a status finding (200 expected: "200:
- * `success`, `message`, `data`") on `run` when it fails. Returns undefined when no usable charge
- * came back (the caller stops: later steps would be meaningless).
+ * Creates a PIX charge and returns its id; the answer is judged by the request rule of POST
+ * /api/v1/pix/in/qrcode ("200: `success`, `message`, `data`"). Returns undefined when no usable
+ * charge came back (the caller stops: later steps would be meaningless).
  */
 export async function createPendingCharge(gw: GatewayClient, run: CheckRun, body: PixChargeRequest = pixChargeBody()): Promise<CreatedCharge | undefined> {
   const response = await gw.createPixCharge(body);
-  const created = run.record(expectStatus(response.exchange, 200, { requirements: ['GW-PIXIN-CREATE-200'] }));
+  const created = run.judge(honourPixChargeRequest, { case: 'valid', body, answer: response });
   const data = dataOf(response.json);
   if (!created || !data || typeof data.id !== 'string' || data.id === '') return undefined;
   return { id: data.id, response, data };
-}
-
-/** `"10.50"` → 1050, `"-3.00"` → -300; undefined unless a string in reais with exactly 2 decimals. */
-export function reaisToCents(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = /^(-?)(\d+)\.(\d{2})$/.exec(value);
-  if (!m) return undefined;
-  const cents = Number(m[2]) * 100 + Number(m[3]);
-  return m[1] === '-' ? -cents : cents;
 }
 
 /**

@@ -9,12 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus, show } from '../../harness/rules/index.js';
+import { show } from '../../harness/rules/index.js';
 import { answerWebhookCreation } from '../../harness/rules/gateway/webhooks.js';
 import { deliverCallbacksAsJsonPosts, sendCallbackHeaders } from '../../harness/rules/gateway/callbacks.js';
 import { gatewayCallbackSignature, signGatewayCallbacks, timestampUnit } from '../../harness/rules/gateway/signature.js';
+import { ensureChargePaid, honourPixChargeRequest, verifyCreatedPixCharge } from '../../harness/rules/gateway/pix-charges.js';
+import { answerBalance } from '../../harness/rules/gateway/balance.js';
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/core/json.js';
@@ -48,8 +49,8 @@ export function transferBody(amount: number, extra: Partial<TransferRequest> = {
   return { pixKey: randomUUID(), amount, description: 'paygate-conformance', ...extra };
 }
 
-const PIXIN_SETUP: RequirementId[] = ['GW-PIXIN-CREATE-200', 'GW-PIXIN-CREATE-PENDING'];
-const PAY_SETUP: RequirementId[] = ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID'];
+/** The rules {@link createCharge}, {@link payCharge}, {@link fundSandbox} and {@link balanceCents} judge with. */
+export const MOVES_MONEY = [honourPixChargeRequest, verifyCreatedPixCharge, ensureChargePaid, answerBalance] as const;
 
 export interface CreatedCharge {
   id: string;
@@ -60,21 +61,23 @@ export interface CreatedCharge {
 }
 
 /**
- * Creates a PIX charge; records a finding when a valid charge is not created (any 2xx passes here:
- * the exact status is the PIX-charges suite's business). Undefined when no id came back.
+ * Creates a PIX charge, judged as a creation ("200: success, message, data (PIX charge)", created
+ * pending: harness/rules/gateway/pix-charges.ts). Undefined when no id came back.
  */
 export async function createCharge(gw: GatewayClient, run: CheckRun, amountInCents: number, postbackUrl?: string): Promise<CreatedCharge | undefined> {
-  const r = await gw.createPixCharge(chargeBody(amountInCents, postbackUrl));
-  run.record(expectStatus(r.exchange, '2xx', { requirements: PIXIN_SETUP }));
+  const body = chargeBody(amountInCents, postbackUrl);
+  const r = await gw.createPixCharge(body);
+  run.judge(honourPixChargeRequest, { case: 'valid', body, answer: r });
+  run.judge(verifyCreatedPixCharge, r);
   const data = dataOf(r);
   if (!is2xx(r) || typeof data?.id !== 'string') return undefined;
   return { id: data.id, amountInCents, fees: Number.isSafeInteger(data.fees) ? (data.fees as number) : 0, response: r };
 }
 
-/** Pays a pending sandbox charge (simulation); true when it answered 2xx. */
+/** Pays a pending sandbox charge (simulation, judged by the /pay rule); true when it answered 2xx. */
 export async function payCharge(gw: GatewayClient, run: CheckRun, id: string): Promise<boolean> {
   const r = await gw.payPixCharge(id);
-  run.record(expectStatus(r.exchange, '2xx', { requirements: PAY_SETUP }));
+  run.judge(ensureChargePaid, { answer: r, chargeId: id });
   return is2xx(r);
 }
 
@@ -92,12 +95,12 @@ export async function fundSandbox(gw: GatewayClient, run: CheckRun, cents: numbe
 }
 
 /**
- * `data.pix.balance` in cents ("strings in reais, 2 decimals"), tolerant (a number is accepted here;
- * the balance suite judges the format). Undefined when the balance cannot be read.
+ * `data.pix.balance` in cents ("strings in reais, 2 decimals", judged by the balance rule), read
+ * tolerantly (a number is taken as reais too). Undefined when the balance cannot be read.
  */
 export async function balanceCents(gw: GatewayClient, run: CheckRun): Promise<number | undefined> {
   const r = await gw.getBalance();
-  run.record(expectStatus(r.exchange, 200, { requirements: ['GW-BAL-200-SHAPE'] }));
+  run.judge(answerBalance, r);
   const pix = dataOf(r)?.pix;
   const value = isRecord(pix) ? pix.balance : undefined;
   const text = typeof value === 'number' ? String(value) : value;

@@ -18,7 +18,8 @@ import { summarizeDeliveries } from '../../harness/webhooks/dedupe.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { notRunReason } from '../../harness/config/target.js';
 import { hideOtherAccountsResources, isolateSandboxData } from '../../harness/rules/gateway/isolation.js';
-import { expectStatus, kindOf } from '../../harness/rules/index.js';
+import { ensureTransferCompleted, honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
+import { kindOf } from '../../harness/rules/index.js';
 import {
   announcedOtherwise,
   answerWebhookCreation,
@@ -31,19 +32,20 @@ import {
 } from '../../harness/rules/gateway/webhooks.js';
 import {
   checkDeliveryTransport,
-  JUDGES_DELIVERY_TRANSPORT,
   createCharge,
   dataOf,
   is2xx,
   isAbout,
   isRecord,
+  JUDGES_DELIVERY_TRANSPORT,
+  judgeWebhookRegistration,
+  MOVES_MONEY,
   payCharge,
   receiverPath,
-  judgeWebhookRegistration,
   REGISTERS_WEBHOOKS,
   removeWebhooks,
-  sendWebhookRegistration,
   RUN_EVENTS,
+  sendWebhookRegistration,
   transferBody,
   UPDATED_EVENTS,
 } from './webhook-steps.js';
@@ -196,7 +198,7 @@ async function registerAll(t: CheckTools, gw: GatewayClient, specs: string[][]):
 
 check('every run event reaches each subscribed webhook and the postbackUrl, signed and well-formed', {
   id: 'gateway.webhooks.delivery', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [...REGISTERS_WEBHOOKS, ...JUDGES_DELIVERY_TRANSPORT, deliverTableEvents, shapeEventPayloads],
+  rules: [...MOVES_MONEY, honourTransferRequest, ensureTransferCompleted, ...REGISTERS_WEBHOOKS, ...JUDGES_DELIVERY_TRANSPORT, deliverTableEvents, shapeEventPayloads],
 }, async (t) => {
   const rc = t.receiver();
   const gw = t.gateway();
@@ -217,8 +219,9 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
     // the paid charge also funds the transfer below ("sandbox balance covers the amount"): its credit
     // (≈ R$ 13) is on the balance before /complete runs, whatever other files do meanwhile
     if (!(await payCharge(gw, t.run, charge.id))) return;
-    const created = await gw.createTransfer(transferBody(transferAmount, { postbackUrl: t.callbackUrl(transferPostback) }));
-    t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
+    const transfer = transferBody(transferAmount, { postbackUrl: t.callbackUrl(transferPostback) });
+    const created = await gw.createTransfer(transfer);
+    t.judge(honourTransferRequest, { case: 'valid', body: transfer, answer: created });
     const transferId = dataOf(created)?.id;
     const haveTransfer = is2xx(created) && typeof transferId === 'string';
     // a transfer held for manual review (created pending: "no manual review → banking_processing")
@@ -227,7 +230,7 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
     if (haveTransfer && !completable) t.run.note(`the transfer was created ${String(dataOf(created)?.status)}: not completed, transfer_completed not expected`);
     if (completable) {
       const completed = await gw.completeTransfer(transferId);
-      t.run.record(expectStatus(completed.exchange, 200, { requirements: ['GW-PIXOUT-COMPLETE-200'] }));
+      t.judge(ensureTransferCompleted, { case: 'answer', answer: completed });
     }
     const expectations: Expectation[] = [];
     const targets = [
@@ -294,7 +297,7 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
 
 check('unsubscribed and deleted webhooks receive nothing', {
   id: 'gateway.webhooks.only-subscribed', api: 'gateway', area: AREA,
-  rules: [...REGISTERS_WEBHOOKS, deliverTableEvents, deliverOnlySubscribedEvents, removeWebhookOnDelete, isolateSandboxData, hideOtherAccountsResources],
+  rules: [...MOVES_MONEY, ...REGISTERS_WEBHOOKS, deliverTableEvents, deliverOnlySubscribedEvents, removeWebhookOnDelete, isolateSandboxData, hideOtherAccountsResources],
 }, async (t) => {
   const rc = t.receiver();
   const gw = t.gateway();

@@ -4,8 +4,8 @@
  * valid for PIX"; POST /api/v1/pix/out/pixkey "pixKey | string | yes | CPF (digits), CNPJ (digits),
  * e-mail, phone with +55 prefix, or random key (UUID)".
  *
- * The oracle reads a value the way the contract's words do (the transfer rule `expectPixKeyRejected`
- * in pix-transfers.ts uses {@link readPixKey}; charges use {@link judgeCustomerDocumentAnswer}), with the validators of
+ * The oracle reads a value the way the contract's words do (the request rules of pix-transfers.ts and
+ * pix-charges.ts judge with {@link readPixKey} and {@link readCustomerDocument}), with the validators of
  * generators/documents.ts (Receita Federal's modulo-11 check digits, numeric and alphanumeric CNPJ,
  * the reserved one-digit numbers refused), never the target's:
  * - `valid`: one of the forms the text names;
@@ -17,10 +17,6 @@
  *   refused. A one-digit document (000…, 111…) passes the check-digit arithmetic but is no valid CPF
  *   or CNPJ (Receita Federal never issues them).
  */
-import type { Exchange } from '../../core/exchange.js';
-import type { Judgement, RequirementId } from '../finding.js';
-import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { expectStatus } from '../status.js';
 import { isValidCnpj, isValidCpf } from '../../../generators/documents.js';
 
 export type Standing = 'valid' | 'borderline' | 'invalid';
@@ -86,52 +82,4 @@ export function readCustomerDocument(documentType: 'cpf' | 'cnpj', document: str
   if (isValidCnpj(document, { format: 'digits' })) return { standing: 'borderline', why: 'a valid alphanumeric CNPJ (accepting it is expected, refusing it a warning)' };
   if (isValidCnpj(document, { format: 'formatted' })) return { standing: 'borderline', why: 'a valid CNPJ with punctuation (the text says digits only)' };
   return { standing: 'invalid', why: /^\d{14}$/.test(document) && oneDigit(document) ? 'a reserved one-digit CNPJ' : 'no valid CNPJ' };
-}
-
-function accepted(exchange: Exchange): boolean {
-  const status = exchange.response?.status ?? 0;
-  return status >= 200 && status <= 299;
-}
-
-/**
- * The answer to a request carrying one value read by {@link readPixKey} / {@link readCustomerDocument}:
- * - invalid: refused as an invalid body (400 or 422 "validation failure; message points to the
- *   field"; another 4xx is a warning); ACCEPTED: failure `value.invalid-accepted`;
- * - borderline: any 4xx or a 2xx; a 2xx is a WARNING `value.borderline-accepted` (the caller notes a
- *   refusal); a 5xx fails (status rule);
- * - valid: decided elsewhere (the creation checks); nothing is decided here.
- */
-function judgeValueAnswer(exchange: Exchange, sent: string, reading: Reading, what: string, ctx: RuleContext): Judgement {
-  const c: RuleContext = { ...ctx, exchanges: ctx.exchanges ?? [exchange], subject: ctx.subject ?? `${what} ${show(sent)}` };
-  if (reading.standing === 'valid') return { requirements: [], findings: [] };
-  if (reading.standing === 'borderline') {
-    if (!accepted(exchange)) return expectStatus(exchange, '4xx', c);
-    return judge(c, makeFinding(c, {
-      code: 'value.borderline-accepted',
-      title: `${what} ${show(sent)} (${reading.why}) was accepted`,
-      severity: 'warning',
-      expected: 'either answer: the text does not pin this form down (observation)',
-      actual: `HTTP ${exchange.response?.status ?? 0}`,
-    }));
-  }
-  if (!accepted(exchange)) return expectStatus(exchange, [400, 422], c, { otherClientError: 'warning' });
-  return judge(c, makeFinding(c, {
-    code: 'value.invalid-accepted',
-    title: `${what} ${show(sent)} (${reading.why}) was accepted`,
-    severity: 'failure',
-    expected: 'HTTP 400 or 422: the value matches none of the forms the contract allows',
-    actual: `HTTP ${exchange.response?.status ?? 0}`,
-  }));
-}
-
-const DOCUMENT_REQUIREMENTS: readonly RequirementId[] = ['GW-PIXIN-DOC-VALID'];
-
-/**
- * "PIX … payments require a valid CPF or CNPJ" / "document | digits only; must be valid for PIX":
- * the answer to a PIX charge whose only doubtful field is `customer.document` (see
- * {@link judgeValueAnswer}). Decides GW-PIXIN-DOC-VALID unless `ctx.requirements` names others.
- */
-export function judgeCustomerDocumentAnswer(exchange: Exchange, documentType: 'cpf' | 'cnpj', document: string, ctx: Partial<RuleContext> = {}): Judgement {
-  const c: RuleContext = { ...ctx, requirements: ctx.requirements ?? DOCUMENT_REQUIREMENTS };
-  return judgeValueAnswer(exchange, document, readCustomerDocument(documentType, document), `the ${documentType.toUpperCase()} document`, c);
 }

@@ -89,9 +89,9 @@ export type PinnedErrorCode =
   /** POST /api/v1/pix/out/pixkey: "The same key with a different body gives 409 (`IDEMPOTENCY_CONFLICT`)" */
   | 'idempotency-conflict';
 
-const PINNED: Record<PinnedErrorCode, { status: number; code: string; requirement?: 'GW-PIXIN-GET-404-SHAPE' | 'GW-PIXOUT-GET-404-SHAPE' }> = {
-  'charge-lookup': { status: 404, code: 'NOT_FOUND', requirement: 'GW-PIXIN-GET-404-SHAPE' },
-  'transfer-lookup': { status: 404, code: 'NOT_FOUND', requirement: 'GW-PIXOUT-GET-404-SHAPE' },
+const PINNED: Record<PinnedErrorCode, { status: number; code: string }> = {
+  'charge-lookup': { status: 404, code: 'NOT_FOUND' },
+  'transfer-lookup': { status: 404, code: 'NOT_FOUND' },
   'idempotency-conflict': { status: 409, code: 'IDEMPOTENCY_CONFLICT' },
 };
 
@@ -100,17 +100,17 @@ const PINNED: Record<PinnedErrorCode, { status: number; code: string; requiremen
  * sentences that pin them: "404 body `{error: NOT_FOUND, message}`" (the two lookups) and "409
  * (`IDEMPOTENCY_CONFLICT`)". On an answer of the pinned status the body is `{error: <that code>,
  * message}`: another shape (`{success: false, message}` included) or another code fails. Another
- * status decides nothing (its own rule judges it); a code elsewhere is open ("not shown").
+ * status decides nothing (its own rule judges it); a code elsewhere is open ("not shown"). The
+ * routes' own sentences (the lookups' 404 and the transfer's 409) are their sections' rules.
  */
 export const carryPinnedErrorCode = defineRule({
   name: 'carryPinnedErrorCode',
-  requirements: ['GW-ERR-CODES', 'GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE'],
+  requirements: ['GW-ERR-CODES'],
   codes: { 'error.code-missing': 'failure', 'error.code': 'failure' },
   judge(observation: { answer: Answer; pin: PinnedErrorCode }, v) {
     const { answer } = observation;
     const pinned = PINNED[observation.pin];
     if (!answer.exchange.response || answer.status !== pinned.status) return v.nothingToJudge();
-    v.decides(...(pinned.requirement ? [pinned.requirement, 'GW-ERR-CODES' as const] : ['GW-ERR-CODES' as const]));
     v.shows(answer.exchange);
     const expected = `{error: "${pinned.code}", message}`;
     const problem = errorShapeProblem(answer.json, 'error-code');

@@ -5,17 +5,15 @@
  * balance"; "Approved card payments do not become withdrawable balance immediately".
  *
  * Why measured, not modelled: other test files move the same sandbox balance at the same time, so no
- * value of pix.balance can be predicted. An effect is measured around one operation of this sequence
- * (balance, operation, balance); a delta outside the expected range is measured once more on a fresh
- * resource before it is reported, and then only as a WARNING (GW-PIXIN-PAID-CREDITS-BALANCE: the fee
- * treatment is not stated and concurrency can disturb one reading).
+ * value of pix.balance can be predicted. The model reads the balance around one operation of this
+ * sequence (balance, operation, balance) for the step log only; the balance and card suites judge
+ * the credit and the card sale with the rules of harness/rules/gateway/balance.ts and card.ts.
  */
-import { expectStatus } from '../../../harness/rules/index.js';
-import { ModelCommand, abandonOn429, recordAll } from '../../../harness/run/model.js';
+import { answerBalance, reaisToCents } from '../../../harness/rules/gateway/balance.js';
+import { ModelCommand, abandonOn429 } from '../../../harness/run/model.js';
 import { dataOf, isRecord } from '../../../harness/core/json.js';
 import type { Exchange } from '../../../harness/core/exchange.js';
 import type { GatewayModel, GatewayReal } from './model.js';
-import { reaisToCents } from '../support.js';
 
 export interface BalanceReading {
   cents: number | undefined;
@@ -25,7 +23,7 @@ export interface BalanceReading {
 /** Reads pix.balance (available) in cents. */
 export async function readPixBalance(r: GatewayReal): Promise<BalanceReading> {
   const res = await r.gw.getBalance();
-  recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['GW-BAL-200-SHAPE'] }));
+  r.it.run.judge(answerBalance, res);
   abandonOn429(r, res);
   const pix = dataOf(res.json)?.pix;
   return { cents: isRecord(pix) ? reaisToCents(pix.balance) : undefined, exchange: res.exchange };

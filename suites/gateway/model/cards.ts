@@ -7,9 +7,9 @@
  * The balance around an approved sale is recorded in the step log only: other checks move the shared
  * balance at the same time, so the model does not judge it.
  */
-import { verifySandboxCardOutcome } from '../../../harness/rules/gateway/states.js';
+import { echoCardBrandAndLast4, ensureSandboxCardOutcome, honourCardRequest, isCardChallenge } from '../../../harness/rules/gateway/card.js';
 import type { CardChargeRequest } from '../../../harness/http/gateway-client.js';
-import { ModelCommand, abandonOn429, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, abandonOn429, judgeFails, shortId } from '../../../harness/run/model.js';
 import { dataOf } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import type { GatewayModel, GatewayReal } from './model.js';
@@ -33,14 +33,16 @@ export class CreateCardCharge extends ModelCommand<GatewayModel, GatewayReal> {
   /** One card charge; returns the model status or undefined after recording why. */
   private async charge(m: GatewayModel, r: GatewayReal): Promise<'paid' | 'refused' | undefined> {
     const res = await r.gw.createCardCharge(this.body);
-    // any 2xx; paid / refused by the token rule; brand and last4 echoed (harness/rules/gateway/states.ts)
-    if (recordAll(r.it.run, verifySandboxCardOutcome(res, this.body.card))) return undefined;
+    // any 2xx; paid / refused by the token rule; brand and last4 echoed (harness/rules/gateway/card.ts)
+    if (judgeFails(r.it.run, honourCardRequest, { case: 'valid', body: this.body, answer: res })) return undefined;
     abandonOn429(r, res);
+    if (judgeFails(r.it.run, ensureSandboxCardOutcome, { answer: res, token: this.body.card.token })) return undefined;
+    if (judgeFails(r.it.run, echoCardBrandAndLast4, { answer: res, sent: this.body.card })) return undefined;
     const data = dataOf(res.json);
     const want = this.declined ? 'refused' : 'paid';
     if (data?.status !== want) {
-      // a 3DS/SCA challenge (requiresAction) leaves the charge pending: accepted by the rule, noted here
-      r.it.run.note(`card charge answered ${String(data?.status)} (3DS/SCA challenge with requiresAction)`);
+      // pending: a 3DS/SCA challenge (requiresAction, accepted) or an asynchronous answer (the rule warns)
+      r.it.run.note(`card charge answered ${String(data?.status)}${isCardChallenge(res) ? ' (a 3DS/SCA challenge with requiresAction)' : ''}`);
       return undefined;
     }
     const id = typeof data.id === 'string' ? data.id : '';
@@ -56,7 +58,7 @@ export class CreateCardCharge extends ModelCommand<GatewayModel, GatewayReal> {
       return;
     }
     // pix.balance around an approved sale, as an observation only: the balance is account-wide and
-    // other checks move it at the same time (issue 14); the balance suite judges GW-CARD-NO-PIX-BALANCE
+    // other checks move it at the same time (issue 14); the card suite judges the card sale's effect
     const b0 = await readPixBalance(r);
     if ((await this.charge(m, r)) !== 'paid') return;
     const b1 = await readPixBalance(r);

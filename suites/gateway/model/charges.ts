@@ -7,12 +7,11 @@
  * "400 charge no longer pending"; "Transitions are atomic: concurrent confirmations of the same
  * resource never apply the effect twice"; "Paid PIX credit goes into the balance".
  */
-import { expectStatus } from '../../../harness/rules/index.js';
-import { ensureConfirmedStatus, ensureRepeatedConfirmationRefused, ensureStateAsModelled, verifyChargeCreatedPending } from '../../../harness/rules/gateway/states.js';
-import { judgeConcurrentConfirmations } from '../../../harness/rules/gateway/atomicity.js';
+import { answerPixChargeLookup, ensureChargePaid, honourPixChargeRequest, refusePayOfPaidCharge, verifyCreatedPixCharge } from '../../../harness/rules/gateway/pix-charges.js';
+import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
 import type { ApiResponse, PixChargeRequest } from '../../../harness/http/gateway-client.js';
 import type { Exchange } from '../../../harness/core/exchange.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, shortId } from '../../../harness/run/model.js';
 import { dataOf, is2xx } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import { OnCharge } from './model.js';
@@ -24,9 +23,9 @@ const FUNDING_CUSTOMER = { documentType: 'cpf', document: '52998224725' } as con
 /** Creates a charge; returns it (added to the model) or undefined after recording why. */
 export async function createCharge(m: GatewayModel, r: GatewayReal, body: PixChargeRequest): Promise<ModelCharge | undefined> {
   const res = await r.gw.createPixCharge(body);
-  if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXIN-CREATE-200'] }))) return undefined;
+  if (judgeFails(r.it.run, honourPixChargeRequest, { case: 'valid', body, answer: res })) return undefined;
   abandonOn429(r, res);
-  if (recordAll(r.it.run, verifyChargeCreatedPending(res))) return undefined;
+  if (judgeFails(r.it.run, verifyCreatedPixCharge, res)) return undefined;
   const data = dataOf(res.json);
   const id = data?.id;
   if (!data || typeof id !== 'string') return undefined;
@@ -38,9 +37,8 @@ export async function createCharge(m: GatewayModel, r: GatewayReal, body: PixCha
 /** Pays a pending charge of the model (one request) and checks the answer; true when it is now paid. */
 async function payPending(r: GatewayReal, c: ModelCharge): Promise<{ ok: boolean; res: ApiResponse }> {
   const res = await r.gw.payPixCharge(c.id);
-  if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID'] }))) return { ok: false, res };
+  if (judgeFails(r.it.run, ensureChargePaid, { answer: res, chargeId: c.id })) return { ok: false, res };
   abandonOn429(r, res);
-  if (recordAll(r.it.run, ensureConfirmedStatus('pay', res, { subject: `charge ${c.ref}` }))) return { ok: false, res };
   c.status = 'paid';
   return { ok: true, res };
 }
@@ -111,17 +109,16 @@ export class GetPixCharge extends OnCharge {
   }
 }
 
-/** GET the charge and compare its status with the model (GW-PIXIN-GET-CURRENT-STATUS). */
+/** GET the charge and compare its status with the model ("with the current status"). */
 export async function verifyChargeState(r: GatewayReal, c: ModelCharge): Promise<void> {
   chargeStateAnswer(r, c, await r.gw.getPixCharge(c.id));
 }
 
 /** Judges a GET of the PIX charge against the model. */
 export function chargeStateAnswer(r: GatewayReal, c: ModelCharge, res: ApiResponse): void {
-  if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['GW-PIXIN-GET-200'] }))) return;
-  abandonOn429(r, res);
   r.log.outcome(`status ${JSON.stringify(dataOf(res.json)?.status)}`);
-  r.it.run.record(ensureStateAsModelled('charge', res, { status: c.status }, { subject: `PIX charge ${c.ref}` }));
+  if (judgeFails(r.it.run, answerPixChargeLookup, { answer: res, id: c.id, expected: { status: c.status, why: `(charge ${c.ref}: this sequence left it ${c.status})` } })) return;
+  abandonOn429(r, res);
 }
 
 export class PayPixCharge extends OnCharge {
@@ -150,7 +147,7 @@ export class PayPixCharge extends OnCharge {
     // "400 charge no longer pending"
     const res = await r.gw.payPixCharge(c.id);
     r.log.outcome(`HTTP ${res.status}`);
-    if (recordAll(r.it.run, ensureRepeatedConfirmationRefused('pay', res, { subject: `charge ${c.ref}` }))) return;
+    if (judgeFails(r.it.run, refusePayOfPaidCharge, res)) return;
     abandonOn429(r, res);
   }
 
@@ -182,11 +179,11 @@ export class PayPayConcurrently extends OnCharge {
       const exchanges = responses.map((x) => x.exchange);
       r.log.outcome(`HTTP ${statuses.join(' ‖ ')}`);
       // one 2xx (pending → paid) and one 400 (no longer pending) is the only serialisable outcome
-      if (recordAll(r.it.run, judgeConcurrentConfirmations('pay', responses, { subject: `charge ${c.ref}` }))) return { ok: false, exchanges };
+      if (judgeFails(r.it.run, applyTransitionsOnce, { case: 'burst', confirmation: 'pay', answers: responses })) return { ok: false, exchanges };
       if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
       const winner = responses.find((x) => is2xx(x.status));
       if (!winner) return { ok: false, exchanges };
-      r.it.run.record(ensureConfirmedStatus('pay', winner, { subject: `charge ${c.ref}` }));
+      if (judgeFails(r.it.run, ensureChargePaid, { answer: winner, chargeId: c.id })) return { ok: false, exchanges };
       c.status = 'paid';
       return { ok: true, exchanges };
     };

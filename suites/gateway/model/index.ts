@@ -12,6 +12,21 @@ import { sendThenJudge } from '../../../harness/run/model.js';
 import { CreateCardCharge } from './cards.js';
 import { GetBalance } from './balance.js';
 import { CreateWebhook, DeleteWebhook } from './webhooks.js';
+import { answerPixChargeLookup, ensureChargePaid, honourPixChargeRequest, refusePayOfPaidCharge, verifyCreatedPixCharge } from '../../../harness/rules/gateway/pix-charges.js';
+import {
+  answerTransferLookup,
+  ensureCreatedTransferProcessing,
+  ensureTransferCompleted,
+  honourIdempotencyKey,
+  honourTransferRequest,
+  refuseCompletionOfCompleted,
+  refuseKeyReuseWithOtherBody,
+  refuseUncoveredCompletion,
+} from '../../../harness/rules/gateway/pix-transfers.js';
+import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
+import { echoCardBrandAndLast4, ensureSandboxCardOutcome, honourCardRequest } from '../../../harness/rules/gateway/card.js';
+import { answerBalance } from '../../../harness/rules/gateway/balance.js';
+import { answerWebhookCreation, removeWebhookOnDelete } from '../../../harness/rules/gateway/webhooks.js';
 
 export * from './model.js';
 
@@ -34,6 +49,30 @@ const cardBody = (outcome: 'approved' | 'declined'): fc.Arbitrary<CardChargeRequ
     card: card({ outcome }),
     customer: cardCustomer(),
   });
+
+/** The rules the commands and the audit hand their observations to. */
+export const GATEWAY_MODEL_RULES = [
+  honourPixChargeRequest,
+  verifyCreatedPixCharge,
+  ensureChargePaid,
+  refusePayOfPaidCharge,
+  answerPixChargeLookup,
+  applyTransitionsOnce,
+  honourTransferRequest,
+  ensureCreatedTransferProcessing,
+  honourIdempotencyKey,
+  refuseKeyReuseWithOtherBody,
+  ensureTransferCompleted,
+  refuseCompletionOfCompleted,
+  refuseUncoveredCompletion,
+  answerTransferLookup,
+  honourCardRequest,
+  ensureSandboxCardOutcome,
+  echoCardBrandAndLast4,
+  answerBalance,
+  answerWebhookCreation,
+  removeWebhookOnDelete,
+] as const;
 
 export function gatewayCommands(): fc.Arbitrary<Cmd>[] {
   // creations (and pay) appear twice: most commands need a resource, so they would otherwise be skipped often

@@ -11,8 +11,8 @@
  * Concurrency: other test files use the same sandbox account at the same time, so the sandbox balance
  * moves for reasons this sequence does not own. The model never predicts nor judges the balance: the
  * balance around its own pay or card sale is recorded in the step log only (issue 14); the balance and
- * card suites judge the credit. Every judgement is a rule in harness/rules/gateway/ (states.ts,
- * atomicity.ts, webhooks.ts); commands only act and record.
+ * card suites judge the credit. Every judgement is a rule of harness/rules/gateway/ (the sections'
+ * modules; `GATEWAY_MODEL_RULES` in index.ts lists them); commands only act and hand observations over.
  */
 import type { GatewayClient, TransferRequest } from '../../../harness/http/gateway-client.js';
 import type { ModelContext } from '../../../harness/run/model.js';

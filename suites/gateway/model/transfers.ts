@@ -14,19 +14,20 @@
  * stays banking_processing in the model.
  */
 import { randomUUID } from 'node:crypto';
-import { expectStatus } from '../../../harness/rules/index.js';
 import {
+  answerTransferLookup,
   createdTransferState,
-  ensureConfirmedStatus,
-  ensureRepeatedConfirmationRefused,
-  ensureStateAsModelled,
-  ensureUncoveredCompletionRefused,
-  judgeKeyReuseWithOtherBody,
-  verifyTransferCreated,
-} from '../../../harness/rules/gateway/states.js';
-import { ensureReplayReturnsOriginal, judgeConcurrentConfirmations, judgeSameKeyBurst } from '../../../harness/rules/gateway/atomicity.js';
+  ensureCreatedTransferProcessing,
+  ensureTransferCompleted,
+  honourIdempotencyKey,
+  honourTransferRequest,
+  refuseCompletionOfCompleted,
+  refuseKeyReuseWithOtherBody,
+  refuseUncoveredCompletion,
+} from '../../../harness/rules/gateway/pix-transfers.js';
+import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
 import type { ApiResponse, TransferRequest } from '../../../harness/http/gateway-client.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, recordAll, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, shortId } from '../../../harness/run/model.js';
 import { dataOf, is2xx } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import { createPaidCharge } from './charges.js';
@@ -41,12 +42,15 @@ function addTransfer(m: GatewayModel, created: { id: string; status: TransferSta
 }
 
 /**
- * Hands a 2xx creation answer to verifyTransferCreated; returns the transfer id and state, or
- * undefined when the rule found a failure. A transfer created `pending` (manual review, allowed by
- * "no manual review → banking_processing") is kept, noted, and never expected to complete.
+ * Hands a creation answer to the creation rules; returns the transfer id and state, or undefined
+ * when a rule found a failure (a 429 abandons the sequence). A transfer created `pending` (manual
+ * review, allowed by "no manual review → banking_processing") is kept, noted, and never expected to
+ * complete.
  */
 function createdTransfer(r: GatewayReal, res: ApiResponse, body: TransferRequest): { id: string; status: TransferState } | undefined {
-  if (recordAll(r.it.run, verifyTransferCreated(res, body.amount))) return undefined;
+  if (judgeFails(r.it.run, honourTransferRequest, { case: 'valid', body, answer: res })) return undefined;
+  abandonOn429(r, res);
+  if (judgeFails(r.it.run, ensureCreatedTransferProcessing, res)) return undefined;
   const created = createdTransferState(res);
   if (created?.status === 'pending') r.it.run.note('a sandbox transfer was created pending (held for manual review?)');
   return created;
@@ -64,8 +68,6 @@ export class CreateTransfer extends ModelCommand<GatewayModel, GatewayReal> {
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
     const key = randomUUID();
     const res = await r.gw.createTransfer(this.body, { idempotencyKey: key });
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXOUT-CREATE-200'] }))) return;
-    abandonOn429(r, res);
     const created = createdTransfer(r, res, this.body);
     if (!created) return;
     const t = addTransfer(m, created, key, this.body);
@@ -87,11 +89,10 @@ export class ReplayTransfer extends OnTransfer {
     const t = this.target(m);
     r.log.describe(`resend transfer ${t.ref} with the same x-idempotency-key and body`);
     const res = await r.gw.createTransfer(t.body, { idempotencyKey: t.key });
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-PIXOUT-IDEM-REPLAY'] }))) return;
-    abandonOn429(r, res);
     const id = dataOf(res.json)?.id;
     r.log.outcome(`HTTP ${res.status}, id ${typeof id === 'string' ? shortId(id) : JSON.stringify(id)}`);
-    r.it.run.record(ensureReplayReturnsOriginal(res, t.id, { subject: `transfer ${t.ref}` }));
+    if (judgeFails(r.it.run, honourIdempotencyKey, { case: 'replay', original: { id: t.id }, replay: res })) return;
+    abandonOn429(r, res);
   }
 
   toString(): string {
@@ -110,7 +111,7 @@ export class ConflictTransfer extends OnTransfer {
     r.log.describe(`reuse the x-idempotency-key of ${t.ref} with a different body (amount ${other.amount})`);
     const res = await r.gw.createTransfer(other, { idempotencyKey: t.key });
     r.log.outcome(`HTTP ${res.status}`);
-    if (recordAll(r.it.run, judgeKeyReuseWithOtherBody(res, t.id, { subject: `the key of ${t.ref}` }))) return;
+    if (judgeFails(r.it.run, refuseKeyReuseWithOtherBody, { answer: res, originalId: t.id, what: `another amount (${other.amount}, the key of ${t.ref})` })) return;
     abandonOn429(r, res);
   }
 
@@ -136,7 +137,7 @@ export class SameKeyConcurrently extends ModelCommand<GatewayModel, GatewayReal>
     const statuses = burstStatuses(result);
     r.log.outcome(`HTTP ${statuses.join(' ‖ ')}`);
     // one transfer among the 2xx; an in-flight 409 warns; another "in progress" 4xx is accepted
-    if (recordAll(r.it.run, judgeSameKeyBurst(result.values))) return;
+    if (judgeFails(r.it.run, honourIdempotencyKey, { case: 'burst', body: this.body, answers: result.values })) return;
     if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
     const first = result.values.find((x) => is2xx(x.status));
     if (!first) return;
@@ -157,12 +158,6 @@ async function fund(m: GatewayModel, r: GatewayReal, t: ModelTransfer): Promise<
   return (await createPaidCharge(m, r, 2 * t.body.amount + 200)) !== undefined;
 }
 
-/** Hands a 2xx /complete answer to the rule and moves the model. */
-function completed(r: GatewayReal, t: ModelTransfer, res: ApiResponse): void {
-  r.it.run.record(ensureConfirmedStatus('complete', res, { subject: `transfer ${t.ref}` }));
-  t.status = 'completed';
-}
-
 export class CompleteTransfer extends OnTransfer {
   protected candidates(m: Readonly<GatewayModel>): readonly ModelTransfer[] {
     return m.transfers;
@@ -174,15 +169,15 @@ export class CompleteTransfer extends OnTransfer {
     if (t.status === 'completed') {
       const res = await r.gw.completeTransfer(t.id);
       r.log.outcome(`HTTP ${res.status}`);
-      if (recordAll(r.it.run, ensureRepeatedConfirmationRefused('complete', res, { subject: `transfer ${t.ref}` }))) return;
+      if (judgeFails(r.it.run, refuseCompletionOfCompleted, res)) return;
       abandonOn429(r, res);
       return;
     }
     if (t.overdrawn) {
-      // far above any balance: completion must fail (GW-PIXOUT-COMPLETE-BALANCE)
+      // far above any balance: completion must fail ("sandbox balance covers the amount")
       const res = await r.gw.completeTransfer(t.id);
       r.log.outcome(`unfunded; HTTP ${res.status}`);
-      if (recordAll(r.it.run, ensureUncoveredCompletionRefused(res, { amount: t.body.amount, balance: t.overdrawnBalance ?? 0 }))) {
+      if (judgeFails(r.it.run, refuseUncoveredCompletion, { case: 'answer', answer: res, amount: t.body.amount, balance: t.overdrawnBalance ?? 0 })) {
         if (is2xx(res.status)) t.status = 'completed';
         return;
       }
@@ -193,9 +188,9 @@ export class CompleteTransfer extends OnTransfer {
     const res = await r.gw.completeTransfer(t.id);
     r.log.outcome(`funded; HTTP ${res.status}`);
     // 400: the shared sandbox balance may not cover the amount at this instant (other files): allowed
-    if (recordAll(r.it.run, expectStatus(res.exchange, t.status === 'pending' ? ['2xx', '4xx'] : ['2xx', 400], { requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-BALANCE'] }))) return;
+    if (judgeFails(r.it.run, ensureTransferCompleted, { case: 'answer', answer: res, funding: t.status === 'pending' ? 'pending' : 'shared' })) return;
     abandonOn429(r, res);
-    if (is2xx(res.status)) completed(r, t, res);
+    if (is2xx(res.status)) t.status = 'completed';
     else r.it.run.note(`complete of ${t.status} transfer answered ${res.status} (balance may not cover it: shared sandbox)`);
   }
 
@@ -219,10 +214,11 @@ export class CompleteCompleteConcurrently extends OnTransfer {
     r.log.outcome(`funded; HTTP ${statuses.join(' ‖ ')}`);
     // at most one 2xx; the other 400 ("already completed"). Both 400 is possible: the shared sandbox
     // balance may not cover the transfer at this instant (other checks), so none succeeding is allowed
-    if (recordAll(r.it.run, judgeConcurrentConfirmations('complete', result.values, { subject: `transfer ${t.ref}` }, { mayAllFail: true }))) return;
+    if (judgeFails(r.it.run, applyTransitionsOnce, { case: 'burst', confirmation: 'complete', answers: result.values, mayAllFail: true })) return;
     if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
     const winner = result.values.find((x) => is2xx(x.status));
-    if (winner) completed(r, t, winner);
+    if (!winner) return;
+    if (!judgeFails(r.it.run, ensureTransferCompleted, { case: 'answer', answer: winner, funding: 'shared' })) t.status = 'completed';
   }
 
   toString(): string {
@@ -253,16 +249,15 @@ export async function verifyTransferState(r: GatewayReal, t: ModelTransfer): Pro
 
 /** Judges a GET of the transfer against the model. */
 export function transferStateAnswer(r: GatewayReal, t: ModelTransfer, res: ApiResponse): void {
-  if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['GW-PIXOUT-GET-200'] }))) return;
-  abandonOn429(r, res);
   r.log.outcome(`status ${JSON.stringify(dataOf(res.json)?.status)}`);
-  r.it.run.record(ensureStateAsModelled('transfer', res, { status: t.status, amount: t.body.amount }, { subject: `transfer ${t.ref}` }));
+  if (judgeFails(r.it.run, answerTransferLookup, { answer: res, expected: { status: t.status, amount: t.body.amount, why: `(transfer ${t.ref}: this sequence left it ${t.status})` } })) return;
+  abandonOn429(r, res);
 }
 
 /**
  * A transfer far above the balance, completed without funding: "sandbox balance covers the amount"
  * is the condition of banking_processing → completed, so any 4xx passes and a 2xx fails
- * (GW-PIXOUT-COMPLETE-BALANCE). The amount is the balance just read plus R$ 10 million: no concurrent
+ * ("sandbox balance covers the amount"). The amount is the balance just read plus R$ 10 million: no concurrent
  * file of a conformance run credits that much in between. A target that refuses so large a transfer at
  * creation (maximum amounts: not shown) is not judged.
  */
@@ -280,7 +275,8 @@ export class CompleteOverdrawn extends ModelCommand<GatewayModel, GatewayReal> {
     const res = await r.gw.createTransfer(body, { idempotencyKey: key });
     abandonOn429(r, res);
     if (!is2xx(res.status)) {
-      recordAll(r.it.run, expectStatus(res.exchange, '4xx', { requirements: ['GW-PIXOUT-CREATE-400'] }));
+      // maximum amounts are not shown: a refusal is the target's right
+      r.it.run.judge(honourTransferRequest, { case: 'open', row: 'amount', what: `an amount of ${body.amount} cents (maximum amounts: not shown)`, answer: res });
       r.log.outcome(`creation refused (HTTP ${res.status}): not judged`);
       return;
     }
@@ -293,7 +289,7 @@ export class CompleteOverdrawn extends ModelCommand<GatewayModel, GatewayReal> {
     }
     const done = await r.gw.completeTransfer(t.id);
     r.log.outcome(`${t.ref} created; complete HTTP ${done.status}`);
-    if (recordAll(r.it.run, ensureUncoveredCompletionRefused(done, { amount: body.amount, balance: b0.cents }, { exchanges: [b0.exchange, res.exchange] }))) {
+    if (judgeFails(r.it.run, refuseUncoveredCompletion, { case: 'answer', answer: done, amount: body.amount, balance: b0.cents, exchanges: [b0.exchange, res.exchange] })) {
       if (is2xx(done.status)) t.status = 'completed';
       return;
     }

@@ -5,9 +5,8 @@
  * Deleting a webhook that is already gone may answer 404 or an idempotent 2xx: both pass.
  */
 import { randomUUID } from 'node:crypto';
-import { expectStatus } from '../../../harness/rules/index.js';
-import { verifyWebhookId } from '../../../harness/rules/gateway/webhooks.js';
-import { ModelCommand, abandonOn429, recordAll } from '../../../harness/run/model.js';
+import { answerWebhookCreation, removeWebhookOnDelete } from '../../../harness/rules/gateway/webhooks.js';
+import { ModelCommand, abandonOn429, judgeFails } from '../../../harness/run/model.js';
 import { dataOf } from '../../../harness/core/json.js';
 import { OnWebhook } from './model.js';
 import type { GatewayModel, GatewayReal, ModelWebhook } from './model.js';
@@ -25,11 +24,9 @@ export class CreateWebhook extends ModelCommand<GatewayModel, GatewayReal> {
     const url = r.callbackUrl(`/gw/model-${randomUUID()}`);
     r.log.describe(`register webhook for ${this.events.join(', ')}`);
     const res = await r.gw.createWebhook({ url, events: this.events });
-    if (recordAll(r.it.run, expectStatus(res.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] }))) return;
+    if (judgeFails(r.it.run, answerWebhookCreation, { answer: res, sent: { url, events: this.events } })) return;
     abandonOn429(r, res);
-    const data = dataOf(res.json);
-    const id = data?.id;
-    if (recordAll(r.it.run, verifyWebhookId(id, { exchanges: [res.exchange] }))) return;
+    const id = dataOf(res.json)?.id;
     if (typeof id !== 'number' && typeof id !== 'string') return;
     m.webhooks.push({ ref: `w${m.webhooks.length + 1}`, id: String(id), deleted: false });
     r.log.outcome(`id ${String(id)}`);
@@ -50,7 +47,8 @@ export class DeleteWebhook extends OnWebhook {
     r.log.describe(`delete webhook ${w.ref} (model: ${w.deleted ? 'deleted' : 'active'})`);
     const res = await r.gw.deleteWebhook(w.id);
     r.log.outcome(`HTTP ${res.status}`);
-    if (recordAll(r.it.run, expectStatus(res.exchange, w.deleted ? ['2xx', 404] : '2xx', { requirements: ['GW-WH-DELETE'] }))) return;
+    // a webhook already removed may answer 404 or an idempotent 2xx: only the first removal is judged
+    if (!w.deleted && judgeFails(r.it.run, removeWebhookOnDelete, { kind: 'delete', answer: res })) return;
     abandonOn429(r, res);
     w.deleted = true;
   }
