@@ -11,7 +11,7 @@
  * of the contract sections (transfers, events, webhooks) judge with it under their own codes.
  */
 import type { Judgement } from './finding.js';
-import type { FindingDraft } from './rule.js';
+import { defineRule, type FindingDraft } from './rule.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
 import { isValidCnpj, isValidCpf } from '../../generators/documents.js';
 import { AREA_CODES } from '../../generators/phones.js';
@@ -99,6 +99,21 @@ export function uuidProblem(value: unknown, subject = 'the id'): Problem<'uuid'>
   if (isUuid(value)) return undefined;
   return { kind: 'uuid', title: `${subject} is not a UUID`, expected: 'a UUID string (8-4-4-4-12 hex digits)', actual: `${kindOf(value)} ${show(value)}` };
 }
+
+/**
+ * gateway-api.md, "Payload shapes": "Transaction events: `id` (string UUID), …" (transfer and
+ * infraction events: "same envelope"): an event's id is a UUID string (8-4-4-4-12 hex digits,
+ * either case, any version). The suite names where the id was seen (`subject`).
+ */
+export const identifyEventsByUuid = defineRule({
+  name: 'identifyEventsByUuid',
+  requirements: ['GW-EVT-ID-UUID'],
+  codes: { 'id.uuid': 'failure' },
+  judge(observation: { value: unknown; subject: string }, v) {
+    const problem = uuidProblem(observation.value, observation.subject);
+    if (problem) v.find('id.uuid', { ...draftOf(problem), pointer: '/id' });
+  },
+});
 
 // ── PIX keys ──────────────────────────────────────────────────────────────────────────────────
 

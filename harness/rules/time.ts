@@ -92,6 +92,8 @@ export function timestampProblem(value: unknown, options: { utc?: boolean; subje
 const TIMESTAMP_ROWS = {
   /** partner "PIX charge": "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC" */
   'partner-charge': { requirement: 'PT-CHARGE-TIMESTAMPS-UTC', utc: true },
+  /** gateway "Webhook": "createdAt | string | ISO 8601" */
+  'gateway-webhook': { requirement: 'GW-WH-CREATED-AT-ISO', utc: false },
 } as const satisfies Record<string, { requirement: RequirementId; utc: boolean }>;
 
 export type TimestampRow = keyof typeof TIMESTAMP_ROWS;
@@ -109,9 +111,10 @@ export const writeIsoTimestamps = defineRule({
     const row = TIMESTAMP_ROWS[observation.row];
     v.decides(row.requirement);
     v.shows(observation.exchange);
+    const base = observation.pointerBase ?? '';
     for (const [field, value] of Object.entries(observation.fields)) {
-      const problem = timestampProblem(value, { utc: row.utc, subject: field });
-      if (problem) v.find(`time.${problem.kind}`, { title: problem.title, expected: problem.expected, actual: problem.actual, pointer: `${observation.pointerBase ?? ''}/${field}` });
+      const problem = timestampProblem(value, { utc: row.utc, subject: `${base.slice(1).replace(/\//g, '.')}${base ? '.' : ''}${field}` });
+      if (problem) v.find(`time.${problem.kind}`, { title: problem.title, expected: problem.expected, actual: problem.actual, pointer: `${base}/${field}` });
     }
   },
 });

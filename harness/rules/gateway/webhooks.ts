@@ -12,9 +12,9 @@ import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature, type SignatureCheck }
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import type { FindingCode } from '../codes.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
-import { verifyEndToEndId, verifyUuid } from '../identifiers.js';
-import { verifyIntegerCents } from '../money.js';
-import { verifyIsoTimestamp } from '../time.js';
+import { endToEndIdProblem, identifyEventsByUuid } from '../identifiers.js';
+import { integerCentsProblem } from '../money.js';
+import { writeIsoTimestamps } from '../time.js';
 import { verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../webhooks.js';
 import { judgeStatus } from '../status.js';
 import { defineRule, legacyRule } from '../rule.js';
@@ -33,18 +33,6 @@ function where(d: Pick<GatewayDelivery, 'seq' | 'path'>): string {
 
 // ── bridges to old-style primitives of modules that declare no rule yet ─────────────────────────
 // (MIGRATION ONLY: each applies the primitive with the requirement of the sentence that uses it)
-
-/** "`id` (string UUID)" of an event (rules/identifiers.ts verifyUuid). */
-export const identifyEventsByUuid = legacyRule('identifyEventsByUuid', ['GW-EVT-ID-UUID'], (o: { value: unknown; subject: string }) => verifyUuid(o.value, { requirements: ['GW-EVT-ID-UUID'], subject: o.subject }));
-
-/** "createdAt | string | ISO 8601" of a Webhook (rules/time.ts verifyIsoTimestamp). */
-export const stampWebhookCreatedAtIso = legacyRule('stampWebhookCreatedAtIso', ['GW-WH-CREATED-AT-ISO'], (o: { value: unknown; exchange: Exchange }) => verifyIsoTimestamp(o.value, { requirements: ['GW-WH-CREATED-AT-ISO'], exchanges: [o.exchange], subject: 'data.createdAt', pointer: '/data/createdAt' }));
-
-/** An event's `amount (integer cents)` (rules/money.ts verifyIntegerCents); it names "Money values are integers in cents" too. */
-export const countEventAmountInCents = legacyRule('countEventAmountInCents', [], (o: { value: unknown; requirement: RequirementId; subject: string }) => verifyIntegerCents(o.value, { requirements: [o.requirement, 'GW-MONEY-CENTS'], subject: o.subject }));
-
-/** An event's `pix{endToEndId}` (rules/identifiers.ts verifyEndToEndId). */
-export const identifyEventEndToEnd = legacyRule('identifyEventEndToEnd', [], (o: { value: unknown; requirement: RequirementId; subject: string }) => verifyEndToEndId(o.value, { requirements: [o.requirement], subject: o.subject }));
 
 /** "Webhooks are HTTP POST callbacks with a JSON body" (rules/webhooks.ts verifyWebhookIsJsonPost). */
 export const postCallbacksAsJson = legacyRule('postCallbacksAsJson', ['GW-EVT-HTTP-POST-JSON'], (d: GatewayDelivery) => verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
@@ -163,7 +151,7 @@ export const shapeEventPayloads = defineRule({
   name: 'shapeEventPayloads',
   requirements: ['GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-EVT-TRANSFER-COMPLETED-PAID'],
   codes: { 'event.payload': 'failure', 'event.payload-doubtful': 'warning', 'event.scope': 'failure', 'event.name': 'warning', 'event.transfer-completed-status': 'failure' },
-  uses: [identifyEventsByUuid, countEventAmountInCents, identifyEventEndToEnd],
+  uses: [identifyEventsByUuid],
   judge(o: { delivery: GatewayDelivery; expected: ExpectedEvent }, v) {
     const { delivery: d, expected } = o;
     const req = PAYLOAD_REQ[expected.kind];
@@ -180,8 +168,10 @@ export const shapeEventPayloads = defineRule({
     if (json.scope !== 'user') v.find('event.scope', { requirements: ['GW-EVT-SCOPE-USER'], title: `event scope is not "user" (${expected.event})`, expected: 'scope = "user"', actual: `scope = ${show(json.scope)} (${where(d)})` });
     const inner = json[expected.kind];
     if (!isRecord(inner)) return bad(`event has no ${expected.kind} object`, `${expected.kind}{id, amount, status, pix{…}}`, `${expected.kind} = ${kindOf(inner)} ${show(inner)}`);
-    const amount = v.apply(countEventAmountInCents, { value: inner.amount, requirement: req, subject: `${expected.kind}.amount (${label})` });
-    if (amount.findings.length === 0 && inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
+    // "amount (integer cents)": a JSON integer (rules/money.ts)
+    const cents = integerCentsProblem(inner.amount, { subject: `${expected.kind}.amount` });
+    if (cents) bad(cents.title, cents.expected, cents.actual);
+    else if (inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
     if (typeof inner.status !== 'string') bad(`${expected.kind}.status is not a string`, 'a status string', `${kindOf(inner.status)} ${show(inner.status)}`);
     if (expected.event === 'transaction_paid' && inner.status !== 'paid') bad('transaction_paid does not carry status "paid"', 'transaction.status = "paid" ("transaction_paid | PIX charge paid")', `status = ${show(inner.status)}`);
     if (expected.event === 'transfer_completed' && inner.status !== 'paid') {
@@ -194,7 +184,9 @@ export const shapeEventPayloads = defineRule({
       return;
     }
     if (!isRecord(pix)) return bad(`${expected.kind}.pix is missing on a settled event`, 'pix{endToEndId, …}', `${kindOf(pix)} ${show(pix)}`);
-    v.apply(identifyEventEndToEnd, { value: pix.endToEndId, requirement: req, subject: `${expected.kind}.pix.endToEndId (${label})` });
+    // "pix{endToEndId}": a string; a layout other than the BCB end-to-end id only warns (rules/identifiers.ts)
+    const e2e = endToEndIdProblem(pix.endToEndId, `${expected.kind}.pix.endToEndId`);
+    if (e2e) bad(e2e.title, e2e.expected, e2e.actual, e2e.kind !== 'type');
     const partyKey = expected.kind === 'transaction' ? 'payerInfo' : 'creditorAccount';
     const party = pix[partyKey];
     if (!isRecord(party)) return bad(`${expected.kind}.pix.${partyKey} is missing on a settled event`, `${partyKey}{name, document}`, `${kindOf(party)} ${show(party)}`);
@@ -359,7 +351,7 @@ function webhookIdProblem(id: unknown): 'missing' | 'not-integer' | undefined {
  * - `success` other than true: WARNING (contradictory on a 200); no `data` object: failure;
  * - id not an integer, isActive not a boolean, events not an array of strings or missing a subscribed
  *   event, signatureSecret not a non-empty string: failure; createdAt not ISO 8601: failure
- *   ({@link stampWebhookCreatedAtIso});
+ *   ({@link writeIsoTimestamps}, the row "createdAt | string | ISO 8601");
  * - url not echoed exactly: WARNING (a service may normalise a URL).
  */
 export const answerWebhookCreation = defineRule({
@@ -378,7 +370,7 @@ export const answerWebhookCreation = defineRule({
     'webhook.url': 'failure',
     'webhook.url-echo': 'warning',
   },
-  uses: [stampWebhookCreatedAtIso],
+  uses: [writeIsoTimestamps],
   judge(o: WebhookRegistration, v) {
     const { answer, sent } = o;
     const what = o.again ? 'POST /api/v1/webhook registering the same url again' : 'POST /api/v1/webhook';
@@ -406,7 +398,7 @@ export const answerWebhookCreation = defineRule({
     }
     if (typeof data.url !== 'string') v.find('webhook.url', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: url is not a string`, expected: `url = ${show(sent.url)}`, actual: `${kindOf(data.url)} ${show(data.url)}`, pointer: '/data/url' });
     else if (data.url !== sent.url) v.find('webhook.url-echo', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: url differs from the one registered`, expected: `url = ${show(sent.url)}`, actual: `url = ${show(data.url)}`, pointer: '/data/url' });
-    v.apply(stampWebhookCreatedAtIso, { value: data.createdAt, exchange: answer.exchange });
+    v.apply(writeIsoTimestamps, { row: 'gateway-webhook', fields: { createdAt: data.createdAt }, exchange: answer.exchange, pointerBase: '/data' });
   },
 });
 
