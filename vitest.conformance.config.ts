@@ -6,6 +6,8 @@ import { allure2Categories } from './harness/report/categories.js';
 import ConformanceSequencer from './harness/run/sequencer.js';
 
 const env = process.env;
+// the built package (dist/, compiled by `npm run build`) runs the JavaScript of every file named here
+const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
 const profile = env['PAYGATE_PROFILE'] ?? 'quick';
 const timed = profile === 'full' || profile === 'certify';
 const minutes = 60_000;
@@ -38,8 +40,8 @@ const allureReporter: [string, Record<string, unknown>] = [
 export default defineConfig({
   test: {
     // PAYGATE_INCLUDE: the project's own end-to-end test of this plumbing runs fixture suites
-    include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : ['suites/**/*.test.ts'],
-    globalSetup: ['./harness/run/global-setup.ts'],
+    include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : [`suites/**/*.test.${ext}`],
+    globalSetup: [`./harness/run/global-setup.${ext}`],
     setupFiles: allure ? ['allure-vitest/setup'] : [],
     // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
     // receiver lives in the global-setup process and workers reach it over HTTP
@@ -58,10 +60,10 @@ export default defineConfig({
     teardownTimeout: 30_000,
     passWithNoTests: true,
     reporters: [
-      env['PAYGATE_CLI'] === '1' ? './harness/cli/progress.ts' : 'default',
+      env['PAYGATE_CLI'] === '1' ? `./harness/cli/progress.${ext}` : 'default',
       'junit',
       ...(allure ? [allureReporter] : []),
-      './harness/report/verdict-reporter.ts',
+      `./harness/report/verdict-reporter.${ext}`,
     ],
     outputFile: { junit: junitFile },
   },

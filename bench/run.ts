@@ -23,6 +23,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { AGREEMENT_FAULTS, measureAgreement } from './agreement.js';
 import { measureFuzz } from './fuzz.js';
 import { measureGrowth } from './growth.js';
@@ -58,46 +59,66 @@ interface BenchFlags {
 
 const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--suite-flags "--concurrency 4"]`;
 
+/** The flags (node:util parseArgs, as the CLI's); undefined for --help. Throws with the reason. */
 function parseFlags(argv: readonly string[]): BenchFlags | undefined {
-  const flags: BenchFlags = { full: false, fuzz: false, short: false, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = (): string => {
-      const v = argv[++i];
-      if (v === undefined) throw new Error(`${a} needs a value`);
-      return v;
-    };
+  // --suite-flags takes CLI flags as its value ("--concurrency 4"): joined to it, parseArgs takes it whole
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const a = argv[i] ?? '';
     if (a === '--') continue;
-    else if (a === '--full') flags.full = true;
-    else if (a === '--fuzz') flags.fuzz = true;
-    else if (a === '--short') flags.short = true;
-    else if (a === '--only') {
-      const names = value().split(',').map((x) => x.trim()).filter(Boolean);
-      for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`unknown section "${n}" (${SECTIONS.join(', ')})`);
-      flags.only = new Set(names as Section[]);
-    } else if (a === '--reference') {
-      const v = value();
-      if (v !== 'child' && v !== 'in-process') throw new Error('--reference is child or in-process');
-      flags.reference = v;
-    } else if (a === '--out') flags.out = resolve(process.cwd(), value());
-    else if (a === '--growth-file') flags.growthFile = value();
-    else if (a === '--delays') {
-      const delays = value().split(',').map((x) => Number(x.trim()));
-      if (delays.some((d) => !Number.isInteger(d) || d < 0 || d > 2000)) throw new Error('--delays is a list of integers 0-2000 (ms)');
-      flags.delays = delays;
-    } else if (a === '--seed') {
-      const seed = Number(value());
-      if (!Number.isSafeInteger(seed)) throw new Error('--seed is an integer');
-      flags.seed = seed;
-    } else if (a === '--seeds') {
-      const seeds = value().split(',').map((x) => Number(x.trim()));
-      if (seeds.length === 0 || seeds.some((x) => !Number.isSafeInteger(x))) throw new Error('--seeds is a list of integers');
-      flags.seeds = seeds;
-    } else if (a === '--faults') flags.faults = value().split(',').map((x) => x.trim()).filter(Boolean);
-    else if (a === '--suite-flags') flags.suiteFlags = value().split(/\s+/).filter(Boolean);
-    else if (a === '--help' || a === '-h') return undefined;
-    else throw new Error(`unknown flag "${a}"\n${HELP}`);
+    if (a === '--suite-flags' && argv[i + 1] !== undefined) args.push(`--suite-flags=${argv[++i] ?? ''}`);
+    else args.push(a);
   }
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      full: { type: 'boolean' },
+      fuzz: { type: 'boolean' },
+      short: { type: 'boolean' },
+      only: { type: 'string' },
+      reference: { type: 'string' },
+      out: { type: 'string' },
+      'growth-file': { type: 'string' },
+      delays: { type: 'string' },
+      seed: { type: 'string' },
+      seeds: { type: 'string' },
+      faults: { type: 'string' },
+      'suite-flags': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) return undefined;
+  const flags: BenchFlags = { full: values.full === true, fuzz: values.fuzz === true, short: values.short === true, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [] };
+  const list = (text: string): string[] => text.split(',').map((x) => x.trim()).filter(Boolean);
+  if (values.only !== undefined) {
+    const names = list(values.only);
+    for (const n of names) if (!(SECTIONS as readonly string[]).includes(n)) throw new Error(`unknown section "${n}" (${SECTIONS.join(', ')})`);
+    flags.only = new Set(names as Section[]);
+  }
+  if (values.reference !== undefined) {
+    if (values.reference !== 'child' && values.reference !== 'in-process') throw new Error('--reference is child or in-process');
+    flags.reference = values.reference;
+  }
+  if (values.out !== undefined) flags.out = resolve(process.cwd(), values.out);
+  if (values['growth-file'] !== undefined) flags.growthFile = values['growth-file'];
+  if (values.delays !== undefined) {
+    const delays = list(values.delays).map(Number);
+    if (delays.some((d) => !Number.isInteger(d) || d < 0 || d > 2000)) throw new Error('--delays is a list of integers 0-2000 (ms)');
+    flags.delays = delays;
+  }
+  if (values.seed !== undefined) {
+    const seed = Number(values.seed);
+    if (!Number.isSafeInteger(seed)) throw new Error('--seed is an integer');
+    flags.seed = seed;
+  }
+  if (values.seeds !== undefined) {
+    const seeds = list(values.seeds).map(Number);
+    if (seeds.length === 0 || seeds.some((x) => !Number.isSafeInteger(x))) throw new Error('--seeds is a list of integers');
+    flags.seeds = seeds;
+  }
+  if (values.faults !== undefined) flags.faults = list(values.faults);
+  if (values['suite-flags'] !== undefined) flags.suiteFlags = values['suite-flags'].split(/\s+/).filter(Boolean);
   return flags;
 }
 
@@ -112,7 +133,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     flags = parseFlags(argv);
   } catch (error) {
-    console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`bench: ${error instanceof Error ? error.message : String(error)}\n${HELP}`);
     return 2;
   }
   if (!flags) {

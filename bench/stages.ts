@@ -8,6 +8,7 @@
 import type { Contract } from '../harness/contract/validator.js';
 import type { HttpResult } from '../harness/http/client.js';
 import { toCurl } from '../harness/http/curl.js';
+import { conformToContract } from '../harness/rules/contract.js';
 import type { Redactor } from '../harness/http/redact.js';
 import { round } from './load.js';
 
@@ -62,10 +63,13 @@ export function measureStages(result: HttpResult, contract: Contract, redactor: 
     }, maxCalls, maxMs),
     time('redactText(url)', () => redactor.redactText(exchange.request.url), maxCalls, maxMs),
     time('toCurl(exchange)', () => toCurl(exchange), maxCalls, maxMs),
-    time('contract.validateExchange', () => contract.validateExchange(exchange, raw), maxCalls, maxMs),
+    time('contract rules (facts + judgement)', () => {
+      const facts = contract.responseFacts(exchange, raw);
+      if (facts) conformToContract.judge(facts);
+    }, maxCalls, maxMs),
     time('contract.responseValidator (cache hit)', () => contract.responseValidator(exchange.api, op, result.status), maxCalls, maxMs),
   ];
   const per = (name: string): number => stages.find((s) => s.stage === name)?.usPerCall ?? 0;
-  const perRequestUs = per('JSON.parse(response body)') + per('learnBody(response body, parsed)') + per('redactText(url)') + per('contract.validateExchange');
+  const perRequestUs = per('JSON.parse(response body)') + per('learnBody(response body, parsed)') + per('redactText(url)') + per('contract rules (facts + judgement)');
   return { operation: op, responseBytes: Buffer.byteLength(result.text), stages, perRequestUs: round(perRequestUs, 1) };
 }

@@ -1,38 +1,22 @@
 #!/usr/bin/env node
-// The `paygate-conformance` bin: runs the TypeScript entry points through tsx, from wherever the
-// package is installed; the user's working directory stays theirs (reports go to ./reports there).
+// The `paygate-conformance` bin: the compiled CLI (dist/, built by `npm run build`, which `npm pack`
+// runs at prepack). Plain Node: no TypeScript at run time, one process. The user's working
+// directory stays theirs (reports go to ./reports there).
 //
-//   paygate-conformance [run] [flags]   the conformance suite (same flags as `npm run conformance`)
-//   paygate-conformance report [...]    the single-file HTML report from ./reports/allure-results
-//   paygate-conformance merge [...]     merge sharded verdicts into one conformance.{json,md}
-//   paygate-conformance reference       start the embedded reference sandbox alone
-import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+//   paygate-conformance [run] [flags]   the conformance suite       paygate-conformance list [--json]
+//   paygate-conformance replay FILE     a failing check again       paygate-conformance report | merge
+//   paygate-conformance init            a config file (and CI)      paygate-conformance reference
+//   paygate-conformance --help          every subcommand and flag
+import { existsSync } from 'node:fs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(import.meta.url);
-const tsxCli = require.resolve('tsx/cli');
-
-const ENTRIES = {
-  run: 'harness/cli/main.ts',
-  report: 'harness/report/build-html.ts',
-  merge: 'harness/report/merge.ts',
-  reference: 'reference/main.ts',
-};
-
-const args = process.argv.slice(2);
-const sub = Object.hasOwn(ENTRIES, args[0] ?? '') ? args.shift() : 'run';
-const result = spawnSync(process.execPath, [tsxCli, join(root, ENTRIES[sub]), ...args], {
-  stdio: 'inherit',
-  // printed commands (closing lines, replay lines) then name this bin, not the npm scripts
-  // TSX_TSCONFIG_PATH: our compiler settings, not those of the project the package is installed in
-  env: { ...process.env, PAYGATE_INVOCATION: 'bin', TSX_TSCONFIG_PATH: join(root, 'tsconfig.json') },
-});
-if (result.error) {
-  console.error(`paygate-conformance: cannot start ${ENTRIES[sub]}: ${result.error.message}`);
+const entry = new URL('../dist/harness/cli/program.js', import.meta.url);
+if (!existsSync(entry)) {
+  console.error('paygate-conformance: the compiled CLI is missing (dist/). In a clone: `npm run build` (or use `npm run conformance -- …`).');
   process.exit(3);
 }
-// a signal (Ctrl-C on `reference`) is a normal end for the sandbox
-process.exit(result.status ?? (result.signal === 'SIGINT' || result.signal === 'SIGTERM' ? 0 : 1));
+// printed commands (closing lines, replay lines) then name this bin, not the npm scripts
+process.env.PAYGATE_INVOCATION ??= 'bin';
+const { exitWhenFlushed, runProgram } = await import(entry.href);
+const code = await runProgram(process.argv.slice(2));
+// undefined: a command that runs until a signal (`reference`)
+if (code !== undefined) await exitWhenFlushed(code);

@@ -1,13 +1,16 @@
 /**
- * `tsx reference/main.ts [--json]`: runs the reference sandbox (both APIs) until SIGINT/SIGTERM.
- * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md), and the
- * personality on stderr; otherwise it prints the personality, addresses, credentials and the
- * variables to export to test against it. A mix (REFERENCE_PERSONALITY=mix:SEED) is printed with
- * every choice it drew away from the default, so a run can be reproduced and bisected.
- * `--receiver` runs the reference receiver instead (reference/receiver/main.ts).
+ * `paygate-conformance reference [--json]` (`tsx reference/main.ts`): runs the reference sandbox
+ * (both APIs) until SIGINT/SIGTERM. `--json` prints one line of ReferenceInfo for the suite
+ * (docs/ARCHITECTURE.md), and the personality on stderr; otherwise it prints the personality,
+ * addresses, credentials and the variables to export to test against it. A mix
+ * (REFERENCE_PERSONALITY=mix:SEED) is printed with every choice it drew away from the default, so a
+ * run can be reproduced and bisected. `--receiver [--port N] [--faults a,b]` runs the reference
+ * receiver instead (reference/receiver/main.ts). Flags go through node:util parseArgs; nothing
+ * starts before they are valid, and `--help` starts nothing.
  */
+import { parseArgs } from 'node:util';
 import { describePersonality, differencesFromDefault, mixSeed, personality, type Personality } from './personality.js';
-import { referenceOptionsFromEnv, startReference, type ReferenceInfo } from './server.js';
+import type { ReferenceInfo } from './server.js';
 
 function personalityForPeople(chosen: Personality): string[] {
   const head = `personality: ${chosen.name} (REFERENCE_PERSONALITY=default|alt|mix:SEED; reference/DECISIONS.md)`;
@@ -52,17 +55,36 @@ function forPeople(info: ReferenceInfo, chosen: Personality): string {
   ].join('\n');
 }
 
-async function main(): Promise<void> {
-  if (process.argv.slice(2).includes('--receiver')) {
+const OPTIONS = {
+  json: { type: 'boolean' },
+  receiver: { type: 'boolean' },
+  port: { type: 'string' },
+  faults: { type: 'string' },
+  personality: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const USAGE = 'usage: reference [--json] [--personality default|alt|mix:SEED] | reference --receiver [--port N] [--faults a,b] [--json]';
+
+/** Starts the sandbox (or the receiver) and keeps it running until SIGINT/SIGTERM. */
+export async function referenceMain(argv: readonly string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv.filter((a) => a !== '--'), options: OPTIONS, strict: true });
+  if (values.help === true) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  // default | alt | mix:SEED, checked by the reference's own options (server.ts referenceOptionsFromEnv)
+  if (values.personality !== undefined) process.env['REFERENCE_PERSONALITY'] = values.personality;
+  if (values.receiver === true) {
     // the reference receiver (a webhook endpoint for suites/receiver/), not the API sandbox
     const { runReceiverMain } = await import('./receiver/main.js');
-    return runReceiverMain(process.argv.slice(2));
+    return runReceiverMain({ json: values.json === true, ...(values.port !== undefined && { port: values.port }), ...(values.faults !== undefined && { faults: values.faults }) });
   }
-  const json = process.argv.slice(2).includes('--json');
+  const { referenceOptionsFromEnv, startReference } = await import('./server.js');
   const options = referenceOptionsFromEnv();
   const chosen = personality(options.personality, options.personalityKeep);
   const running = await startReference(options);
-  if (json) {
+  if (values.json === true) {
     process.stdout.write(`${JSON.stringify(running.info)}\n`);
     process.stderr.write(`reference: ${describePersonality(chosen)}\n`);
   } else {
@@ -84,7 +106,9 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+if (process.argv[1] !== undefined && /reference[\\/]main\.[jt]s$/.test(process.argv[1])) {
+  referenceMain(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

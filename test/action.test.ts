@@ -9,13 +9,13 @@
 //
 // Bounded: ~80 s on an idle machine, ~3 min under load (npm pack + install from the npm cache
 // 20–30 s, each shard 20–40 s, merge + report ~10 s); limit 5 min.
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, test } from 'vitest';
+import { bash } from './packed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -80,25 +80,6 @@ function condition(text: string | undefined, ctx: Context): boolean {
     if ((m[2] === '==') !== equal) return false;
   }
   return always || !ctx.failed;
-}
-
-function bash(script: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs: number): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolvePromise, reject) => {
-    // as GitHub runs `shell: bash`: bash --noprofile --norc -eo pipefail {0}
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const timer = setTimeout(() => {
-      out += `\n[test] killed after ${timeoutMs} ms`;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, out });
-    });
-  });
 }
 
 function keyValues(file: string): Record<string, string> {
@@ -171,7 +152,7 @@ async function runAction(workspace: string, runnerTemp: string, inputs: Record<s
 }
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-action-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
 describe('action.yml', () => {
   test('declares the inputs a workflow sets and runs composite', () => {

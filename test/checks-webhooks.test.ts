@@ -1,48 +1,48 @@
-import type { RuleContext } from '../harness/rules/judgement.js';
-import { found } from './harness-fixtures.js';
+// The webhook delivery rules on recorded deliveries: the partner signature (one rule, filed under the
+// partner's requirements), the gateway callback headers and the delivery form of both APIs.
 import { describe, expect, it } from 'vitest';
-import {
-  verifyGatewayCallbackHeaders,
-  verifyPartnerWebhookSignature,
-  verifyWebhookIsJsonPost,
-  type ObservedDelivery,
-} from '../harness/rules/webhooks.js';
+import { partnerDeliverySignature, signPartnerWebhooks, verifyPartnerEventIsJsonPost } from '../harness/rules/partner/index.js';
+import { deliverCallbacksAsJsonPosts, sendCallbackHeaders } from '../harness/rules/gateway/callbacks.js';
+import type { Delivery } from '../harness/webhooks/types.js';
 import { signPartner } from '../harness/webhooks/signatures.js';
+import { found } from './harness-fixtures.js';
 
-const ctx: RuleContext = { requirements: ['GW-WH-SIGNATURE-HMAC'] };
 const T = 1763800000;
 const BODY = '{"id": "e1", "event": "transaction_paid"}';
 
-function delivery(headers: Record<string, string>, body = BODY, receivedAt = T * 1000 + 1000): ObservedDelivery {
+function delivery(headers: Record<string, string>, body = BODY, receivedAt = T * 1000 + 1000): Pick<Delivery, 'seq' | 'path' | 'method' | 'headers' | 'rawBody' | 'receivedAt'> {
   return { seq: 1, path: '/gw/x', method: 'POST', headers, rawBody: Buffer.from(body), receivedAt };
 }
 
-// the gateway signature rule is harness/rules/gateway/webhooks.ts verifyGatewayDeliverySignature (test/rules-gateway-webhooks.test.ts)
-describe('verifyPartnerWebhookSignature', () => {
+describe('signPartnerWebhooks on a recorded delivery', () => {
+  const judge = (d: ReturnType<typeof delivery>) => signPartnerWebhooks.judge(partnerDeliverySignature(d, 'p'));
   it('passes a raw-body signature within tolerance', () => {
-    expect(found(verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }), 'p', ctx))).toBeUndefined();
+    expect(found(judge(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) })))).toBeUndefined();
   });
-  it('fails a re-serialised signature and an old timestamp', () => {
+  it('fails a re-serialised signature under the partner requirements; an old timestamp warns without the service clock', () => {
     const compact = JSON.stringify(JSON.parse(BODY));
-    const f = found(verifyPartnerWebhookSignature(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: compact }) }), 'p', ctx));
-    expect(f).toMatchObject({ code: 'signature.reserialized-body', severity: 'failure' });
-    expect(f?.actual).toMatch(/raw request body/);
+    const f = found(judge(delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: compact }) })));
+    expect(f).toMatchObject({ code: 'partner-signature.reserialized-body', severity: 'failure', requirements: ['PT-WH-RAW-BODY', 'PT-WH-SIGNATURE'] });
+    expect(f?.expected).toMatch(/raw request body/);
     const old = delivery({ 'x-service-signature': signPartner({ secret: 'p', timestamp: T, body: BODY }) }, BODY, (T + 600) * 1000);
-    expect(found(verifyPartnerWebhookSignature(old, 'p', ctx))).toMatchObject({ code: 'signature.timestamp-outside-tolerance', severity: 'failure' });
-    expect(found(verifyPartnerWebhookSignature(old, 'p', ctx, { toleranceSeconds: 900 }))).toBeUndefined();
+    expect(found(judge(old))).toMatchObject({ code: 'partner-signature.outside-tolerance', severity: 'warning', requirements: ['PT-WH-TOLERANCE'] });
   });
 });
 
 describe('callback headers and shape', () => {
-  it('verifyGatewayCallbackHeaders', () => {
-    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Gateway' }), ctx))).toBeUndefined();
-    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'text/plain', 'user-agent': 'Gateway' }), ctx))).toMatchObject({ code: 'webhook.content-type', severity: 'failure' });
-    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'axios/1.7' }), ctx))).toMatchObject({ code: 'webhook.user-agent', severity: 'failure' });
-    expect(found(verifyGatewayCallbackHeaders(delivery({ 'content-type': 'application/json', 'user-agent': 'Gateway/1.2' }), ctx))).toMatchObject({ code: 'webhook.user-agent', severity: 'warning' });
+  it('sendCallbackHeaders (gateway)', () => {
+    expect(found(sendCallbackHeaders.judge(delivery({ 'content-type': 'application/json; charset=utf-8', 'user-agent': 'Gateway' })))).toBeUndefined();
+    expect(found(sendCallbackHeaders.judge(delivery({ 'content-type': 'text/plain', 'user-agent': 'Gateway' })))).toMatchObject({ code: 'callback.content-type', severity: 'failure' });
+    expect(found(sendCallbackHeaders.judge(delivery({ 'content-type': 'application/json', 'user-agent': 'axios/1.7' })))).toMatchObject({ code: 'callback.user-agent', severity: 'failure' });
+    expect(found(sendCallbackHeaders.judge(delivery({ 'content-type': 'application/json', 'user-agent': 'Gateway/1.2' })))).toMatchObject({ code: 'callback.user-agent-extended', severity: 'warning' });
   });
-  it('verifyWebhookIsJsonPost', () => {
-    expect(found(verifyWebhookIsJsonPost(delivery({}), ctx))).toBeUndefined();
-    expect(found(verifyWebhookIsJsonPost(delivery({}, 'id=1'), ctx))).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure' });
-    expect(found(verifyWebhookIsJsonPost({ ...delivery({}), method: 'PUT' }, ctx))?.code).toBe('webhook.method');
+  it('deliverCallbacksAsJsonPosts (gateway) and verifyPartnerEventIsJsonPost (partner)', () => {
+    expect(found(deliverCallbacksAsJsonPosts.judge(delivery({})))).toBeUndefined();
+    expect(found(deliverCallbacksAsJsonPosts.judge(delivery({}, 'id=1')))).toMatchObject({ code: 'callback.body-not-json', severity: 'failure' });
+    expect(found(deliverCallbacksAsJsonPosts.judge({ ...delivery({}), method: 'PUT' }))?.code).toBe('callback.method');
+    const ctx = { requirements: ['PT-WH-STATE-CHANGE' as const] };
+    expect(found(verifyPartnerEventIsJsonPost(delivery({}), ctx))).toBeUndefined();
+    expect(found(verifyPartnerEventIsJsonPost(delivery({}, 'id=1'), ctx))).toMatchObject({ code: 'webhook.body-not-json', severity: 'failure' });
+    expect(found(verifyPartnerEventIsJsonPost({ ...delivery({}), method: 'PUT' }, ctx))?.code).toBe('webhook.method');
   });
 });

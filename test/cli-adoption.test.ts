@@ -1,29 +1,27 @@
-// The adoption flags (harness/cli/adoption-args.ts) and the commands printed for where the user is
-// (harness/cli/invocation.ts).
+// The adoption flags (--reports-dir, --baseline, --history, --write-baseline: paths resolved
+// against the working directory, handed to the workers) and the commands printed for where the
+// user is (harness/cli/invocation.ts).
 import { describe, expect, test } from 'vitest';
-import { UsageError, parseArgs } from '../harness/cli/args.js';
-import { extractAdoptionArgs } from '../harness/cli/adoption-args.js';
-import { adoptionEnv } from '../harness/cli/adoption-run.js';
+import { UsageError, parseArgs, workerEnv } from '../harness/cli/args.js';
 import { commandFor } from '../harness/cli/invocation.js';
 import { replayCommand } from '../harness/report/format.js';
 
 describe('adoption flags', () => {
-  test('are taken out of argv, paths resolved against the working directory; the rest goes to parseArgs', () => {
-    const { rest, options } = extractAdoptionArgs(['--api', 'partner', '--reports-dir', 'out', '--baseline=b.yaml', '--history', '/h.jsonl', '--seed', '3'], '/proj');
-    expect(rest).toEqual(['--api', 'partner', '--seed', '3']);
-    expect(options).toEqual({ reportsDir: '/proj/out', baseline: '/proj/b.yaml', history: '/h.jsonl' });
-    expect(parseArgs(rest).api).toBe('partner');
-    expect(adoptionEnv(options)).toEqual({ PAYGATE_BASELINE: '/proj/b.yaml', PAYGATE_HISTORY: '/h.jsonl' });
+  test('are run flags like the others, paths resolved against the working directory', () => {
+    const options = parseArgs(['--api', 'partner', '--reports-dir', 'out', '--baseline=b.yaml', '--history', '/h.jsonl', '--seed', '3'], '/proj');
+    expect(options).toMatchObject({ api: 'partner', seed: 3, reportsDir: '/proj/out', baseline: '/proj/b.yaml', history: '/h.jsonl' });
+    // the workers learn the baseline from harness/cli/main.ts, not from workerEnv: nothing else leaks
+    expect(workerEnv(options, 3)['PAYGATE_BASELINE']).toBeUndefined();
   });
 
   test.each([
     [['--baseline'], /--baseline needs a value/],
     [['--baseline', '--strict'], /--baseline needs a value/],
-    [['--history='], /non-empty path/],
+    [['--history='], /--history needs a non-empty value/],
     [['--write-baseline', 'a', '--write-baseline', 'b'], /given twice/],
   ])('%j is a usage error', (argv, message) => {
-    expect(() => extractAdoptionArgs(argv, '/proj')).toThrow(UsageError);
-    expect(() => extractAdoptionArgs(argv, '/proj')).toThrow(message);
+    expect(() => parseArgs(argv, '/proj')).toThrow(UsageError);
+    expect(() => parseArgs(argv, '/proj')).toThrow(message);
   });
 });
 

@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { describe, expect, test } from 'vitest';
 import {
-  FLAGS,
   TARGET_ENV,
   UsageError,
   checkTargetSafety,
@@ -16,6 +15,7 @@ import {
 import { renderSummary } from '../harness/cli/summary.js';
 import { formatProgress } from '../harness/cli/progress.js';
 import { buildConformance } from '../harness/report/verdict.js';
+import { RUN_OPTIONS } from '../harness/cli/commands.js';
 
 /** Every flag and environment variable INTERFACE.md names (kept literal on purpose). */
 const INTERFACE_FLAGS = ['--profile', '--api', '--seed', '--runs', '--grep', '--max-rps'];
@@ -45,7 +45,7 @@ describe('parseArgs', () => {
   });
 
   test('every flag, both spellings', () => {
-    const o = parseArgs(['--profile', 'certify', '--api=partner', '--seed', '-12', '--runs=50', '--grep', 'amount (min)', '--max-rps', '2.5', '--strict', '--allow-insecure', '--replay', '3:1:0', '--shard=2/3', '--workers', '4', '--dry-run', '--proxy', 'http://proxy.example:3128', '--no-preflight', '--no-allure', '--']);
+    const o = parseArgs(['--profile', 'certify', '--api=partner', '--seed=-12', '--runs=50', '--grep', 'amount (min)', '--max-rps', '2.5', '--strict', '--allow-insecure', '--replay', '3:1:0', '--shard=2/3', '--workers', '4', '--dry-run', '--proxy', 'http://proxy.example:3128', '--no-preflight', '--no-allure', '--']);
     expect(o).toEqual({
       profile: 'certify',
       api: 'partner',
@@ -84,6 +84,12 @@ describe('parseArgs', () => {
     [['--seed', '--strict'], /--seed needs a value/],
     [['--strict=yes'], /--strict takes no value/],
     [['--frobnicate'], /unknown flag --frobnicate/],
+    [['--requirment', 'X'], /unknown flag --requirment \(did you mean --requirement\?\)/],
+    [['--seed', '-12'], /--seed needs a value \(a value starting with "-" goes as --seed=-12\)/],
+    [['--header', 'no-colon'], /--header expects NAME:VALUE/],
+    [['--request-timeout', 'soon'], /--request-timeout expects a duration/],
+    [['--client-cert', 'c.pem'], /--client-cert and --client-key go together/],
+    [['--severity', 'high'], /--severity must be one of blocker, critical, normal, minor/],
     [['gateway'], /unexpected argument "gateway"/],
     [['--seed', '1', '--seed', '2'], /--seed given twice/],
   ])('rejects %j', (argv, message) => {
@@ -95,7 +101,7 @@ describe('parseArgs', () => {
 describe('--help', () => {
   const help = helpText();
   test('documents every flag', () => {
-    for (const flag of [...INTERFACE_FLAGS, ...BRIEF_FLAGS, ...FLAGS.map((f) => f.flag)]) expect(help).toContain(flag);
+    for (const flag of [...INTERFACE_FLAGS, ...BRIEF_FLAGS, ...RUN_OPTIONS.map((f) => `--${f.name}`)]) expect(help).toContain(flag);
   });
   test('documents every INTERFACE.md environment variable', () => {
     for (const name of INTERFACE_ENV) expect(help).toContain(name);
@@ -191,7 +197,10 @@ describe('progress and summary', () => {
     const text = renderSummary(report, { files: { json: 'reports/conformance.json' } });
     expect(text).toMatch(/passed\s+failed\s+warnings\s+not run\s+inconclusive\s+harness errors\s+requests/);
     expect(text).toMatch(/gateway\s+1\s+0\s+0\s+0\s+0\s+0\s+7/);
-    expect(text).toContain('partner (not tested: PARTNER_BASE_URL not set)');
+    expect(text).toContain('partner: not tested (PARTNER_BASE_URL not set)');
+    // counts and coverage only for the API tested
+    expect(text).not.toMatch(/^partner\s+\d/m);
+    expect(text).toContain('checkable of the gateway API');
     expect(text).toMatch(/total\s+1\s+0\s+0\s+0\s+0\s+0\s+7/);
     expect(text).toContain('reports/conformance.json');
     expect(text).toContain('result: PASS');
@@ -217,11 +226,11 @@ describe('the CLI process', () => {
     const creds = { GATEWAY_CLIENT_ID: 'id', GATEWAY_CLIENT_SECRET: 'secret' };
     const local = cli(['--profile', 'certify', '--dry-run', '--seed', '77'], { GATEWAY_BASE_URL: 'http://127.0.0.1:8080', ...creds });
     expect(local.status).toBe(0);
-    expect(local.stdout).toContain('seed 77');
+    expect(local.stderr).toContain('seed 77');
     expect(local.stdout).toContain('PAYGATE_MAX_RPS_TOTAL=5');
     const insecure = cli(['--profile', 'certify', '--dry-run', '--allow-insecure'], { GATEWAY_BASE_URL: 'http://example.com', ...creds });
     expect(insecure.status).toBe(0);
-    expect(insecure.stdout).toMatch(/random seed; replay this run with --seed -?\d+/);
+    expect(insecure.stderr).toMatch(/random seed; replay this run with --seed -?\d+/);
   });
 
   test('--allow-insecure outside certify is warned about; the target line names only the APIs tested; --help documents exit 4, proxies and private CAs', () => {
@@ -229,14 +238,14 @@ describe('the CLI process', () => {
     const r = cli(['--dry-run', '--allow-insecure', '--api', 'gateway'], env);
     expect(r.status).toBe(0);
     expect(r.stderr).toMatch(/warning: --allow-insecure only matters with --profile certify/);
-    expect(r.stdout).toContain('target: gateway https://gw.example\n');
-    expect(r.stdout).not.toContain('pt.example');
+    expect(r.stderr).toContain('target: gateway https://gw.example\n');
+    expect(r.stderr + r.stdout).not.toContain('pt.example');
     const certify = cli(['--dry-run', '--profile', 'certify', '--proxy', 'http://proxy.example:3128'], env);
-    expect(certify.stdout).toContain('proxy: http://proxy.example:3128');
-    expect(certify.stdout).toMatch(/plan: ~\d+ checks, ~\d+ requests at most 5 req\/s → about \d+ (s|min|h)/);
+    expect(certify.stderr).toContain('proxy: http://proxy.example:3128');
+    expect(certify.stderr).toMatch(/plan: ~\d+ checks, ~\d+ requests at most 5 req\/s → about \d+ (s|min|h)/);
     expect(certify.stdout).toMatch(/PAYGATE_PLANNED_CHECKS=\d+/);
     const help = cli(['--help']);
-    for (const text of ['4 inconclusive', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', '--proxy URL', '--no-preflight']) expect(help.stdout).toContain(text);
+    for (const text of ['4  inconclusive', '5  partial', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', '--proxy URL', '--no-preflight']) expect(help.stdout).toContain(text);
   });
 
   test('a base URL without its credentials exits 2 before anything starts', () => {

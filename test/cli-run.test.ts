@@ -2,12 +2,11 @@
 // configured target), allure-vitest, junit and the verdict reporter, with fixture "suites"
 // (PAYGATE_INCLUDE) written under reports/ (git-ignored) so they resolve the project's packages.
 // The target URL is a dead loopback port: fixtures make no requests. About 3-5 s.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { runFixtureCli } from './cli-fixtures.js';
 import type { ConformanceReport } from '../harness/report/verdict.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -60,23 +59,8 @@ test('fixture outcome without context', () => {
 });
 `;
 
-function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
-  Object.assign(env, {
-    GATEWAY_BASE_URL: 'http://127.0.0.1:9',
-    GATEWAY_CLIENT_ID: 'fixture-id',
-    GATEWAY_CLIENT_SECRET: 'fixture-secret',
-    CALLBACK_PORT: '0',
-    CI: 'true',
-    // the target is a dead port on purpose (fixtures send nothing): no preflight probes
-    PAYGATE_PREFLIGHT: '0',
-    PAYGATE_INCLUDE: `${relative(ROOT, WORK)}/*.test.ts`,
-    PAYGATE_REPORTS_DIR: OUT,
-    ...extraEnv,
-  });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<typeof runFixtureCli> {
+  return runFixtureCli(args, WORK, OUT, extraEnv);
 }
 
 describe('a CLI run', () => {
@@ -91,13 +75,24 @@ describe('a CLI run', () => {
   }, 60_000);
   afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
-  test('exits 1 because a check failed, and prints progress and the summary', () => {
+  test('exits 1 because a check failed; progress on stderr, the summary on stdout', () => {
     expect(result.status, result.stderr).toBe(1);
-    expect(result.stdout).toContain('seed 5');
-    expect(result.stdout).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
+    expect(result.stderr).toContain('seed 5');
+    expect(result.stderr).toMatch(/\[paygate\] checks 5\/5 · failed 1 · warnings 1 · not run 1 · requests 5/);
+    expect(result.stdout).not.toContain('[paygate]');
     expect(result.stdout).toMatch(/gateway\s+2\s+1\s+1\s+1\s+0\s+0\s+5/);
-    expect(result.stdout).toContain("replay: npm run conformance -- --profile quick --seed 5 --grep 'fixture fails'");
+    // vitest's own "JUNIT report written to …" never lands in the summary
+    expect(result.stdout).not.toContain('JUNIT report written');
+    expect(result.stdout).toContain(`replay: npm run conformance -- replay ${relative(ROOT, OUT)}/failures/fixture.fail.json`);
     expect(result.stdout).toContain('result: FAIL');
+  });
+
+  test('writes a failure file per failing check: flags, seed, findings, the requests', () => {
+    const failure = JSON.parse(readFileSync(join(OUT, 'failures', 'fixture.fail.json'), 'utf8')) as { kind: string; check: { id: string; title: string }; flags: string[]; seed: number; findings: { code: string }[]; requests: string[]; replay: string };
+    expect(failure).toMatchObject({ kind: 'paygate-failure', check: { id: 'fixture.fail', title: 'fixture fails' }, flags: ['--profile', 'quick'], seed: 5 });
+    expect(failure.findings.map((f) => f.code)).toEqual(['status.unexpected']);
+    expect(failure.requests).toEqual(['curl -X POST http://127.0.0.1:9/api/v1/pix/in/qrcode']);
+    expect(readdirSync(join(OUT, 'failures'))).toEqual(['fixture.fail.json']);
   });
 
   test('writes conformance.json from the tests\' meta', () => {

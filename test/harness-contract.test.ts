@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { Contract } from '../harness/contract/validator.js';
+import type { RawResponse } from '../harness/contract/validator.js';
+import { conformToContract } from '../harness/rules/contract.js';
+import type { Judgement } from '../harness/rules/finding.js';
 import { loadSpec } from '../harness/contract/spec.js';
 import type { Exchange } from '../harness/core/exchange.js';
 import { Redactor } from '../harness/http/redact.js';
@@ -91,6 +94,12 @@ beforeAll(async () => {
   contract = await Contract.load({ apis: ['gateway'], specPaths: { gateway: specPath }, redactor: new Redactor() });
 });
 
+/** The contract rules on one exchange's facts (what CheckRun.observe does). */
+function validate(ex: Exchange, raw?: RawResponse): Judgement {
+  const facts = contract.responseFacts(ex, raw);
+  return facts ? conformToContract.judge(facts) : { requirements: [], findings: [] };
+}
+
 function exchange(method: string, path: string, status: number, body: unknown, contentType = 'application/json'): Exchange {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   let json: unknown;
@@ -123,15 +132,15 @@ describe('matchOperation', () => {
   });
 });
 
-describe('validateExchange', () => {
+describe('the contract rules on responseFacts', () => {
   it('accepts a conforming response and leaves undocumented fields open', () => {
     const ex = exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a', status: 'paid', fees: 0, extra: { any: 1 }, doc: '1', createdAt: '2026-01-01T00:00:00Z' }, more: 1 });
-    expect(contract.validateExchange(ex).findings).toEqual([]);
+    expect(validate(ex).findings).toEqual([]);
   });
 
   it('gives one finding per schema error, located, with the nearest x-requirement', () => {
     const ex = exchange('POST', '/api/v1/things', 200, { success: 'yes', data: { id: 7, status: 'weird', fees: -1 } });
-    const findings = contract.validateExchange(ex).findings;
+    const findings = validate(ex).findings;
     const byPointer = Object.fromEntries(findings.map((f) => [f.pointer, f]));
     expect(Object.keys(byPointer).sort()).toEqual(['/data/fees', '/data/id', '/data/status', '/success']);
     expect(findings.every((f) => f.code === 'contract.schema' && f.severity === 'failure')).toBe(true);
@@ -146,70 +155,75 @@ describe('validateExchange', () => {
   });
 
   it('names the missing property requirement on `required`', () => {
-    const findings = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a' } })).findings;
+    const findings = validate(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a' } })).findings;
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ pointer: '/data', requirements: ['GW-THING-STATUS'], actual: 'property "status" absent' });
-    const top = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true })).findings;
+    const top = validate(exchange('POST', '/api/v1/things', 200, { success: true })).findings;
     expect(top[0]?.requirements).toEqual(['GW-THING-REF', 'GW-THING']);
   });
 
   it('validates $ref responses (error tables) and falls back to the operation requirement', () => {
-    const findings = contract.validateExchange(exchange('GET', '/api/v1/things/x', 404, { error: 'NOT_FOUND' })).findings;
+    const findings = validate(exchange('GET', '/api/v1/things/x', 404, { error: 'NOT_FOUND' })).findings;
     expect(findings).toHaveLength(1);
     expect(findings[0]).toMatchObject({ code: 'contract.schema', requirements: ['GW-ERR'] });
   });
 
   it('reports an undocumented status as a warning; 401 and 429 are always allowed', () => {
-    const w = contract.validateExchange(exchange('GET', '/api/v1/things/x', 409, { message: 'x' })).findings;
+    const w = validate(exchange('GET', '/api/v1/things/x', 409, { message: 'x' })).findings;
     expect(w).toHaveLength(1);
     expect(w[0]).toMatchObject({ code: 'contract.status-undocumented', severity: 'warning' });
     expect(w[0]?.title).toContain('Errors table');
-    const other = contract.validateExchange(exchange('GET', '/api/v1/things/x', 418, {})).findings;
+    const other = validate(exchange('GET', '/api/v1/things/x', 418, {})).findings;
     expect(other[0]).toMatchObject({ code: 'contract.status-undocumented', severity: 'warning' });
-    expect(contract.validateExchange(exchange('GET', '/api/v1/things/x', 401, 'nope', 'text/plain')).findings).toEqual([]);
-    expect(contract.validateExchange(exchange('GET', '/api/v1/things/x', 429, '')).findings).toEqual([]);
+    expect(validate(exchange('GET', '/api/v1/things/x', 401, 'nope', 'text/plain')).findings).toEqual([]);
+    // a 429 the client retries is not the check's answer; one its retries did not get past warns, once
+    const limited = exchange('GET', '/api/v1/things/x', 429, '');
+    expect(validate(limited, { text: '', retried: true })).toMatchObject({ requirements: [], findings: [] });
+    const persisting = validate(limited).findings;
+    expect(persisting).toHaveLength(1);
+    expect(persisting[0]).toMatchObject({ code: 'status.rate-limited', severity: 'warning', rule: 'answerDocumentedStatuses' });
     // 2XX range key
-    expect(contract.validateExchange(exchange('GET', '/api/v1/things/search', 201, { any: 1 })).findings).toEqual([]);
+    expect(validate(exchange('GET', '/api/v1/things/search', 201, { any: 1 })).findings).toEqual([]);
   });
 
   it('decides the operation requirements and every x-requirement of the validated schema, found or not', () => {
-    const clean = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a', status: 'paid' } }));
+    const clean = validate(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 'a', status: 'paid' } }));
     expect(clean.findings).toEqual([]);
     expect(clean.requirements).toEqual(expect.arrayContaining(['GW-OP-THINGS', 'GW-SUCCESS', 'GW-THING-ID', 'GW-THING-STATUS']));
-    const broken = contract.validateExchange(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 7, status: 'paid' } }));
+    const broken = validate(exchange('POST', '/api/v1/things', 200, { success: true, data: { id: 7, status: 'paid' } }));
     expect(broken.requirements).toEqual(expect.arrayContaining(['GW-THING-ID']));
     expect(broken.findings.map((f) => f.requirements)).toEqual([['GW-THING-ID']]);
   });
 
   it("x-body: 'optional' tolerates no body (204) but not a non-JSON one; 'any' tolerates anything", () => {
-    expect(contract.validateExchange(exchange('POST', '/api/v1/optional', 204, '', '')).findings).toEqual([]);
-    expect(contract.validateExchange(exchange('POST', '/api/v1/optional', 200, '<html>', 'text/html')).findings.map((f) => f.code)).toEqual(['contract.not-json']);
-    expect(contract.validateExchange(exchange('POST', '/api/v1/anything', 200, '<html>', 'text/html')).findings).toEqual([]);
-    expect(contract.validateExchange(exchange('POST', '/api/v1/anything', 204, '', '')).findings).toEqual([]);
+    expect(validate(exchange('POST', '/api/v1/optional', 204, '', '')).findings).toEqual([]);
+    expect(validate(exchange('POST', '/api/v1/optional', 200, '<html>', 'text/html')).findings.map((f) => f.code)).toEqual(['contract.not-json']);
+    expect(validate(exchange('POST', '/api/v1/anything', 200, '<html>', 'text/html')).findings).toEqual([]);
+    expect(validate(exchange('POST', '/api/v1/anything', 204, '', '')).findings).toEqual([]);
   });
 
   it('reports 5xx as a failure', () => {
-    const f = contract.validateExchange(exchange('POST', '/api/v1/things', 503, 'down', 'text/plain')).findings;
+    const f = validate(exchange('POST', '/api/v1/things', 503, 'down', 'text/plain')).findings;
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ code: 'target.5xx', severity: 'failure', requirements: ['GW-OP-THINGS'] });
   });
 
   it('reports a non-JSON body where JSON is documented as a failure, a wrong Content-Type as a warning', () => {
-    const f = contract.validateExchange(exchange('GET', '/api/v1/things/x', 200, '<html>', 'text/html')).findings;
+    const f = validate(exchange('GET', '/api/v1/things/x', 200, '<html>', 'text/html')).findings;
     expect(f).toHaveLength(1);
     expect(f[0]).toMatchObject({ code: 'contract.not-json', severity: 'failure' });
-    const w = contract.validateExchange(exchange('GET', '/api/v1/things/x', 200, { id: 'a', status: 'paid' }, 'text/plain')).findings;
+    const w = validate(exchange('GET', '/api/v1/things/x', 200, { id: 'a', status: 'paid' }, 'text/plain')).findings;
     expect(w).toHaveLength(1);
     expect(w[0]).toMatchObject({ code: 'contract.content-type', severity: 'warning' });
     // a response documented without content accepts anything
-    expect(contract.validateExchange(exchange('DELETE', '/api/v1/open', 200, 'whatever', 'text/plain')).findings).toEqual([]);
+    expect(validate(exchange('DELETE', '/api/v1/open', 200, 'whatever', 'text/plain')).findings).toEqual([]);
   });
 
   it('ignores exchanges without a response or outside the spec', () => {
     const ex = exchange('GET', '/api/v1/unknown', 200, {});
-    expect(contract.validateExchange(ex).findings).toEqual([]);
+    expect(validate(ex).findings).toEqual([]);
     const { response: _r, ...noResponse } = exchange('GET', '/api/v1/things/x', 200, {});
-    expect(contract.validateExchange({ ...noResponse, error: 'timeout after 1 ms' }).findings).toEqual([]);
+    expect(validate({ ...noResponse, error: 'timeout after 1 ms' }).findings).toEqual([]);
   });
 
   it('compiles each validator once and every documented response', () => {
@@ -249,6 +263,24 @@ describe('CheckRun validates every exchange its clients make', () => {
       expect(JSON.parse(JSON.stringify(run.summary()))).toMatchObject({ verdict: 'fail', requirements: expect.arrayContaining(['GW-OP-THINGS', 'GW-THING-ID']) as unknown });
     } finally {
       await http.destroy();
+    }
+  });
+
+  it('judges each 429 attempt once: the retried ones decide nothing, the one the retries did not get past warns', async () => {
+    const limited = await startServer((_req, _body, res) => sendJson(res, 429, { message: 'slow down' }, { 'retry-after': '0' }));
+    const http = new HttpClient({ baseUrl: limited.url, api: 'gateway', redactor: new Redactor(), max429Retries: 2, maxRetryAfterMs: 0 });
+    try {
+      const run = new CheckRun('things', fixtureIds('GW-OP-THINGS'), { contract });
+      const result = await http.request({ api: 'gateway', method: 'POST', path: '/api/v1/things', json: {}, observers: [run] });
+      expect(result.status).toBe(429);
+      expect(result.retried).toBeUndefined();
+      expect(run.exchanges).toHaveLength(3);
+      expect(run.failures).toEqual([]);
+      expect(run.warnings.map((f) => f.code)).toEqual(['status.rate-limited']);
+      expect(run.warnings[0]?.exchanges).toEqual([result.exchange]);
+    } finally {
+      await http.destroy();
+      await limited.close();
     }
   });
 });

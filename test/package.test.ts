@@ -1,107 +1,116 @@
-// The tool as another repository adopts it: `npm pack` here, `npm i <tarball>` into an empty
-// project in the system temp directory (no path back to this repository), then, from that project:
+// The tool as another repository adopts it: `npm pack` here (prepack compiles it: the package
+// ships JavaScript, its bin runs no tsx), `npm i <tarball>` into an empty project in the system
+// temp directory (no path back to this repository), then, from that project:
 //
-// 1. `npx paygate-conformance --api partner` against the embedded reference with one fault, and
-//    `--write-baseline`: exit 1; every report lands in the project's ./reports (not in
-//    node_modules), and the closing lines name commands that work there (`npx paygate-conformance
-//    report`, never `npm run …`);
-// 2. `npx paygate-conformance report`: one HTML file, opened from file:// in headless Chromium
+// 1. every subcommand's --help answers in under 0.5 s and starts nothing;
+// 2. `npx paygate-conformance init`, nothing edited, then runs against the embedded reference with
+//    that configuration (a partner run with one fault, and `--write-baseline`): exit 1; every report
+//    lands in the project's ./reports (not in node_modules), the closing lines name commands that
+//    work there (never `npm run …`), and a failure file is written per failing check;
+// 3. `npx paygate-conformance report`: one HTML file, opened from file:// in headless Chromium
 //    (loopback-only namespace), shows the failure;
-// 3. the same run with `--baseline`: exit 0, the finding reported as accepted;
-// 4. with a second fault: exit 1, naming only the new deviation.
+// 4. `list --json` is JSON and lists every check id; `--check <id>` runs exactly that check, and
+//    its failure file replays STILL FAILING against the faulty reference and FIXED against the
+//    correct one;
+// 5. the same run with `--baseline`: exit 0, the finding reported as accepted; with a second fault:
+//    exit 1, naming only the new deviation.
+// (test/package-node-versions.test.ts installs and runs it with Node 22 and 24.)
 //
-// Bounded: ~2 min on a quiet machine, 3.5 min measured under load (load average ~19 on 2 cores):
-// install 17–40 s from the npm cache, each partner run 20–40 s, report ~5 s, browser ~5 s.
-// `npm i` needs the npm registry or a warm cache (--prefer-offline).
-import { spawn } from 'node:child_process';
+// Bounded: ~3 min on a quiet machine, 5–6 min under load (load average ~19 on 2 cores): pack
+// (a build) 20–50 s unless cached (test/packed.ts), install 17–40 s from the npm cache, each partner
+// run 20–40 s, each one-check run or replay 10–20 s, report ~5 s, browser ~5 s. `npm i` needs the
+// npm registry or a warm cache (--prefer-offline).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openFileInBrowser, skipLocally, treeLeaf } from './browser-file.js';
+import { cleanEnv, packedTarball, run } from './packed.js';
+import type { Run } from './packed.js';
+import { loadManifest } from '../harness/cli/manifest.js';
+import { COMMANDS } from '../harness/cli/commands.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const FAULT = 'pt-description-301-accepted';
 const SECOND_FAULT = 'pt-amount-zero-accepted';
-
-interface Run {
-  code: number | null;
-  out: string;
-}
-
-/** The user's environment: no target configured (embedded reference), nothing of this run's harness. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (/^(GATEWAY_|PARTNER_|CALLBACK_|PAYGATE_|REFERENCE_|VITEST|npm_)/.test(k) || k === 'NODE_OPTIONS' || k === 'TEST') continue;
-    env[k] = v;
-  }
-  return { ...env, CI: '1', ...extra };
-}
-
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Run> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    const timer = setTimeout(() => {
-      out += `\n[test] killed after ${timeoutMs} ms`;
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, out });
-    });
-  });
-}
+const CHECK = 'partner.charges.description-max';
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-adopter-'));
 const project = join(work, 'adopter');
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
 function tool(args: readonly string[], faults: string, timeoutMs = 120_000): Promise<Run> {
   return run('npx', ['--no-install', 'paygate-conformance', ...args], project, cleanEnv(faults === '' ? {} : { REFERENCE_FAULTS: faults }), timeoutMs);
 }
 
-function report(dir: string): { summary: { failed: number; passed: number }; outcome: string; failures: { check: string; requirements: string[]; code?: string }[]; accepted?: { check: string; code: string; reason: string }[] } {
-  return JSON.parse(readFileSync(join(project, dir, 'conformance.json'), 'utf8')) as ReturnType<typeof report>;
+interface Report {
+  summary: { failed: number; passed: number };
+  outcome: string;
+  config?: { file: string };
+  selection?: { partial: boolean; checks: string[] };
+  checks: { check: string; state: string }[];
+  failures: { check: string; requirements: string[]; code?: string }[];
+  accepted?: { check: string; code: string; reason: string }[];
+}
+
+function report(dir: string): Report {
+  return JSON.parse(readFileSync(join(project, dir, 'conformance.json'), 'utf8')) as Report;
 }
 
 describe('installed from the packed tarball into another project', () => {
   beforeAll(async () => {
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'adopter', version: '1.0.0', private: true }));
-    const pack = await run('npm', ['pack', ROOT, '--pack-destination', work, '--json', '--loglevel=error'], work, cleanEnv(), 60_000);
-    expect(pack.code, pack.out).toBe(0);
-    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
-    expect(tarball, pack.out).toBeDefined();
-    // what ships: what a user needs, not the project's own tests, benchmarks or fixtures
-    const files = (JSON.parse(pack.out.slice(pack.out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
-    expect(files).toContain('bin/paygate-conformance.js');
-    expect(files).toContain('vitest.conformance.config.ts');
-    expect(files).toContain('specs/requirements.yaml');
-    expect(files.filter((f) => /^(test|bench|docs|reports)\//.test(f) || f.includes('fixture'))).toEqual([]);
-    const install = await run('npm', ['i', join(work, tarball ?? ''), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, cleanEnv(), 180_000);
+    const { tarball, files } = packedTarball(cleanEnv());
+    // what ships: compiled JavaScript and what a user needs, not the sources, tests, benchmarks or fixtures
+    for (const file of ['bin/paygate-conformance.js', 'dist/harness/cli/program.js', 'dist/vitest.conformance.config.js', 'dist/specs/requirements.yaml', 'dist/harness/cli/checks-manifest.json', 'schemas/config.schema.json', 'schemas/baseline.schema.json', 'docs/ci/gitlab-ci.yml', 'docs/ci/Jenkinsfile', 'docs/REPORTS.md', 'LICENSE', 'README.md']) expect(files).toContain(file);
+    expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
+    expect(files.filter((f) => /^(test|bench|reports|scripts)\//.test(f) || f.includes('fixture'))).toEqual([]);
+    const install = await run('npm', ['i', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, cleanEnv(), 180_000);
     expect(install.code, install.out).toBe(0);
-  }, 240_000);
+    // the bin runs plain Node: TypeScript tooling is not a dependency
+    const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'paygate-conformance', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+  }, 300_000);
 
-  test('runs there, writes ./reports there, builds a report that opens from file:// and shows the failure', async () => {
+  test('every subcommand answers --help in under 0.5 s, starting nothing', async () => {
+    const bin = join(project, 'node_modules', 'paygate-conformance', 'bin', 'paygate-conformance.js');
+    const times: string[] = [];
+    for (const command of [undefined, ...COMMANDS.map((c) => c.name)]) {
+      const args = command === undefined ? ['--help'] : [command, '--help'];
+      // the best of three: the machine is shared, the figure is the tool's own
+      let best = Infinity;
+      for (let i = 0; i < 3; i += 1) {
+        const r = await run(process.execPath, [bin, ...args], project, cleanEnv(), 10_000);
+        expect(r.code, r.out).toBe(0);
+        expect(r.stdout).toMatch(/Usage: npx paygate-conformance /);
+        // the reference's help is text, never the sandbox's addresses and credentials
+        expect(r.stdout).not.toMatch(/export GATEWAY_BASE_URL|reference sandbox$/m);
+        best = Math.min(best, r.ms);
+      }
+      times.push(`${args.join(' ')} ${Math.round(best)} ms`);
+      expect(best, times.join(', ')).toBeLessThan(500);
+    }
+    console.log(`--help: ${times.join(', ')}`);
+  }, 120_000);
+
+  test('init, nothing edited: the run uses it, writes ./reports there, builds a report that opens from file:// and shows the failure', async () => {
+    const init = await tool(['init'], '');
+    expect(init.code, init.out).toBe(0);
+    expect(existsSync(join(project, 'paygate-conformance.config.yaml'))).toBe(true);
     const r = await tool(['--api', 'partner', '--seed', '11', '--write-baseline', 'conformance-baseline.yaml'], FAULT);
     expect(r.code, r.out).toBe(1);
-    for (const name of ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results']) expect(existsSync(join(project, 'reports', name)), name).toBe(true);
+    expect(r.out).toContain('config: paygate-conformance.config.yaml');
+    expect(report('reports').config?.file).toBe(join(project, 'paygate-conformance.config.yaml'));
+    for (const name of ['conformance.json', 'conformance.md', 'junit.xml', 'allure-results', `failures/${CHECK}.json`]) expect(existsSync(join(project, 'reports', name)), name).toBe(true);
     expect(existsSync(join(project, 'node_modules', 'paygate-conformance', 'reports'))).toBe(false);
-    expect(report('reports').failures.map((f) => f.check)).toContain('partner.charges.description-max');
+    expect(report('reports').failures.map((f) => f.check)).toContain(CHECK);
     // closing lines and replay lines: commands that work in this project
-    expect(r.out).toContain('npx paygate-conformance report → reports/allure-report/index.html');
-    expect(r.out).toMatch(/replay: npx paygate-conformance --profile quick --seed 11/);
+    expect(r.stdout).toContain('npx paygate-conformance report → reports/allure-report/index.html');
+    expect(r.stdout).toContain(`replay: npx paygate-conformance replay reports/failures/${CHECK}.json`);
     expect(r.out).not.toMatch(/npm run /);
-    expect(readFileSync(join(project, 'conformance-baseline.yaml'), 'utf8')).toContain('check: partner.charges.description-max');
+    // progress is not in the summary (stdout)
+    expect(r.stdout).not.toContain('[paygate]');
+    expect(readFileSync(join(project, 'conformance-baseline.yaml'), 'utf8')).toContain(`check: ${CHECK}`);
 
     const html = await tool(['report'], '', 120_000);
     expect(html.code, html.out).toBe(0);
@@ -114,18 +123,45 @@ describe('installed from the packed tarball into another project', () => {
     expect(browser.dom, browser.context).toMatch(treeLeaf('description: 300 characters accepted, 301 rejected with 422 naming the field'));
     expect(browser.dom).toContain('data-testid="tree-leaf-status-failed"');
     expect(browser.dom).not.toMatch(/googletagmanager|google-analytics/i);
-  }, 200_000);
+  }, 240_000);
+
+  test('list --json lists every check; --check <id> runs exactly that check; its failure file replays STILL FAILING, then FIXED', async () => {
+    const list = await tool(['list', '--json'], '');
+    expect(list.code, list.out).toBe(0);
+    const listed = (JSON.parse(list.stdout) as { checks: { id: string }[]; requirements: { id: string }[] });
+    const expected = (await loadManifest({})).checks.map((c) => c.id);
+    expect(listed.checks.map((c) => c.id).sort()).toEqual([...expected].sort());
+    expect(listed.requirements.length).toBeGreaterThan(100);
+
+    const one = await tool(['--check', CHECK, '--seed', '11', '--reports-dir', 'out/one', '--json'], FAULT);
+    expect(one.code, one.out).toBe(1);
+    const summary = JSON.parse(one.stdout) as { partial: boolean; exitCode: number; failures: { check: string; failureFile: string }[] };
+    expect(summary).toMatchObject({ partial: true, exitCode: 1 });
+    const r = report('out/one');
+    expect(r.checks.map((c) => c.check)).toEqual([CHECK]);
+    expect(r.selection).toMatchObject({ partial: true, checks: [CHECK] });
+    expect(readFileSync(join(project, 'out/one/conformance.md'), 'utf8')).toMatch(/Partial run\*\*: 1 of \d+ checks selected/);
+    const failure = summary.failures.find((f) => f.check === CHECK)?.failureFile ?? '';
+    expect(failure).toBe(join(project, 'out/one/failures', `${CHECK}.json`));
+
+    const still = await tool(['replay', failure], FAULT);
+    expect(still.code, still.out).toBe(1);
+    expect(still.stdout).toContain(`STILL FAILING: ${CHECK}`);
+    const fixed = await tool(['replay', failure], '');
+    expect(fixed.code, fixed.out).toBe(0);
+    expect(fixed.stdout).toContain(`FIXED: ${CHECK}`);
+  }, 240_000);
 
   test('a baseline accepts the known deviation (exit 0, reported accepted); a second one fails alone', async () => {
     const baseline = join(project, 'conformance-baseline.yaml');
-    expect(existsSync(baseline), 'the previous test wrote it').toBe(true);
+    expect(existsSync(baseline), 'the init test wrote it').toBe(true);
     writeFileSync(baseline, readFileSync(baseline, 'utf8').replaceAll('TODO: why this deviation is accepted', 'known: ticket PAY-1'));
 
     const accepted = await tool(['--api', 'partner', '--seed', '11', '--baseline', 'conformance-baseline.yaml', '--reports-dir', 'out/accepted', '--history', 'out/history.jsonl'], FAULT);
     expect(accepted.code, accepted.out).toBe(0);
     const a = report('out/accepted');
     expect(a.summary.failed).toBe(0);
-    expect(a.accepted?.map((x) => x.check)).toContain('partner.charges.description-max');
+    expect(a.accepted?.map((x) => x.check)).toContain(CHECK);
     expect(a.accepted?.every((x) => x.reason === 'known: ticket PAY-1')).toBe(true);
     expect(accepted.out).toMatch(/accepted deviations \(\d+\)/);
     expect(readFileSync(join(project, 'out/accepted/conformance.md'), 'utf8')).toContain('## Accepted deviations');
@@ -137,7 +173,7 @@ describe('installed from the packed tarball into another project', () => {
     expect(b.failures.length).toBeGreaterThan(0);
     // only the new deviation fails: every failure is about the amount, none about the accepted description limit
     for (const f of b.failures) expect(f.requirements.some((id) => /AMOUNT/.test(id)), JSON.stringify(f)).toBe(true);
-    expect(b.failures.some((f) => f.check === 'partner.charges.description-max')).toBe(false);
-    expect(b.accepted?.some((x) => x.check === 'partner.charges.description-max')).toBe(true);
+    expect(b.failures.some((f) => f.check === CHECK)).toBe(false);
+    expect(b.accepted?.some((x) => x.check === CHECK)).toBe(true);
   }, 200_000);
 });

@@ -238,7 +238,7 @@ describe('a real sandbox over the network', () => {
     plain = await runCli([], targetEnv(gatewayOrigin, partnerBase));
     expect(plain.code, plain.stdout + plain.stderr).toBe(0);
     expect(plain.report?.verdict).toBe('pass');
-    expect(plain.stdout).toContain(`preflight: receiver: ${tunnelUrl} reaches`);
+    expect(plain.stderr).toContain(`preflight: receiver: ${tunnelUrl} reaches`);
     expect(plain.report?.summary.passed).toBeGreaterThan(10);
   }, 160_000);
 
@@ -272,7 +272,7 @@ describe('a real sandbox over the network', () => {
     proxied.length = 0;
     const viaFlag = await runCli(['--proxy', proxyUrl], targetEnv(gateway, partner));
     expect(viaFlag.code, viaFlag.stdout + viaFlag.stderr).toBe(0);
-    expect(viaFlag.stdout).toContain(`proxy: ${proxyUrl}`);
+    expect(viaFlag.stderr).toContain(`proxy: ${proxyUrl}`);
     expect(states(viaFlag.report)).toEqual(states(plain.report));
     expect(proxied.some((s) => s.includes('paygate-sandbox.test'))).toBe(true);
   }, 200_000);
@@ -283,7 +283,7 @@ describe('a real sandbox over the network', () => {
     proxied.length = 0;
     const r = await runCli(['--dry-run'], targetEnv(gateway, partner, { HTTP_PROXY: proxyUrl, HTTPS_PROXY: proxyUrl }));
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toContain(`proxy: ${proxyUrl}`);
+    expect(r.stderr).toContain(`proxy: ${proxyUrl}`);
     // --dry-run starts nothing: the real thing on a webhook check (the receiver, on loopback, must go direct)
     const run = await runCli(['--api', 'gateway', '--grep', 'every run event reaches each subscribed webhook'], targetEnv(gateway, partner, { http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl }));
     expect(run.code, run.stdout + run.stderr).toBe(0);
@@ -310,7 +310,7 @@ describe('a real sandbox over the network', () => {
     expect(r.report?.summary.errors).toBe(0);
     expect(r.report?.summary.inconclusive).toBeGreaterThan(0);
     expect(r.report?.inconclusive[0]?.reason).toMatch(/got no response .*(cut|refused)/);
-    expect(r.stdout).not.toMatch(/unhandled error/i);
+    expect(r.stdout + r.stderr).not.toMatch(/unhandled error/i);
   }, 160_000);
 
   test('a sandbox in maintenance (503 + HTML everywhere): inconclusive within seconds, never a conformance failure', async () => {

@@ -45,12 +45,13 @@ describe('parseBaseline', () => {
   });
 
   test.each([
-    ['accepted: {a: 1}', /list under "accepted:"/],
-    ['accepted:\n  - {code: c, reason: r}', /entry 1: name a check or a requirement/],
-    ['accepted:\n  - {check: a, reason: r}', /code .* is required/],
-    ['accepted:\n  - {check: a, code: c}', /reason is required/],
-    ['accepted:\n  - {check: a, code: c, reason: r, expires: tomorrow}', /expires must be a date YYYY-MM-DD/],
-    ['accepted:\n  - {check: a, code: c, reason: r, until: 2027-01-01}', /unknown key\(s\) until/],
+    ['accepted: {a: 1}', /b\.yaml: accepted: must be array/],
+    ['accepted:\n  - {code: c, reason: r}', /accepted\[0\]: needs one of check, requirement, requirements/],
+    ['accepted:\n  - {check: a, reason: r}', /accepted\[0\]\.code: required/],
+    ['accepted:\n  - {check: a, code: c}', /accepted\[0\]\.reason: required/],
+    ['accepted:\n  - {check: a, code: c, reason: r, expires: tomorrow}', /accepted\[0\]\.expires: must be a date YYYY-MM-DD/],
+    ['accepted:\n  - {check: a, code: c, reason: r, until: 2027-01-01}', /accepted\[0\]\.until: unknown key/],
+    ['accepted:\n  - {check: a, code: c, reason: r, expire: 2027-01-01}', /accepted\[0\]\.expire: unknown key \(did you mean expires\?\)/],
     ['accepted: [', /not valid YAML/],
   ])('rejects %j with a clear message', (text, message) => {
     expect(() => parseBaseline(text, 'b.yaml')).toThrow(BaselineError);
@@ -176,7 +177,7 @@ test("--write-baseline narrows an entry by the finding's requirements (all of th
   expect(matchEntry(entries, 'c', [], finding('status.unexpected', ['PT-CHARGE-DESC-MAX', 'PT-ERR', 'PT-X']))).toBe(0);
   // the same code in the same check about another requirement is a new deviation
   expect(matchEntry(entries, 'c', [], finding('status.unexpected', ['PT-ERR', 'PT-CHARGE-AMOUNT-POSITIVE']))).toBeUndefined();
-  expect(() => parseBaseline('- {check: c, code: x, reason: r, requirements: []}', 'b.yaml')).toThrow(/non-empty list/);
+  expect(() => parseBaseline('- {check: c, code: x, reason: r, requirements: []}', 'b.yaml')).toThrow(/requirements: must not be empty/);
 });
 
 test('withoutAccepted: a property iteration failing only in accepted ways passes; accepted failures are kept for the report', async () => {

@@ -82,7 +82,7 @@ describe('mergeFragments', () => {
     expect(fragmentFiles(dir)).toHaveLength(2);
     expect(readFragments(fragmentFiles(dir))).toHaveLength(2);
     const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const result = spawnSync(process.execPath, [tsx, 'harness/report/merge.ts', '--dir', dir], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'merge', '--reports-dir', dir], { encoding: 'utf8' });
     expect(result.stdout).toContain('merged 2 fragment(s)');
     expect(result.status).toBe(1);
     const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { checks: number }; tool: string };

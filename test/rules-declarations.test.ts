@@ -62,6 +62,15 @@ describe('the rulebook declarations', async () => {
     expect([...owners].filter(([, by]) => by.length > 1).map(([id, by]) => `${id}: ${by.join(', ')}`)).toEqual([]);
   });
 
+  it('only the contract rules take their requirements from the specs, declaring none themselves', () => {
+    // harness/rules/contract.ts judges every response against the specs: the IDs it decides are the
+    // specs' `x-requirement` (data, each catalogued: test/spec-*.test.ts), not declarations
+    const fromSpec = rules.filter(({ rule }) => rule.requirementsFromSpec);
+    expect(fromSpec.filter(({ module }) => module !== 'harness/rules/contract.ts').map(({ module, rule }) => `${module}#${rule.name}`)).toEqual([]);
+    expect(fromSpec.filter(({ rule }) => rule.requirements.length > 0).map(({ rule }) => rule.name)).toEqual([]);
+    expect(fromSpec.map(({ rule }) => rule.name).sort()).toEqual(['answerDocumentedStatuses', 'answerJsonBodies', 'matchResponseSchemas']);
+  });
+
   it('a rule uses only declared rules', () => {
     const known = new Set(rules.map((r) => r.rule));
     expect(rules.flatMap(({ rule }) => rule.uses.filter((u) => !known.has(u)).map((u) => `${rule.name} uses ${u.name}, exported by no rule module`))).toEqual([]);

@@ -4,18 +4,13 @@ import {
   answerWebhookList,
   deliverOnlySubscribedEvents,
   deliverTableEvents,
-  describeGatewaySignature,
   removeWebhookOnDelete,
   requireWebhookUrlAndEvents,
   shapeEventPayloads,
-  signCallbacksWithSecret,
-  verifyGatewayDeliverySignature,
   verifyWebhookId,
 } from '../harness/rules/gateway/webhooks.js';
-import { hmacSha256Hex } from '../harness/webhooks/signatures.js';
 import { answer, delivery, found } from './rules-gateway-fixtures.js';
 
-const SECRET = 'whsec_test';
 const E2E = 'E12345678202401011200abcdefghijk';
 const txnPaid = {
   id: '3f0c5a1e-6a43-4c53-9d0e-1d2b3c4d5e6f',
@@ -26,54 +21,7 @@ const txnPaid = {
 };
 const paidExpectation = { kind: 'transaction' as const, event: 'transaction_paid' as const, id: 'ch_1', amount: 1357 };
 
-describe('verifyGatewayDeliverySignature', () => {
-  it('accepts t=<seconds>,v1=<lowercase hex> over the raw body', () => {
-    const j = verifyGatewayDeliverySignature(delivery(txnPaid, { secret: SECRET }), SECRET);
-    expect(found(j)).toEqual([]);
-    expect(j.requirements).toContain('GW-WH-SIGNATURE-HMAC');
-  });
-
-  it('accepts a t in milliseconds (the unit of <epoch> is not stated) and describes it', () => {
-    const d = delivery(txnPaid, { secret: SECRET, t: String(Date.now()) });
-    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual([]);
-    expect(describeGatewaySignature(d, SECRET)).toMatchObject({ timestampUnit: 'milliseconds', matchedOver: 'raw-body' });
-  });
-
-  it('fails a signature keyed with another secret, a missing header and uppercase hex', () => {
-    expect(found(verifyGatewayDeliverySignature(delivery(txnPaid, { secret: 'other' }), SECRET))).toEqual(['failure:signature.mismatch']);
-    expect(found(verifyGatewayDeliverySignature(delivery(txnPaid), SECRET))).toEqual(['failure:signature.missing-header']);
-    const raw = JSON.stringify(txnPaid);
-    const t = String(Math.floor(Date.now() / 1000));
-    const upper = delivery(txnPaid, { headers: { 'servicegateway-signature': `t=${t},v1=${hmacSha256Hex(SECRET, t, raw).toUpperCase()}` } });
-    expect(found(verifyGatewayDeliverySignature(upper, SECRET))).toEqual(['failure:signature.v1-not-lowercase']);
-  });
-
-  it('fails a t that is not an integer epoch', () => {
-    const raw = JSON.stringify(txnPaid);
-    const d = delivery(txnPaid, { headers: { 'servicegateway-signature': `t=abc,v1=${hmacSha256Hex(SECRET, 'abc', raw)}` } });
-    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toContain('failure:signature.timestamp-format');
-  });
-
-  it('warns when only a compact re-serialisation of a pretty body verifies', () => {
-    const pretty = JSON.stringify(txnPaid, null, 2);
-    const t = String(Math.floor(Date.now() / 1000));
-    const d = delivery(txnPaid, { raw: pretty, headers: { 'servicegateway-signature': `t=${t},v1=${hmacSha256Hex(SECRET, t, JSON.stringify(txnPaid))}` } });
-    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual(['warning:signature.reserialized-body']);
-  });
-
-  it('signCallbacksWithSecret bridges it as a rule deciding the four signature requirements', () => {
-    const j = signCallbacksWithSecret.judge({ delivery: delivery(txnPaid, { secret: 'other' }), secret: SECRET });
-    expect(found(j)).toEqual(['failure:signature.mismatch']);
-    expect(j.requirements).toEqual(expect.arrayContaining(['GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-LOWER-HEX', 'GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED']));
-  });
-
-  it('warns for a parseable header that is not exactly t=…,v1=…', () => {
-    const raw = JSON.stringify(txnPaid);
-    const t = String(Math.floor(Date.now() / 1000));
-    const d = delivery(txnPaid, { headers: { 'servicegateway-signature': `v1=${hmacSha256Hex(SECRET, t, raw)}, t=${t}` } });
-    expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual(['warning:signature.header-grammar']);
-  });
-});
+// the callback signature: test/rules-gateway-signature.test.ts
 
 describe('shapeEventPayloads ("Payload shapes")', () => {
   it('accepts a documented transaction_paid payload', () => {

@@ -68,6 +68,25 @@ describe('defineRule', () => {
     for (const kind of ['code', 'requirement', 'finding', 'uses']) expect(() => bad.judge(kind)).toThrow(HarnessError);
   });
 
+  it('a rule taking its requirements from the specs decides and names the IDs its observation carries', () => {
+    const fromSpec = defineRule({
+      name: 'matchSpecTest',
+      requirements: [],
+      requirementsFromSpec: true,
+      codes: { 'test.spec': 'failure' },
+      judge(o: { decided: string[]; broken?: string }, v) {
+        v.decides(...(o.decided as never[]));
+        if (o.broken !== undefined) v.find('test.spec', { title: 'broken', expected: 'x', actual: 'y', requirements: [o.broken as never] });
+      },
+    });
+    expect(fromSpec.requirementsFromSpec).toBe(true);
+    expect(fromSpec.judge({ decided: ['GW-JSON-BODIES', 'GW-AUTH-200-SHAPE'] })).toEqual({ rule: 'matchSpecTest', requirements: ['GW-JSON-BODIES', 'GW-AUTH-200-SHAPE'], findings: [] });
+    const j = fromSpec.judge({ decided: ['GW-JSON-BODIES'], broken: 'GW-AUTH-200-SHAPE' });
+    expect(j.requirements).toEqual(['GW-JSON-BODIES', 'GW-AUTH-200-SHAPE']);
+    expect(j.findings[0]?.requirements).toEqual(['GW-AUTH-200-SHAPE']);
+    expect(positive.requirementsFromSpec).toBe(false);
+  });
+
   it('applies used rules: their findings stay theirs, their requirements are decided too', () => {
     const composite = defineRule({
       name: 'verifyPair',

@@ -1,33 +1,11 @@
 /**
- * What the CLI does with the adoption flags (harness/cli/adoption-args.ts) around a run: validate
- * the baseline before anything starts, hand the files to the workers and the verdict reporter,
- * and write a baseline from the run's findings (`--write-baseline`).
+ * `--write-baseline FILE`: a baseline accepting every finding of the run, for a team adopting the
+ * gate (it fills in the reasons).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { AdoptionOptions } from './adoption-args.js';
-import { BaselineError, baselineYaml, loadBaseline } from '../report/baseline.js';
+import { baselineYaml } from '../report/baseline.js';
 import type { ConformanceReport } from '../report/verdict.js';
-
-/** A problem that stops the run before it starts (exit 2), or undefined. */
-export function checkAdoption(options: AdoptionOptions): string | undefined {
-  if (options.baseline === undefined) return undefined;
-  try {
-    loadBaseline(options.baseline);
-    return undefined;
-  } catch (error) {
-    if (error instanceof BaselineError) return error.message;
-    throw error;
-  }
-}
-
-/** PAYGATE_* variables for the workers (baseline) and the verdict reporter (baseline, history). */
-export function adoptionEnv(options: AdoptionOptions): Record<string, string> {
-  return {
-    ...(options.baseline !== undefined && { PAYGATE_BASELINE: options.baseline }),
-    ...(options.history !== undefined && { PAYGATE_HISTORY: options.history }),
-  };
-}
 
 /** Writes a baseline accepting every finding of the run (failures, warnings, already accepted ones); returns a line for the user. */
 export function writeBaselineFile(file: string, report: Pick<ConformanceReport, 'checks' | 'startedAt' | 'profile' | 'seed'>): string {

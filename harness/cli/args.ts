@@ -1,23 +1,52 @@
 /**
- * Command-line flags of `npm run conformance` / `paygate-conformance`, their validation, the help
- * text (every flag and every environment variable of the interface), the certify safety rule, and
+ * The run's options: the flags of `run` (harness/cli/commands.ts), validated and typed, the help
+ * text (every flag and the environment variables of the interface), the certify safety rule, and
  * the environment handed to test workers.
  */
+import { resolve } from 'node:path';
 import { isLoopbackHost } from '../http/network.js';
-
-export { isLoopbackHost };
 import { commandFor } from './invocation.js';
+import { CERTIFY_DEFAULT_MAX_RPS, REMOTE_DEFAULT_CONCURRENCY, RUN_OPTIONS } from './commands.js';
+import { UsageError, listValue, parseFlags, renderOptions } from './parse.js';
+import type { RawValues } from './parse.js';
+import { exitCodeLines } from './exit-codes.js';
+
+export { isLoopbackHost, UsageError, CERTIFY_DEFAULT_MAX_RPS, REMOTE_DEFAULT_CONCURRENCY };
 
 export type Profile = 'quick' | 'full' | 'certify';
 export type ApiSelection = 'gateway' | 'partner' | 'both';
+export type Severity = 'blocker' | 'critical' | 'normal' | 'minor';
+export const SEVERITIES: readonly Severity[] = ['blocker', 'critical', 'normal', 'minor'];
 
-export interface CliOptions {
+/** Which checks a run registers (harness/cli/selection.ts); empty: every check. */
+export interface SelectionOptions {
+  /** ids or globs */
+  check?: string[];
+  excludeCheck?: string[];
+  /** requirement IDs or globs */
+  requirement?: string[];
+  area?: string[];
+  severity?: Severity[];
+  /** literal text in a check's title or id */
+  grep?: string;
+}
+
+/** How the suite reaches the target (harness/http/target-network.ts reads them in the workers). */
+export interface NetworkOptions {
+  requestTimeoutMs?: number;
+  /** extra headers for every request to the target: [name, value] */
+  headers?: [string, string][];
+  clientCert?: string;
+  clientKey?: string;
+  clientPfx?: string;
+}
+
+export interface CliOptions extends SelectionOptions {
   profile: Profile;
   api: ApiSelection;
   /** undefined: the CLI picks a random seed and prints it */
   seed?: number;
   runs?: number;
-  grep?: string;
   /** total request rate for the whole run; certify defaults to 5 */
   maxRps?: number;
   strict: boolean;
@@ -40,53 +69,24 @@ export interface CliOptions {
   receiver?: { url: string; scheme: 'gateway' | 'partner' };
   /** embedded reference only: REFERENCE_PERSONALITY for the reference this run starts */
   personality?: 'default' | 'alt' | `mix:${number}`;
+  /** the configuration file given with --config */
+  config?: string;
+  /** the summary as JSON on stdout */
+  json?: boolean;
+  network?: NetworkOptions;
+  /** absolute; default ./reports of the working directory (or PAYGATE_REPORTS_DIR) */
+  reportsDir?: string;
+  /** YAML of accepted deviations (harness/report/baseline.ts), absolute */
+  baseline?: string;
+  /** write a baseline accepting every finding of this run, absolute */
+  writeBaseline?: string;
+  /** JSON-lines history file (harness/report/history.ts), absolute */
+  history?: string;
 }
 
-/** A bad command line: the CLI prints the message and exits 2. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-export const CERTIFY_DEFAULT_MAX_RPS = 5;
-/**
- * --concurrency against a configured (remote) target: the suite waits on the network, not the CPU,
- * so more checks and property runs than cores are in flight (issue 16: at 100 ms per round trip the
- * quick profile is otherwise ~2 000 requests one after another).
- */
-export const REMOTE_DEFAULT_CONCURRENCY = 8;
 /** fast-check seeds are 32-bit signed integers */
 const SEED_MIN = -(2 ** 31);
 const SEED_MAX = 2 ** 31 - 1;
-
-interface FlagSpec {
-  flag: string;
-  value?: string;
-  help: string;
-}
-
-export const FLAGS: readonly FlagSpec[] = [
-  { flag: '--profile', value: 'quick|full|certify', help: 'quick (default): the CI gate, no timer waits. full: plus timer checks (token/charge expiry, webhook redelivery backoff) and more property runs. certify: full, plus production-credential checks that move no money, a request-rate cap and a certificate in conformance.md' },
-  { flag: '--api', value: 'gateway|partner|both', help: 'which API to test (default both); the other is reported as not run' },
-  { flag: '--seed', value: 'N', help: 'fast-check seed (32-bit integer). Default: random, printed at start so a run can be replayed' },
-  { flag: '--runs', value: 'N', help: 'override the number of fast-check runs per property' },
-  { flag: '--grep', value: 'TEXT', help: 'run only checks whose test name contains TEXT (literal text, not a pattern)' },
-  { flag: '--max-rps', value: 'N', help: `cap on requests per second for the whole run (certify default ${CERTIFY_DEFAULT_MAX_RPS}; no cap otherwise)` },
-  { flag: '--strict', help: 'warnings (points the contract leaves ambiguous or advisory) fail the run' },
-  { flag: '--allow-insecure', help: 'certify only (ignored with a warning otherwise): allow a plain-HTTP base URL that is not a loopback address' },
-  { flag: '--proxy', value: 'URL', help: 'send every request to the target (and to CALLBACK_PUBLIC_URL) through this HTTP proxy; overrides HTTPS_PROXY/HTTP_PROXY, NO_PROXY still applies, loopback always goes direct' },
-  { flag: '--no-allure', help: 'write no Allure results (conformance.json/md and junit.xml only): a leaner, faster CI gate' },
-  { flag: '--no-preflight', help: 'skip the preflight probes (DNS, TLS, credentials, availability, receiver address) that stop an untestable run in seconds' },
-  { flag: '--replay', value: 'PATH', help: 'fast-check replay path of a failing fuzz case (needs --seed; use with --grep to run that check only)' },
-  { flag: '--shard', value: 'i/n', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merged by the merge subcommand (npm run report:merge)' },
-  { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
-  { flag: '--receiver-url', value: 'URL', help: "receiver run: test YOUR webhook endpoint at URL by playing the platform (signed events, forgeries, replays); needs --receiver-scheme and RECEIVER_SIGNATURE_SECRET; runs suites/receiver only" },
-  { flag: '--receiver-scheme', value: 'gateway|partner', help: 'which contract\'s webhooks the endpoint receives (with --receiver-url)' },
-  { flag: '--personality', value: 'default|alt|mix:SEED', help: 'embedded reference only: which personality it runs (sets REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, mix:SEED draws each choice from its options with that seed, reference/DECISIONS.md)' },
-  { flag: '--concurrency', value: 'N', help: `checks in flight at once (N worker processes) and, inside a check, independent property runs in flight at once; it follows the target's latency, not the CPUs (default ${REMOTE_DEFAULT_CONCURRENCY} against a configured target, vitest's choice against the embedded reference; 2 when a rate cap applies). Checks that need a quiet account still run alone` },
-  { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
-  { flag: '--version', help: 'print the tool version' },
-  { flag: '--help', help: 'this text (also -h)' },
-];
 
 export interface EnvSpec {
   name: string;
@@ -126,6 +126,8 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'NO_PROXY', help: 'hosts that bypass the proxy (also no_proxy): comma-separated names, .domain suffixes, host:port, *; loopback always does' },
   { name: 'NODE_EXTRA_CA_CERTS', help: "PEM file of extra CA certificates (Node's own variable): a sandbox whose certificate is issued by a private/corporate CA" },
   { name: 'PAYGATE_PREFLIGHT', help: '0 skips the preflight probes (as --no-preflight)' },
+  { name: 'PAYGATE_CLIENT_KEY_PASSPHRASE', help: 'passphrase of the --client-key or --client-pfx file' },
+  { name: 'NO_COLOR', help: 'no colours (FORCE_COLOR=1 colours even when not a terminal)' },
   { name: 'CI', help: 'when set (or stdout is not a terminal), progress is printed as plain periodic lines' },
   { name: 'PAYGATE_REPORTS_DIR', help: 'where every report goes (default reports)' },
   { name: 'PAYGATE_JUNIT_FILE', help: 'JUnit file path (default <reports>/junit.xml; the vitest --outputFile flag does not override the config)' },
@@ -155,53 +157,55 @@ export const WORKER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_PLANNED_CHECKS', help: 'checks the run is expected to have (progress total from the start)' },
   { name: 'PAYGATE_PLANNED_REQUESTS', help: 'requests the run is expected to make (progress ETA)' },
   { name: 'PAYGATE_CLI', help: '1 when run by the CLI (the config then uses the compact progress reporter)' },
+  { name: 'PAYGATE_REQUEST_TIMEOUT_MS', help: 'per-request time limit (--request-timeout)' },
+  { name: 'PAYGATE_TARGET_HEADERS', help: 'JSON [[name, value], …]: headers for every request to the target (--header)' },
+  { name: 'PAYGATE_CLIENT_CERT', help: 'mTLS PEM certificate file (--client-cert); PAYGATE_CLIENT_KEY, PAYGATE_CLIENT_PFX likewise' },
+  { name: 'PAYGATE_SELECT', help: 'JSON array of the check ids a partial run registers (--check, --requirement, --area, --severity, --grep)' },
+  { name: 'PAYGATE_SELECTION', help: 'JSON: the selection as given, recorded in conformance.json' },
 ];
 
+/** The text of `run --help`. */
 export function helpText(): string {
   const lines: string[] = [
     'paygate-conformance — contract conformance suite and fuzzer for the gateway and partner PIX cash-in APIs',
     '',
-    'Usage: npm run conformance -- [flags]    or    npx paygate-conformance [flags]',
+    `Usage: ${commandFor('run')} [run] [flags]     (the other subcommands are listed at the end)`,
     '',
     'With no target configured, the embedded reference sandbox is started and both APIs are tested.',
-    'Exit code: 0 no check failed (warnings and not-run checks do not count unless --strict);',
-    '           1 a check failed; 2 bad flags or configuration; 3 the suite itself broke (harness error);',
-    '           4 inconclusive: nothing failed, but the target could not be tested from here (DNS, TLS, proxy,',
-    '             credentials, an unavailable target, an unreachable CALLBACK_PUBLIC_URL: found by the preflight',
-    '             before any check, or during the run for the checks it touched). Never a conformance failure.',
+    'Settings come from flags, then environment variables, then paygate-conformance.config.yaml (`init` writes',
+    'one; `config print` shows the effective settings). Every flag also takes --flag=value.',
+    ...renderOptions(RUN_OPTIONS.map((o) => ({ group: 'Run', ...o }))),
     '',
-    'Flags (also --flag=value):',
-  ];
-  for (const f of FLAGS) lines.push(`  ${`${f.flag}${f.value !== undefined ? ` ${f.value}` : ''}`.padEnd(30)} ${f.help}`);
-  lines.push('', 'Target configuration (environment variables):');
-  for (const e of TARGET_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
-  lines.push(
+    'Target (environment variables, or target: in the config file with secrets as ${VARIABLE}):',
+    ...renderEnv(TARGET_ENV),
+    '  With neither base URL set, the embedded reference is the target; with one, only that API is tested.',
+    '  A missing optional variable turns its checks into "not run", never failures.',
     '',
-    '  If neither GATEWAY_BASE_URL nor PARTNER_BASE_URL is set, the embedded reference is the target. If only one',
-    '  is set, only that API is tested. A missing optional variable turns its checks into "not run", never failures.',
+    'Receiver run:',
+    ...renderEnv(RECEIVER_ENV),
     '',
-    'Receiver run (--receiver-url URL --receiver-scheme gateway|partner: tests your webhook endpoint, not the APIs):',
-  );
-  for (const e of RECEIVER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
-  lines.push('', 'Other environment variables:');
-  for (const e of OTHER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
-  lines.push('', 'Set by the CLI for test workers:');
-  for (const e of WORKER_ENV) lines.push(`  ${e.name.padEnd(30)} ${e.help}`);
-  lines.push(
+    'Other environment variables:',
+    ...renderEnv(OTHER_ENV),
     '',
-    'Real sandboxes: before any check, a preflight probes each base URL (DNS, TLS, POST /api/auth with the',
-    'sandbox pair, the partner key on GET /business/finance) and sends a request to CALLBACK_PUBLIC_URL, which',
-    'the target must reach to deliver webhooks; a problem stops the run in seconds (exit 4) with what to do.',
-    'Behind a proxy: HTTPS_PROXY / HTTP_PROXY / NO_PROXY or --proxy URL. A private CA: NODE_EXTRA_CA_CERTS=ca.pem.',
+    'Real sandboxes: a preflight probes each base URL (DNS, TLS, credentials) and CALLBACK_PUBLIC_URL before any',
+    'check; a problem stops the run in seconds (exit 4) with what to do. Behind a proxy: HTTPS_PROXY / HTTP_PROXY /',
+    'NO_PROXY or --proxy URL. A private CA: NODE_EXTRA_CA_CERTS=ca.pem.',
     '',
-    'Outputs (reports/): allure-results/, junit.xml, conformance.json, conformance.md;',
+    'Outputs (reports/): conformance.json, conformance.md, junit.xml, allure-results/, failures/<check-id>.json;',
     `\`${commandFor('report', { bare: true })}\` builds reports/allure-report/index.html (one offline file).`,
-  );
+    '',
+    'Exit codes (README.md "Exit codes"):',
+    ...exitCodeLines(),
+  ];
   return lines.join('\n');
 }
 
+function renderEnv(specs: readonly EnvSpec[]): string[] {
+  return renderOptions(specs.map((e) => ({ name: e.name, help: e.help })), undefined, 34, (s) => s.name);
+}
+
 function integer(flag: string, text: string, min: number, max: number): number {
-  if (!/^-?\d+$/.test(text)) throw new UsageError(`${flag} expects an integer, got "${text}"`);
+  if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`${flag} expects an integer, got "${text}"`);
   const value = Number(text);
   if (value < min || value > max) throw new UsageError(`${flag} must be between ${min} and ${max}, got ${text}`);
   return value;
@@ -212,135 +216,150 @@ function oneOf<T extends string>(flag: string, text: string, allowed: readonly T
   throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${text}"`);
 }
 
-const WITH_VALUE = new Set(FLAGS.filter((f) => f.value !== undefined).map((f) => f.flag));
-const BOOLEAN = new Set(FLAGS.filter((f) => f.value === undefined).map((f) => f.flag));
+/** `30`, `30s`, `1500ms`, `2m` → milliseconds (a bare number is seconds). */
+export function durationMs(flag: string, text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(text.trim());
+  const n = Number(m?.[1]);
+  if (m === null || !Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} expects a duration such as 30, 30s or 1500ms, got "${text}"`);
+  const ms = m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1000;
+  return Math.round(ms);
+}
 
-/** Parses and validates the flags. Throws UsageError with a message fit for the user. */
-export function parseArgs(argv: readonly string[]): CliOptions {
-  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, noAllure: false, dryRun: false, help: false, version: false };
-  const seen = new Set<string>();
-  let receiverUrl: string | undefined;
-  let receiverScheme: 'gateway' | 'partner' | undefined;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    if (arg === '--') continue; // npm passes it through sometimes
-    if (arg === '-h') {
-      options.help = true;
-      continue;
-    }
-    if (!arg.startsWith('--')) throw new UsageError(`unexpected argument "${arg}" (flags start with --; see --help)`);
-    const eq = arg.indexOf('=');
-    const flag = eq === -1 ? arg : arg.slice(0, eq);
-    let value: string | undefined = eq === -1 ? undefined : arg.slice(eq + 1);
-    if (!WITH_VALUE.has(flag) && !BOOLEAN.has(flag)) throw new UsageError(`unknown flag ${flag} (see --help)`);
-    if (seen.has(flag)) throw new UsageError(`${flag} given twice`);
-    seen.add(flag);
-    if (BOOLEAN.has(flag)) {
-      if (value !== undefined) throw new UsageError(`${flag} takes no value`);
-    } else if (value === undefined) {
-      const next = argv[i + 1];
-      if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new UsageError(`${flag} needs a value`);
-      value = next;
-      i += 1;
-    }
-    const v = value ?? '';
-    switch (flag) {
-      case '--profile':
-        options.profile = oneOf(flag, v, ['quick', 'full', 'certify'] as const);
-        break;
-      case '--api':
-        options.api = oneOf(flag, v, ['gateway', 'partner', 'both'] as const);
-        break;
-      case '--seed':
-        options.seed = integer(flag, v, SEED_MIN, SEED_MAX);
-        break;
-      case '--runs':
-        options.runs = integer(flag, v, 1, 1_000_000);
-        break;
-      case '--grep':
-        if (v.trim() === '') throw new UsageError('--grep needs a non-empty text');
-        options.grep = v;
-        break;
-      case '--max-rps': {
-        const rps = Number(v);
-        if (v.trim() === '' || !Number.isFinite(rps) || rps <= 0) throw new UsageError(`--max-rps expects a positive number, got "${v}"`);
-        options.maxRps = rps;
-        break;
-      }
-      case '--replay':
-        if (v.trim() === '') throw new UsageError('--replay needs a fast-check path (e.g. "3:1:0")');
-        options.replay = v;
-        break;
-      case '--shard': {
-        const m = /^(\d+)\/(\d+)$/.exec(v);
-        const index = Number(m?.[1]);
-        const count = Number(m?.[2]);
-        if (m === null || count < 1 || index < 1 || index > count) throw new UsageError(`--shard expects i/n with 1 <= i <= n, got "${v}"`);
-        options.shard = { index, count };
-        break;
-      }
-      case '--workers':
-        options.workers = integer(flag, v, 1, 64);
-        break;
-      case '--personality':
-        if (v === 'default' || v === 'alt') options.personality = v;
-        else if (/^mix:\d{1,15}$/.test(v) && Number.isSafeInteger(Number(v.slice(4)))) options.personality = `mix:${Number(v.slice(4))}`;
-        else throw new UsageError(`${flag} must be one of default, alt, mix:SEED (SEED a non-negative integer), got "${v}"`);
-        break;
-      case '--concurrency':
-        options.concurrency = integer(flag, v, 1, 64);
-        break;
-      case '--strict':
-        options.strict = true;
-        break;
-      case '--allow-insecure':
-        options.allowInsecure = true;
-        break;
-      case '--no-preflight':
-        options.noPreflight = true;
-        break;
-      case '--no-allure':
-        options.noAllure = true;
-        break;
-      case '--proxy': {
-        let url: URL | undefined;
-        try {
-          url = new URL(v);
-        } catch {
-          url = undefined;
-        }
-        if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`--proxy expects an http(s) URL such as http://proxy.example:3128, got "${v}"`);
-        options.proxy = v;
-        break;
-      }
-      case '--dry-run':
-        options.dryRun = true;
-        break;
-      case '--receiver-url':
-        receiverUrl = v;
-        break;
-      case '--receiver-scheme':
-        receiverScheme = oneOf(flag, v, ['gateway', 'partner'] as const);
-        break;
-      case '--help':
-        options.help = true;
-        break;
-      case '--version':
-        options.version = true;
-        break;
-    }
+/** `Name: value` or `Name:value` → [name, value]; names as HTTP allows them. */
+export function headerValue(text: string): [string, string] {
+  const colon = text.indexOf(':');
+  const name = colon > 0 ? text.slice(0, colon).trim() : '';
+  if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header expects NAME:VALUE (e.g. X-Tenant:acme), got "${text}"`);
+  if (['host', 'content-length', 'authorization', 'connection', 'transfer-encoding'].includes(name.toLowerCase())) {
+    throw new UsageError(`--header ${name}: the suite sets this header itself (credentials come from the target configuration)`);
   }
+  return [name, text.slice(colon + 1).trim()];
+}
+
+function url(flag: string, text: string, example: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) throw new UsageError(`${flag} expects an http(s) URL such as ${example}, got "${text}"`);
+  return text;
+}
+
+const str = (raw: RawValues, name: string): string | undefined => {
+  const v = raw[name];
+  return typeof v === 'string' ? v : Array.isArray(v) ? v[v.length - 1] : undefined;
+};
+const bool = (raw: RawValues, name: string): boolean => raw[name] === true;
+
+/**
+ * The run's options from parsed flag values (and values the configuration file supplies in the
+ * same shape: harness/cli/config-file.ts). Throws UsageError with a message fit for the user.
+ * Relative paths resolve against `cwd`.
+ */
+export function toCliOptions(raw: RawValues, cwd: string = process.cwd()): CliOptions {
+  const options: CliOptions = { profile: 'quick', api: 'both', strict: false, allowInsecure: false, noPreflight: false, noAllure: false, dryRun: false, help: false, version: false };
+  const text = (name: string): string | undefined => str(raw, name);
+  const v = {
+    profile: text('profile'),
+    api: text('api'),
+    seed: text('seed'),
+    runs: text('runs'),
+    maxRps: text('max-rps'),
+  };
+  if (v.profile !== undefined) options.profile = oneOf('--profile', v.profile, ['quick', 'full', 'certify'] as const);
+  if (v.api !== undefined) options.api = oneOf('--api', v.api, ['gateway', 'partner', 'both'] as const);
+  if (v.seed !== undefined) options.seed = integer('--seed', v.seed, SEED_MIN, SEED_MAX);
+  if (v.runs !== undefined) options.runs = integer('--runs', v.runs, 1, 1_000_000);
+  const grep = text('grep');
+  if (grep !== undefined) options.grep = grep;
+  if (v.maxRps !== undefined) {
+    const rps = Number(v.maxRps);
+    if (v.maxRps.trim() === '' || !Number.isFinite(rps) || rps <= 0) throw new UsageError(`--max-rps expects a positive number, got "${v.maxRps}"`);
+    options.maxRps = rps;
+  }
+  const replay = text('replay');
+  if (replay !== undefined) options.replay = replay;
+  const shard = text('shard');
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    const index = Number(m?.[1]);
+    const count = Number(m?.[2]);
+    if (m === null || count < 1 || index < 1 || index > count) throw new UsageError(`--shard expects i/n with 1 <= i <= n, got "${shard}"`);
+    options.shard = { index, count };
+  }
+  const workers = text('workers');
+  if (workers !== undefined) options.workers = integer('--workers', workers, 1, 64);
+  const concurrency = text('concurrency');
+  if (concurrency !== undefined) options.concurrency = integer('--concurrency', concurrency, 1, 64);
+  const personality = text('personality');
+  if (personality !== undefined) {
+    if (personality === 'default' || personality === 'alt') options.personality = personality;
+    else if (/^mix:\d{1,15}$/.test(personality) && Number.isSafeInteger(Number(personality.slice(4)))) options.personality = `mix:${Number(personality.slice(4))}`;
+    else throw new UsageError(`--personality must be one of default, alt, mix:SEED (SEED a non-negative integer), got "${personality}"`);
+  }
+  options.strict = bool(raw, 'strict');
+  options.allowInsecure = bool(raw, 'allow-insecure');
+  options.noPreflight = bool(raw, 'no-preflight');
+  options.noAllure = bool(raw, 'no-allure');
+  options.dryRun = bool(raw, 'dry-run');
+  options.help = bool(raw, 'help');
+  options.version = bool(raw, 'version');
+  if (bool(raw, 'json')) options.json = true;
+  const proxy = text('proxy');
+  if (proxy !== undefined) options.proxy = url('--proxy', proxy, 'http://proxy.example:3128');
+  const config = text('config');
+  if (config !== undefined) options.config = resolve(cwd, config);
+
+  for (const [flag, key] of [['check', 'check'], ['exclude-check', 'excludeCheck'], ['requirement', 'requirement'], ['area', 'area']] as const) {
+    const list = listValue(raw[flag]);
+    if (list !== undefined && list.length > 0) options[key] = list;
+  }
+  const severity = listValue(raw['severity']);
+  if (severity !== undefined && severity.length > 0) options.severity = severity.map((s) => oneOf('--severity', s.toLowerCase(), SEVERITIES));
+
+  const network: NetworkOptions = {};
+  const timeout = text('request-timeout');
+  if (timeout !== undefined) network.requestTimeoutMs = durationMs('--request-timeout', timeout);
+  const headers = raw['header'];
+  if (headers !== undefined && typeof headers !== 'boolean') network.headers = (Array.isArray(headers) ? headers : [headers]).map(headerValue);
+  for (const [flag, key] of [['client-cert', 'clientCert'], ['client-key', 'clientKey'], ['client-pfx', 'clientPfx']] as const) {
+    const file = text(flag);
+    if (file !== undefined) network[key] = resolve(cwd, file);
+  }
+  if ((network.clientCert === undefined) !== (network.clientKey === undefined)) throw new UsageError('--client-cert and --client-key go together (or --client-pfx alone)');
+  if (network.clientPfx !== undefined && network.clientCert !== undefined) throw new UsageError('--client-pfx or --client-cert/--client-key, not both');
+  if (Object.keys(network).length > 0) options.network = network;
+
+  for (const [flag, key] of [['reports-dir', 'reportsDir'], ['baseline', 'baseline'], ['write-baseline', 'writeBaseline'], ['history', 'history']] as const) {
+    const file = text(flag);
+    if (file !== undefined) options[key] = resolve(cwd, file);
+  }
+
+  const receiverUrl = text('receiver-url');
+  const receiverScheme = text('receiver-scheme');
   if ((receiverUrl === undefined) !== (receiverScheme === undefined)) {
     throw new UsageError('--receiver-url and --receiver-scheme go together (e.g. --receiver-url https://example.test/hooks --receiver-scheme partner)');
   }
   if (receiverUrl !== undefined && receiverScheme !== undefined) {
-    if (seen.has('--api')) throw new UsageError('--api does not apply to a receiver run (--receiver-url): the scheme is --receiver-scheme');
-    options.receiver = { url: receiverUrl, scheme: receiverScheme };
+    if (v.api !== undefined) throw new UsageError('--api does not apply to a receiver run (--receiver-url): the scheme is --receiver-scheme');
+    options.receiver = { url: receiverUrl, scheme: oneOf('--receiver-scheme', receiverScheme, ['gateway', 'partner'] as const) };
   }
   if (options.replay !== undefined && options.seed === undefined) {
-    throw new UsageError('--replay needs the --seed of the failing run (both are printed with the failure)');
+    throw new UsageError('--replay needs the --seed of the failing run (both are in its failure file; `replay FILE` passes them)');
   }
   return options;
+}
+
+/** Parses and validates the flags of `run`. Throws UsageError with a message fit for the user. */
+export function parseArgs(argv: readonly string[], cwd: string = process.cwd()): CliOptions {
+  return toCliOptions(parseFlags(argv, RUN_OPTIONS).values, cwd);
+}
+
+/** True when the options select part of the checks (the run is partial). */
+export function hasSelection(options: SelectionOptions): boolean {
+  return options.check !== undefined || options.excludeCheck !== undefined || options.requirement !== undefined || options.area !== undefined || options.severity !== undefined || options.grep !== undefined;
 }
 
 export const BASE_URL_VARS = ['GATEWAY_BASE_URL', 'PARTNER_BASE_URL'] as const;
@@ -426,6 +445,12 @@ export function workerEnv(options: CliOptions, seed: number, remote = false): Re
   if (options.noAllure) env['PAYGATE_ALLURE'] = '0';
   if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
   if (options.proxy !== undefined) env['PAYGATE_PROXY'] = options.proxy;
+  const network = options.network;
+  if (network?.requestTimeoutMs !== undefined) env['PAYGATE_REQUEST_TIMEOUT_MS'] = String(network.requestTimeoutMs);
+  if (network?.headers !== undefined) env['PAYGATE_TARGET_HEADERS'] = JSON.stringify(network.headers);
+  if (network?.clientCert !== undefined) env['PAYGATE_CLIENT_CERT'] = network.clientCert;
+  if (network?.clientKey !== undefined) env['PAYGATE_CLIENT_KEY'] = network.clientKey;
+  if (network?.clientPfx !== undefined) env['PAYGATE_CLIENT_PFX'] = network.clientPfx;
   if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;
   if (options.shard !== undefined) env['PAYGATE_SHARD'] = `${options.shard.index}/${options.shard.count}`;
   if (options.receiver !== undefined) {

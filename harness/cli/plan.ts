@@ -55,13 +55,14 @@ export function loadBaseline(): PlanBaseline | undefined {
   }
 }
 
-/** The plan of a run with these options (undefined without a baseline). */
-export function planRun(options: Pick<CliOptions, 'profile' | 'api' | 'grep' | 'maxRps' | 'shard' | 'runs'>, baseline: PlanBaseline | undefined = loadBaseline()): RunPlan | undefined {
+/** The plan of a run with these options (undefined without a baseline); `ids`: a selection's checks. */
+export function planRun(options: Pick<CliOptions, 'profile' | 'api' | 'grep' | 'maxRps' | 'shard' | 'runs'> & { ids?: ReadonlySet<string> }, baseline: PlanBaseline | undefined = loadBaseline()): RunPlan | undefined {
   if (baseline === undefined) return undefined;
+  const ids = options.ids;
   const selected = baseline.checks.filter(
     (c) =>
       (options.api === 'both' || options.api === c.api) &&
-      (options.grep === undefined || c.title.includes(options.grep)) &&
+      (ids !== undefined ? ids.has(c.id) : options.grep === undefined || c.title.includes(options.grep) || c.id.includes(options.grep)) &&
       (c.tier === 'quick' || (c.tier === 'timer' && options.profile !== 'quick') || (c.tier === 'certify' && options.profile === 'certify')),
   );
   const share = options.shard !== undefined ? 1 / options.shard.count : 1;

@@ -75,7 +75,7 @@ function envNumber(name: string): number | undefined {
 }
 
 export interface ProgressOptions {
-  /** rewrite one line in place (default: stdout is a TTY and CI is unset) */
+  /** rewrite one line in place (default: stderr is a TTY and CI is unset) */
   interactive?: boolean;
   /** plain-line period when not interactive (ms, default 10000) */
   intervalMs?: number;
@@ -94,9 +94,10 @@ export default class ProgressReporter implements Reporter {
   private loaded = 0;
 
   constructor(options: ProgressOptions = {}) {
-    this.interactive = options.interactive ?? (process.stdout.isTTY === true && (process.env['CI'] ?? '') === '');
+    // progress goes to stderr: stdout carries the result (the summary, or the JSON of --json)
+    this.interactive = options.interactive ?? (process.stderr.isTTY === true && (process.env['CI'] ?? '') === '');
     this.intervalMs = options.intervalMs ?? 10_000;
-    this.write = options.write ?? ((text) => process.stdout.write(text));
+    this.write = options.write ?? ((text) => process.stderr.write(text));
   }
 
   get current(): ProgressState {

@@ -249,8 +249,10 @@ export interface StartReferenceOptions {
 
 /** Starts the reference sandbox as a child process and reads its {@link ReferenceInfo}. */
 export async function startEmbeddedReference(options: StartReferenceOptions): Promise<EmbeddedReference> {
-  const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
-  const script = options.script ?? fileURLToPath(new URL('../../reference/main.ts', import.meta.url));
+  // the built package runs the compiled reference with plain Node; a clone runs the source through tsx
+  const compiled = import.meta.url.endsWith('.js');
+  const script = options.script ?? fileURLToPath(new URL(`../../reference/main.${compiled ? 'js' : 'ts'}`, import.meta.url));
+  const runner = script.endsWith('.ts') ? [createRequire(import.meta.url).resolve('tsx/cli')] : [];
   const env: Record<string, string | undefined> = {
     ...process.env,
     REFERENCE_PARTNER_WEBHOOK_URL: `${options.callbackPublicUrl.replace(/\/+$/, '')}/partner`,
@@ -258,7 +260,7 @@ export async function startEmbeddedReference(options: StartReferenceOptions): Pr
   if (options.faults !== undefined) env.REFERENCE_FAULTS = options.faults;
   if (options.personality !== undefined) env.REFERENCE_PERSONALITY = options.personality;
   Object.assign(env, options.env ?? {});
-  const child = spawn(process.execPath, [tsxCli, script, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...runner, script, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 
   let stderrTail = '';
   child.stderr.setEncoding('utf8');

@@ -126,6 +126,7 @@ function toRequirement(raw: unknown, where: string): Requirement {
     ...(reason !== undefined && { reason }),
     ...(ambiguity !== undefined && { ambiguity }),
     ...(latitude !== undefined && { latitude }),
+    // eslint-disable-next-line no-restricted-syntax -- a requirement's importance in the catalogue (critical/normal/minor), not a finding's severity
     ...(severity !== undefined && { severity }),
     ...(target !== undefined && { target }),
     ...(exempt !== undefined && { exempt }),

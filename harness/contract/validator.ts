@@ -1,26 +1,25 @@
 /**
- * Contract validation of responses against the OpenAPI specs (ajv, JSON Schema 2020-12).
+ * The OpenAPI specs as facts about responses (ajv, JSON Schema 2020-12). Judging them is the
+ * contract rules' (harness/rules/contract.ts): this module says what a response is in the spec's
+ * terms, never whether that conforms.
  *
  * Each bundled document is registered once in ajv under a URN `$id` (`urn:paygate:gateway`,
  * `urn:paygate:partner`) so internal `$ref`s stay intact; a validator is compiled lazily once per
  * (operation, status key, media type) from `{ $ref: 'urn:paygate:<api>#/paths/…/schema' }`.
  *
- * Rules (the contract is the source of truth; the spec encodes it):
- * - one finding per ajv error (`allErrors`), code `contract.schema`, located by the instance path,
- *   naming the `x-requirement` at the failing schema node or its nearest ancestor;
- * - a status the operation does not document → `contract.status-undocumented`, a WARNING; 401 and
- *   429 are always allowed (gateway: "Every route can answer 401 and 429"); statuses of the API's
- *   general Errors table are allowed anywhere but reported as warnings when unlisted for the
- *   operation; any 5xx is a FAILURE (`target.5xx`);
- * - a body that is not JSON where JSON is documented → FAILURE `contract.not-json`; a JSON body with
- *   a non-JSON Content-Type → WARNING `contract.content-type` (the contract names no header);
- * - undocumented response parts are open: nothing is invented beyond the spec.
+ * {@link Contract.responseFacts} gives, for one exchange: the operation it matched and the
+ * requirements that operation names (`x-requirement`), the documented response its status falls
+ * under (exact, range, `default`) with its own requirements, the media type documented and the one
+ * received, whether the body parsed as JSON, and each ajv error (`allErrors`) located by its
+ * instance path and schema path, with the `x-requirement` of the failing schema node (or the
+ * nearest one along the path). Undocumented response parts are open: nothing is invented beyond the
+ * spec. Values shown in the facts are redacted.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { Exchange } from '../core/exchange.js';
-import type { Finding, Judgement, RequirementId } from '../rules/finding.js';
+import type { RequirementId } from '../core/requirement-ids.js';
 import { HarnessError } from '../core/errors.js';
 import type { ApiName } from '../http/client.js';
 import { defaultRedactor } from '../http/redact.js';
@@ -33,17 +32,11 @@ type AddFormats = (ajv: Ajv2020) => Ajv2020;
 const addFormats: AddFormats =
   (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 
-/** Statuses of each API's general Errors table: allowed for any operation. */
-export const GENERAL_ERROR_STATUSES: Record<ApiName, readonly number[]> = {
-  gateway: [400, 401, 403, 404, 409, 422, 429],
-  partner: [401, 403, 404, 409, 422],
-};
-
-/** Statuses every route may answer without being listed (gateway "Endpoints": 401 and 429). */
-export const ALWAYS_ALLOWED_STATUSES: readonly number[] = [401, 429];
-
-/** Requirement named when neither the schema node nor the operation names one. */
-export const FALLBACK_REQUIREMENTS: Record<ApiName, RequirementId> = {
+/**
+ * The requirement of each document that every response is under when no node of the spec names
+ * one: gateway "All bodies are JSON.", partner "Bodies are JSON." (the "Endpoints" sections).
+ */
+export const DOCUMENT_REQUIREMENTS: Record<ApiName, RequirementId> = {
   gateway: 'GW-JSON-BODIES',
   partner: 'PT-BODY-JSON',
 };
@@ -69,7 +62,6 @@ export interface ContractOptions {
   /** already-bundled documents (tests); used instead of loading a path */
   documents?: Partial<Record<ApiName, OpenApiDocument>>;
   redactor?: Redactor;
-  fallbackRequirements?: Partial<Record<ApiName, RequirementId>>;
 }
 
 /** Raw (unredacted) response data to validate instead of the recorded, redacted one. */
@@ -78,14 +70,84 @@ export interface RawResponse {
   text?: string;
   /** response headers as received (names lower-case); only the Content-Type is read */
   headers?: Record<string, string>;
+  /** the client sends the request again after this answer (a 429 with retries left) */
+  retried?: boolean;
+}
+
+/** One response in the spec's terms: what the contract rules judge (harness/rules/contract.ts). */
+export interface ResponseFacts {
+  exchange: Exchange;
+  api: ApiName;
+  /** the spec operation the request matched, `METHOD template` */
+  operation: string;
+  status: number;
+  /** the client sends the request again after this answer (a 429 with retries left): not the answer the check got */
+  retried: boolean;
+  /** the operation's own `x-requirement` */
+  operationRequirements: readonly RequirementId[];
+  /** the document's requirement for every response ({@link DOCUMENT_REQUIREMENTS}) */
+  documentRequirement: RequirementId;
+  /** the response keys the operation documents (`200`, `2XX`, `default`, …) */
+  documentedStatuses: readonly string[];
+  /** the documented response the status falls under; absent when the operation documents none for it */
+  response?: DocumentedResponse;
+}
+
+export interface DocumentedResponse {
+  /** its key: exact status, then range (`2XX`), then `default` */
+  key: string;
+  /** `x-requirement` of the response node or its nearest ancestor */
+  requirements: readonly RequirementId[];
+  /** the documented JSON body and what came; absent when the response documents none (or only a non-JSON media type) */
+  body?: BodyFacts;
+}
+
+export interface BodyFacts {
+  /** the documented media type the body is judged against (its own when documented, else the first JSON one) */
+  mediaType: string;
+  /** the media type of the Content-Type received (lower-case, no parameters); undefined when none */
+  receivedMediaType: string | undefined;
+  /** the Content-Type header as recorded, undefined when none */
+  contentType: string | undefined;
+  /** `x-body` of the schema: `optional` (may be absent), `any` (anything at all) */
+  open: 'optional' | 'any' | undefined;
+  /** the body text is empty or only whitespace */
+  empty: boolean;
+  /** the body parsed as JSON */
+  parsed: boolean;
+  /** the body text, redacted and cut for display */
+  shown: string;
+  /** a schema is documented and the parsed body was validated against it */
+  validated: boolean;
+  /** every `x-requirement` of the response and its schema (through `$ref`s) */
+  schemaRequirements: readonly RequirementId[];
+  /** ajv's errors (empty when the body matches or was not validated) */
+  schemaErrors: readonly SchemaError[];
+}
+
+/** One ajv error, located. */
+export interface SchemaError {
+  /** JSON pointer into the body */
+  instancePath: string;
+  /** where in the schema it failed (ajv's `schemaPath`) */
+  schemaPath: string;
+  keyword: string;
+  message: string | undefined;
+  params: Record<string, unknown>;
+  /** the `x-requirement` of the failing node (a missing property's own), else the nearest along the path, else the operation's, else the document's */
+  requirements: readonly RequirementId[];
+  /** the value at the pointer, redacted and cut for display (`(absent)` when none) */
+  shown: string;
 }
 
 type Json = Record<string, unknown>;
 
 /** See Contract.statusPlan. */
 interface StatusPlan {
-  /** the operation's own requirements, else the API's fallback: named by findings about the status */
-  readonly general: readonly RequirementId[];
+  /** the operation's own requirements */
+  readonly operationRequirements: readonly RequirementId[];
+  /** the response keys the operation documents */
+  readonly documentedStatuses: readonly string[];
   /** the documented response key (`200`, `2XX`, `default`), undefined when undocumented */
   readonly key: string | undefined;
   /** the response's `content`, undefined when it documents none */
@@ -139,7 +201,8 @@ function mediaTypeOf(contentType: string | undefined): string | undefined {
   return media;
 }
 
-function isJsonMediaType(mediaType: string | undefined): boolean {
+/** `application/json` or a `+json` suffix. */
+export function isJsonMediaType(mediaType: string | undefined): boolean {
   return !!mediaType && (mediaType === 'application/json' || mediaType.endsWith('+json'));
 }
 
@@ -253,11 +316,9 @@ export class Contract {
   private readonly schemaRequirementCache = new Map<string, readonly RequirementId[]>();
   private readonly statusPlans = new Map<string, StatusPlan>();
   private readonly redactor: Redactor;
-  private readonly fallback: Record<ApiName, RequirementId>;
 
   private constructor(documents: Partial<Record<ApiName, Json>>, options: ContractOptions) {
     this.redactor = options.redactor ?? defaultRedactor;
-    this.fallback = { ...FALLBACK_REQUIREMENTS, ...options.fallbackRequirements };
     this.ajv = new Ajv2020({
       allErrors: true,
       verbose: true,
@@ -434,25 +495,6 @@ export class Contract {
     return op ? requirementIds(op.node['x-requirement']) : [];
   }
 
-  /**
-   * Validates one exchange's response against the spec: status, body type, schema. `raw` carries
-   * the unredacted parse (from HttpResult) so redaction never causes a schema error; displayed
-   * values are redacted again. Exchanges without a response or operation give no finding.
-   */
-  /**
-   * Validates one exchange's response against the spec: status, body type, schema. `raw` carries
-   * the unredacted parse (from HttpResult) so redaction never causes a schema error; displayed
-   * values are redacted again. The judgement decides the operation's requirements and every
-   * `x-requirement` of the response schema it validated; an exchange without a response or a
-   * documented operation decides nothing.
-   */
-  validateExchange(exchange: Exchange, raw?: RawResponse): Judgement {
-    const evaluated = new Set<RequirementId>();
-    const findings = this.findingsFor(exchange, raw, evaluated);
-    for (const f of findings) for (const id of f.requirements) evaluated.add(id);
-    return { requirements: [...evaluated], findings };
-  }
-
   /** `x-body` of a response's schema: `optional` (may be absent), `any` (anything at all), else undefined. */
   private openBody(api: ApiName, media: unknown): 'optional' | 'any' | undefined {
     const schema = isObject(media) ? this.spec(api).deref(media.schema)?.node : undefined;
@@ -485,62 +527,42 @@ export class Contract {
     return list;
   }
 
-  private findingsFor(exchange: Exchange, raw: RawResponse | undefined, evaluated: Set<RequirementId>): Finding[] {
+  /**
+   * One response in the spec's terms (see the module comment). `raw` carries the unredacted parse
+   * (from HttpResult), so redaction never causes a schema error; values shown are redacted again.
+   * Undefined for an exchange without a response, of an API without a spec, or matching no
+   * documented operation: nothing about it is in the spec.
+   */
+  responseFacts(exchange: Exchange, raw?: RawResponse): ResponseFacts | undefined {
     const response = exchange.response;
-    if (!response || !this.specs.has(exchange.api)) return [];
+    if (!response || !this.specs.has(exchange.api)) return undefined;
     const api = exchange.api;
     let operation = exchange.operation;
     if (!operation || !this.findOperation(api, operation)) {
       const path = exchange.request.path ?? safePathname(exchange.request.url);
       operation = this.matchOperation(api, exchange.request.method, path)?.operation;
     }
-    if (!operation) return [];
+    if (!operation) return undefined;
     const status = response.status;
     const plan = this.statusPlan(api, operation, status);
-    for (const id of plan.general) evaluated.add(id);
-    const base = { exchanges: [exchange] };
-
-    if (status >= 500) {
-      return [
-        {
-          ...base,
-          code: 'target.5xx',
-          title: `${operation} answered ${status}: a server error is never a conforming answer`,
-          severity: 'failure',
-          requirements: [...plan.general],
-          expected: `a status documented for ${operation} (${this.documentedStatuses(api, operation).join(', ') || 'none'}) or a general error status`,
-          actual: `${status} ${truncate(response.body)}`,
-        },
-      ];
-    }
-
-    const findings: Finding[] = [];
-    const key = plan.key;
-    if (!key) {
-      if (!ALWAYS_ALLOWED_STATUSES.includes(status)) {
-        const inTable = GENERAL_ERROR_STATUSES[api].includes(status);
-        findings.push({
-          ...base,
-          code: 'contract.status-undocumented',
-          title: inTable
-            ? `${operation} answered ${status}, which the Errors table allows in general but the operation does not list`
-            : `${operation} answered ${status}, a status the contract does not document for it`,
-          severity: 'warning',
-          requirements: [...plan.general],
-          expected: `one of ${this.documentedStatuses(api, operation).join(', ') || '(none documented)'}`,
-          actual: String(status),
-        });
-      }
-      return findings;
-    }
-
-    const content = plan.content;
-    if (!content) return findings;
+    const facts: ResponseFacts = {
+      exchange,
+      api,
+      operation,
+      status,
+      retried: raw?.retried === true,
+      operationRequirements: plan.operationRequirements,
+      documentRequirement: DOCUMENT_REQUIREMENTS[api],
+      documentedStatuses: plan.documentedStatuses,
+    };
+    if (plan.key === undefined) return facts;
+    const documented: DocumentedResponse = { key: plan.key, requirements: plan.responseRequirements };
+    facts.response = documented;
+    if (!plan.content) return facts;
     // the raw Content-Type when the caller has it: the recorded headers are redacted on first read
-    const actualMedia = mediaTypeOf((raw?.headers ?? response.headers)['content-type']);
-    const media = this.mediaPlan(api, operation, plan, actualMedia);
-    if (!media) return findings;
-    const mediaType = media.mediaType;
+    const receivedMediaType = mediaTypeOf((raw?.headers ?? response.headers)['content-type']);
+    const media = this.mediaPlan(api, operation, plan, receivedMediaType);
+    if (!media) return facts;
 
     const text = raw?.text ?? response.body;
     const parsedByCaller = raw !== undefined && 'json' in raw;
@@ -552,45 +574,23 @@ export class Contract {
         body = undefined;
       }
     }
-    if (body === undefined) {
-      // a body the contract does not show (schema marked `x-body: optional` or `x-body: any`) may be
-      // absent (204, or 200 with nothing); `x-body: any` also tolerates a body that is not JSON
-      const open = media.open;
-      if ((open !== undefined && text.trim() === '') || open === 'any') return findings;
-      const reqFromResponse = plan.responseRequirements;
-      const shownMedia = mediaTypeOf(response.headers['content-type']);
-      findings.push({
-        ...base,
-        code: 'contract.not-json',
-        title: `${operation} answered ${status} with a body that is not JSON`,
-        severity: 'failure',
-        requirements: [this.fallback[api], ...reqFromResponse.filter((r) => r !== this.fallback[api])],
-        expected: `a JSON body (${mediaType})`,
-        actual: text === '' ? '(empty body)' : `${shownMedia ?? 'no Content-Type'}: ${truncate(this.redactor.redactText(text))}`,
-      });
-      return findings;
-    }
-    if (!isJsonMediaType(actualMedia)) {
-      const shownMedia = mediaTypeOf(response.headers['content-type']);
-      findings.push({
-        ...base,
-        code: 'contract.content-type',
-        title: `${operation} answered ${status} with a JSON body labelled ${shownMedia ?? '(no Content-Type)'}`,
-        severity: 'warning',
-        requirements: [this.fallback[api]],
-        expected: `Content-Type ${mediaType}`,
-        actual: response.headers['content-type'] ?? '(none)',
-      });
-    }
-    const validate = media.validate;
-    evaluated.add(this.fallback[api]);
-    for (const id of media.schemaRequirements) evaluated.add(id);
-    if (!validate || validate(body)) return findings;
-    const schemaRoot = this.spec(api).deref(content[mediaType] && (content[mediaType] as Json).schema);
-    for (const error of validate.errors ?? []) {
-      findings.push(this.schemaFinding(api, operation, status, error, body, schemaRoot?.node, exchange));
-    }
-    return findings;
+    const parsed = body !== undefined;
+    const validate = parsed ? media.validate : undefined;
+    const valid = validate ? validate(body) : true;
+    const schemaRoot = validate && !valid ? this.spec(api).deref(isObject(plan.content[media.mediaType]) ? (plan.content[media.mediaType] as Json).schema : undefined) : undefined;
+    documented.body = {
+      mediaType: media.mediaType,
+      receivedMediaType,
+      contentType: response.headers['content-type'],
+      open: media.open,
+      empty: text.trim() === '',
+      parsed,
+      shown: truncate(this.redactor.redactText(text)),
+      validated: validate !== undefined,
+      schemaRequirements: media.schemaRequirements,
+      schemaErrors: valid ? [] : (validate?.errors ?? []).map((error) => this.schemaError(api, operation, error, body, schemaRoot?.node)),
+    };
+    return facts;
   }
 
   /**
@@ -602,12 +602,12 @@ export class Contract {
     const cacheKey = `${api} ${operation} ${status}`;
     const cached = this.statusPlans.get(cacheKey);
     if (cached) return cached;
-    const opReqs = this.operationRequirements(api, operation);
     const key = this.responseKeyFor(api, operation, status);
     const resp = key ? this.responseFor(api, operation, key) : undefined;
     const content = resp && isObject(resp.node.content) && Object.keys(resp.node.content).length > 0 ? resp.node.content : undefined;
     const plan: StatusPlan = {
-      general: opReqs.length ? opReqs : [this.fallback[api]],
+      operationRequirements: this.operationRequirements(api, operation),
+      documentedStatuses: this.documentedStatuses(api, operation),
       key,
       content,
       responseRequirements: resp ? this.spec(api).nearestRequirement(resp.node) : [],
@@ -649,24 +649,17 @@ export class Contract {
     return result;
   }
 
-  private schemaFinding(api: ApiName, operation: string, status: number, error: ErrorObject, body: unknown, schemaRoot: Json | undefined, exchange: Exchange): Finding {
-    const pointer = error.instancePath;
-    const requirements = this.requirementsForError(api, error, schemaRoot, operation);
-    const value = valueAt(body, pointer);
-    let actual: string;
+  private schemaError(api: ApiName, operation: string, error: ErrorObject, body: unknown, schemaRoot: Json | undefined): SchemaError {
     const params = error.params as Record<string, unknown>;
-    if (error.keyword === 'required') actual = `property ${JSON.stringify(params.missingProperty)} absent`;
-    else if (error.keyword === 'additionalProperties') actual = `extra property ${JSON.stringify(params.additionalProperty)}`;
-    else actual = value === undefined ? '(absent)' : truncate(this.redactor.redactBody(JSON.stringify(value)));
+    const value = valueAt(body, error.instancePath);
     return {
-      code: 'contract.schema',
-      title: `${operation} → ${status}: response body ${pointer || '(root)'} ${error.message ?? 'does not match the spec'}`,
-      severity: 'failure',
-      requirements,
-      expected: `${error.keyword} ${truncate(JSON.stringify(params))}`,
-      actual,
-      exchanges: [exchange],
-      pointer,
+      instancePath: error.instancePath,
+      schemaPath: error.schemaPath,
+      keyword: error.keyword,
+      message: error.message,
+      params,
+      requirements: this.requirementsForError(api, error, schemaRoot, operation),
+      shown: value === undefined ? '(absent)' : truncate(this.redactor.redactBody(JSON.stringify(value))),
     };
   }
 
@@ -674,7 +667,7 @@ export class Contract {
    * The requirement of an ajv error: on a missing property, that property's own x-requirement; else
    * the failing node's; else the deepest x-requirement along the instance path from the response
    * schema (through `$ref`s); else the failing node's nearest ancestor; else the operation's; else
-   * the API's fallback.
+   * the document's.
    */
   private requirementsForError(api: ApiName, error: ErrorObject, schemaRoot: Json | undefined, operation: string): RequirementId[] {
     const spec = this.spec(api);
@@ -699,7 +692,7 @@ export class Contract {
       if (nearest.length) return nearest;
     }
     const opReqs = this.operationRequirements(api, operation);
-    return opReqs.length ? opReqs : [this.fallback[api]];
+    return opReqs.length ? opReqs : [DOCUMENT_REQUIREMENTS[api]];
   }
 }
 

@@ -16,6 +16,7 @@ import { dispatchScope } from './client.js';
 import { processRateLimiter } from './rate-limit.js';
 import { HarnessError } from '../core/errors.js';
 import { proxyFor, redactProxyUrl } from './transport.js';
+import { targetNetwork } from './target-network.js';
 
 export type BurstOutcome<T> =
   | { index: number; status: 'fulfilled'; value: T; startedAt: number; settledAt: number }
@@ -85,7 +86,7 @@ function openTunnel(url: URL, proxy: string, timeoutMs: number): Promise<net.Soc
         resolve(proxySocket);
         return;
       }
-      const secure = tls.connect({ socket: proxySocket, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] });
+      const secure = tls.connect({ socket: proxySocket, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...targetNetwork().tls });
       secure.once('secureConnect', () => {
         clearTimeout(timer);
         resolve(secure);
@@ -104,7 +105,7 @@ function openSocket(url: URL, timeoutMs: number): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
     const socket =
       url.protocol === 'https:'
-        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'] })
+        ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...targetNetwork().tls })
         : net.connect({ host, port });
     const timer = setTimeout(() => {
       socket.destroy();

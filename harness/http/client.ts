@@ -23,6 +23,10 @@ import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js'
 import { proxyDispatcher } from './transport.js';
 import { enterRequest, requestKinds } from './quiet-lane.js';
 import type { RateLimiter } from './rate-limit.js';
+import { CHECK_HEADER, currentCheck } from './check-context.js';
+import { headerKind } from './target-network.js';
+import type { TargetNetwork } from './target-network.js';
+import { userAgent } from '../version.js';
 
 export type ApiName = 'gateway' | 'partner';
 export type CredentialEnvironment = 'sandbox' | 'production';
@@ -69,6 +73,8 @@ export interface HttpResult {
   json: unknown;
   /** the recorded (redacted) exchange */
   exchange: Exchange;
+  /** the client sends the request again after this answer (a 429 with retries left) */
+  retried?: true;
 }
 
 /** Receives every exchange with the raw result (for validation against unredacted data). */
@@ -93,8 +99,13 @@ export interface HttpClientOptions {
   /** upper bound of one wait after a 429 (default 10000 ms) */
   maxRetryAfterMs?: number;
   redactor?: Redactor;
-  /** header `user-agent` (default `paygate-conformance`) */
+  /** header `user-agent` (default `paygate-conformance/<version>`) */
   userAgent?: string;
+  /**
+   * the target's own settings (harness/http/target-network.ts): a time limit, extra headers
+   * (redacted in every record), a client certificate; only for clients of the target under test
+   */
+  target?: TargetNetwork;
 }
 
 /**
@@ -174,6 +185,7 @@ export class HttpClient {
   private readonly max429Retries: number;
   private readonly maxRetryAfterMs: number;
   private readonly userAgent: string;
+  private readonly extraHeaders: readonly (readonly [string, string])[];
   private readonly listeners = new Set<ExchangeListener>();
   /** the pool is the shared proxy agent: never closed by one client */
   private readonly proxied: boolean;
@@ -189,14 +201,17 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.baseUrl = `${this.origin}${this.basePath}`;
-    this.pool = proxyDispatcher(this.origin) ?? new Pool(this.origin, { connections: options.connections ?? 8, pipelining: 1 });
+    const tls = url.protocol === 'https:' ? options.target?.tls : undefined;
+    this.pool = proxyDispatcher(this.origin, undefined, options.connections, tls) ?? new Pool(this.origin, { connections: options.connections ?? 8, pipelining: 1, ...(tls !== undefined && { connect: { ...tls } }) });
     this.proxied = !(this.pool instanceof Pool);
-    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.timeoutMs = options.timeoutMs ?? options.target?.timeoutMs ?? 15_000;
     this.limiter = processRateLimiter(options.maxRps);
     this.max429Retries = options.max429Retries ?? 3;
     this.maxRetryAfterMs = options.maxRetryAfterMs ?? 10_000;
     this.redactor = options.redactor ?? defaultRedactor;
-    this.userAgent = options.userAgent ?? 'paygate-conformance';
+    this.userAgent = options.userAgent ?? userAgent();
+    this.extraHeaders = options.target?.headers ?? [];
+    for (const [name, value] of this.extraHeaders) this.redactor.registerHeader(name, value, headerKind(name));
   }
 
   /** Subscribes to every exchange of this client. Returns an unsubscribe function. */
@@ -223,9 +238,9 @@ export class HttpClient {
       // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
       const pause = runPauses.pending(this.api);
       if (pause) await pause;
-      const result = await this.laned(options);
-      const retry = result.status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
-      if (!retry) return result;
+      const retry = (status: number): boolean => status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
+      const result = await this.laned(options, retry);
+      if (!retry(result.status)) return result;
       const advised = parseRetryAfter(result.headers['retry-after']);
       const wait = Math.min(advised ?? 250 * 2 ** attempt, this.maxRetryAfterMs);
       if (advised !== undefined) runPauses.report(this.api, wait);
@@ -234,18 +249,19 @@ export class HttpClient {
   }
 
   /** A request holds its kind's quiet-account lane of the API while it is in flight (harness/http/quiet-lane.ts). */
-  private async laned(options: RequestOptions): Promise<HttpResult> {
+  private async laned(options: RequestOptions, retried: (status: number) => boolean): Promise<HttpResult> {
     const scope = dispatchScope.getStore();
-    if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options);
+    if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options, retried);
     const end = await enterRequest(this.api, requestKinds(options.method, options.operation));
     try {
-      return await this.once(options);
+      return await this.once(options, retried);
     } finally {
       end();
     }
   }
 
-  private async once(options: RequestOptions): Promise<HttpResult> {
+  /** One attempt; `retried` says whether the client will send it again after this status. */
+  private async once(options: RequestOptions, retried: (status: number) => boolean): Promise<HttpResult> {
     const q = options.path.indexOf('?');
     const pathOnly = q < 0 ? options.path : options.path.slice(0, q);
     const inlineQuery = q < 0 ? undefined : options.path.slice(q + 1);
@@ -254,6 +270,11 @@ export class HttpClient {
     const url = `${this.origin}${requestPath}`;
 
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' };
+    // the check that sent it, so the target's logs can be matched with the report
+    const check = currentCheck();
+    if (check !== undefined) headers[CHECK_HEADER] = check;
+    // the target's own headers (--header); a request's own headers win
+    for (const [name, value] of this.extraHeaders) headers[name.toLowerCase()] = value;
     let body: string | Buffer | undefined;
     if (options.rawBody !== undefined) {
       body = options.rawBody;
@@ -316,7 +337,7 @@ export class HttpClient {
       error,
     });
 
-    const result: HttpResult = { status, headers: responseHeaders, text, json, exchange };
+    const result: HttpResult = { status, headers: responseHeaders, text, json, exchange, ...(retried(status) && { retried: true as const }) };
     for (const l of this.listeners) l(exchange, result);
     for (const o of options.observers ?? []) o.observe(exchange, result);
     for (const l of globalListeners) l(exchange, result);

@@ -61,3 +61,28 @@ export function toCurl(exchange: Pick<Exchange, 'request'> | { request: Recorded
   args.push(shellWord(req.url));
   return args.join(' ');
 }
+
+/** The gateway tokens curl lines refer to, and the credential pair each is obtained with. */
+const TOKEN_PAIRS: readonly { token: string; id: string; secret: string }[] = [
+  { token: 'GATEWAY_TOKEN', id: 'GATEWAY_CLIENT_ID', secret: 'GATEWAY_CLIENT_SECRET' },
+  { token: 'GATEWAY_LIVE_TOKEN', id: 'GATEWAY_LIVE_CLIENT_ID', secret: 'GATEWAY_LIVE_CLIENT_SECRET' },
+  { token: 'GATEWAY_OTHER_TOKEN', id: 'GATEWAY_OTHER_CLIENT_ID', secret: 'GATEWAY_OTHER_CLIENT_SECRET' },
+];
+
+/**
+ * A curl block that works from a fresh shell: each gateway token the lines use (`$GATEWAY_TOKEN`…)
+ * is first obtained from `POST {base_url}/api/auth` with its pair (`$GATEWAY_CLIENT_ID`…), at the
+ * gateway address the lines themselves use. Lines that use no token come back unchanged.
+ */
+export function withTokenRequests(curls: readonly string[]): string[] {
+  const prelude: string[] = [];
+  for (const pair of TOKEN_PAIRS) {
+    const user = curls.find((c) => new RegExp(`\\$\\{?${pair.token}\\b`).test(c));
+    if (user === undefined) continue;
+    // the gateway's base URL: what precedes /api/ in the line's URL (a path prefix is kept)
+    const url = /(https?:\/\/[^\s'"]*?)\/api\//.exec(user)?.[1];
+    const auth = url !== undefined ? shellQuote(`${url}/api/auth`) : '"$GATEWAY_BASE_URL/api/auth"';
+    prelude.push(`export ${pair.token}="$(curl -sS -X POST -u "$${pair.id}:$${pair.secret}" ${auth} | node -pe 'JSON.parse(require("fs").readFileSync(0, "utf8")).token')"`);
+  }
+  return [...prelude, ...curls];
+}

@@ -84,6 +84,18 @@ export class Redactor {
     this.anyVariant = undefined;
   }
 
+  /** header name (lower case) → kind: every value of that header is redacted (`--header`) */
+  private readonly headerKinds = new Map<string, string>();
+
+  /**
+   * Redacts every value of a request header, whatever its length (a tenant `acme` too), as
+   * `<redacted:KIND>`; the value is also registered as a secret (hidden where a body echoes it).
+   */
+  registerHeader(name: string, value: string, kind: string): void {
+    this.headerKinds.set(name.toLowerCase(), kind);
+    this.register(value, kind);
+  }
+
   /** True when the value is a registered secret. */
   isSecret(value: string): boolean {
     return this.secrets.has(value);
@@ -144,6 +156,7 @@ export class Redactor {
       const name = rawName.toLowerCase();
       if (name === 'authorization') out[name] = this.redactAuthorization(value);
       else if (SENSITIVE_HEADERS.has(name)) out[name] = redactedMarker();
+      else if (this.headerKinds.has(name)) out[name] = redactedMarker(this.headerKinds.get(name));
       else out[name] = this.redactText(value);
     }
     return out;

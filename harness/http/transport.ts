@@ -16,6 +16,7 @@ import { HarnessError } from '../core/errors.js';
 import type { Exchange } from '../core/exchange.js';
 import { proxyFor, proxySettings } from './network.js';
 import type { ProxySettings } from './network.js';
+import type { ClientTls } from './target-network.js';
 
 export * from './network.js';
 
@@ -25,14 +26,16 @@ let sharedAgent: { key: string; agent: EnvHttpProxyAgent } | undefined;
  * The dispatcher for requests to `origin` when a proxy applies (one agent per process, keep-alive
  * to the proxy), or undefined: the caller then uses its own direct pool.
  */
-export function proxyDispatcher(origin: string, settings: ProxySettings = proxySettings(), connections = 8): Dispatcher | undefined {
+export function proxyDispatcher(origin: string, settings: ProxySettings = proxySettings(), connections = 8, tls?: ClientTls): Dispatcher | undefined {
   if (proxyFor(new URL(origin), settings) === undefined) return undefined;
-  const key = JSON.stringify(settings);
+  const key = `${JSON.stringify(settings)} ${tls !== undefined ? 'mtls' : ''}`;
   if (sharedAgent?.key !== key) {
     sharedAgent = {
       key,
-      // NO_PROXY was applied above (with loopback); the agent gets it too for redirects to other hosts
-      agent: new EnvHttpProxyAgent({ ...settings, connections }),
+      // NO_PROXY was applied above (with loopback); the agent gets it too for redirects to other hosts.
+      // A client certificate (mTLS) goes on the TLS session with the target: inside the tunnel
+      // (requestTls) or direct (connect)
+      agent: new EnvHttpProxyAgent({ ...settings, connections, ...(tls !== undefined && { connect: { ...tls }, requestTls: { ...tls } }) }),
     };
   }
   return sharedAgent.agent;

@@ -20,9 +20,19 @@ export interface AcceptedEntry extends AcceptedRef {
   actual: string;
 }
 
+/** A partial run's selection (harness/cli/selection.ts), as conformance.json records it. */
+export interface SelectionPart {
+  partial: true;
+  /** as given: `check`, `excludeCheck`, `requirement`, `area`, `severity`, `grep` */
+  given: Partial<Record<'check' | 'excludeCheck' | 'requirement' | 'area' | 'severity' | 'grep', string | string[]>>;
+  checks: string[];
+  of: number;
+}
+
 /** What this module reads from a report (a subset of ConformanceReport). */
 export interface AdoptionParts {
   strict: boolean;
+  selection?: SelectionPart;
   accepted?: readonly AcceptedEntry[];
   baseline?: BaselineStatus;
   history?: HistoryComparison;
@@ -30,6 +40,24 @@ export interface AdoptionParts {
 
 function cell(text: string | number | undefined): string {
   return String(text ?? '').replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+/** `--check a --area b` (how a partial run was selected, for people). */
+export function selectionText(selection: SelectionPart): string {
+  const flag: Record<string, string> = { check: '--check', excludeCheck: '--exclude-check', requirement: '--requirement', area: '--area', severity: '--severity', grep: '--grep' };
+  return Object.entries(selection.given)
+    .map(([key, value]) => `${flag[key] ?? key} ${(Array.isArray(value) ? value : [value]).join(',')}`)
+    .join(' ');
+}
+
+/** The line at the top of conformance.md of a partial run: it must never read as a full one. */
+export function partialRunNotice(report: Pick<AdoptionParts, 'selection'>): string[] {
+  const s = report.selection;
+  if (s === undefined) return [];
+  return [
+    `> **Partial run**: ${s.checks.length} of ${s.of} checks selected (\`${cell(selectionText(s))}\`). Requirements of the checks left out read "not-run"; this is no verdict on the whole contract.`,
+    '',
+  ];
 }
 
 export function adoptionMarkdown(report: AdoptionParts): string[] {

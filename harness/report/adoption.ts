@@ -7,7 +7,7 @@
  * Options come from the environment the CLI sets (PAYGATE_BASELINE, PAYGATE_HISTORY) or from the
  * merge command's flags.
  */
-import type { AcceptedEntry } from './adoption-markdown.js';
+import type { AcceptedEntry, SelectionPart } from './adoption-markdown.js';
 import { baselineStatus, loadBaseline } from './baseline.js';
 import { appendHistory, compareWithHistory, historyRecord, readHistory } from './history.js';
 import type { ConformanceReport } from './verdict.js';
@@ -19,14 +19,31 @@ export interface AdoptionOptions {
   today?: Date;
   /** the embedded reference's faults (default REFERENCE_FAULTS): part of the target's identity in the history */
   referenceFaults?: string;
+  /** a partial run's selection (PAYGATE_SELECTION, set by the CLI) */
+  selection?: SelectionPart;
+  /** the configuration file the run read (PAYGATE_CONFIG_FILE) */
+  configFile?: string;
+}
+
+declare module './verdict.js' {
+  interface ConformanceReport {
+    /** set when the run was partial (--check, --requirement, --area, --severity, --grep) */
+    selection?: SelectionPart;
+    /** the configuration file the run read */
+    config?: { file: string };
+  }
 }
 
 export function adoptionFromEnv(env: NodeJS.ProcessEnv = process.env): AdoptionOptions {
   const baselineFile = env['PAYGATE_BASELINE'];
   const historyFile = env['PAYGATE_HISTORY'];
+  const selection = env['PAYGATE_SELECTION'];
+  const configFile = env['PAYGATE_CONFIG_FILE'];
   return {
     ...(baselineFile !== undefined && baselineFile !== '' && { baselineFile }),
     ...(historyFile !== undefined && historyFile !== '' && { historyFile }),
+    ...(selection !== undefined && selection !== '' && { selection: JSON.parse(selection) as SelectionPart }),
+    ...(configFile !== undefined && configFile !== '' && { configFile }),
   };
 }
 
@@ -49,6 +66,15 @@ export function acceptedEntries(report: Pick<ConformanceReport, 'checks'>): Acce
 
 /** Adds accepted findings, baseline status and history to the report (in place) and appends to the history file. */
 export function completeReport(report: ConformanceReport, options: AdoptionOptions): ConformanceReport {
+  if (options.configFile !== undefined) report.config = { file: options.configFile };
+  if (options.selection !== undefined) {
+    // a partial run: what was left out is not "not covered by any check", it was not selected
+    report.selection = options.selection;
+    for (const r of report.requirements) {
+      if (r.verdict === 'not-run' && r.reason === 'no check covers it') r.reason = 'not selected in this partial run';
+    }
+    report.coverage.notCovered = [];
+  }
   const accepted = acceptedEntries(report);
   if (accepted.length > 0) report.accepted = accepted;
   // a requirement that passes only because its deviation is accepted says so in its row

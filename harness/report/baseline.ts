@@ -20,6 +20,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
+import { schemaProblems } from '../config/schemas.js';
+import { nearest } from '../cli/parse.js';
 
 export interface BaselineEntry {
   check?: string;
@@ -93,6 +95,9 @@ export function parseBaseline(text: string, file: string): Baseline {
     throw new BaselineError(`baseline ${file}: not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (doc === null || doc === undefined) return { file, entries: [] };
+  // schemas/baseline.schema.json: every problem names its key (accepted[2].expires)
+  const problems = schemaProblems('baseline', doc, { nearest });
+  if (problems.length > 0) throw new BaselineError(`baseline ${file}: ${problems.join('; ')}`);
   const list: unknown = Array.isArray(doc) ? doc : typeof doc === 'object' ? (doc as { accepted?: unknown }).accepted ?? [] : undefined;
   if (!Array.isArray(list)) throw new BaselineError(`baseline ${file}: expected a list under "accepted:"`);
   const entries = list.map((raw: unknown, index): BaselineEntry => {

@@ -11,7 +11,7 @@
  *    generated HTML/JS/CSS file, then verifies none remain: a report reviewers open must not phone
  *    home. Any leftover fails the command loudly.
  *
- *   tsx harness/report/build-html.ts [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]
+ *   paygate-conformance report [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -247,29 +247,18 @@ export function buildHtmlReport(options: BuildOptions): BuildResult {
   return { index, scrubbed, durationMs: Date.now() - started };
 }
 
-function main(argv: readonly string[]): number {
+/** `paygate-conformance report [--reports-dir DIR] [--results DIR] [--output DIR]` (flags parsed by harness/cli/program.ts). */
+export function reportCommand(values: { [flag: string]: unknown }): number {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
   // the user's working directory (an installed package must not look inside node_modules)
-  let reportsDir = resolve(process.env['PAYGATE_REPORTS_DIR'] ?? 'reports');
-  let resultsDir: string | undefined;
-  let outputDir: string | undefined;
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (arg === '--reports-dir') reportsDir = resolve(argv[++i] ?? reportsDir);
-    else if (arg === '--results') resultsDir = resolve(argv[++i] ?? 'reports/allure-results');
-    else if (arg === '--output') outputDir = resolve(argv[++i] ?? 'reports/allure-report');
-    else if (arg === '--help' || arg === '-h') {
-      console.log(`usage: ${commandFor('report')} [--reports-dir reports] [--results DIR/allure-results] [--output DIR/allure-report]\nBuilds DIR/allure-report/index.html: one self-contained file, no analytics, opens from file://.`);
-      return 0;
-    } else if (arg !== '--') {
-      console.error(`report: unknown argument ${arg}`);
-      return 2;
-    }
-  }
+  const reportsDir = resolve(text('reports-dir') ?? process.env['PAYGATE_REPORTS_DIR'] ?? 'reports');
+  const results = text('results');
+  const output = text('output');
   try {
     const result = buildHtmlReport({
-      resultsDir: resultsDir ?? join(reportsDir, 'allure-results'),
-      outputDir: outputDir ?? join(reportsDir, 'allure-report'),
-      ...(resultsDir === undefined && { reportsDir }),
+      resultsDir: results !== undefined ? resolve(results) : join(reportsDir, 'allure-results'),
+      outputDir: output !== undefined ? resolve(output) : join(reportsDir, 'allure-report'),
+      ...(results === undefined && { reportsDir }),
     });
     const removed = Object.values(result.scrubbed).reduce((a, b) => a + b, 0);
     const size = (statSync(result.index).size / 1e6).toFixed(1);
@@ -279,8 +268,4 @@ function main(argv: readonly string[]): number {
     console.error(error instanceof Error ? error.message : String(error));
     return 1;
   }
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  process.exit(main(process.argv.slice(2)));
 }

@@ -2,15 +2,14 @@
  * Merges sharded verdict fragments (reports/verdict-fragments/shard-*.json, one per
  * `--shard i/n` run) into one reports/conformance.json and conformance.md.
  *
- *   tsx harness/report/merge.ts [--dir reports] [fragment.json …]
+ *   paygate-conformance merge [--reports-dir reports] [fragment.json …]
  *
- * Exit code as for a whole run: 0 pass, 1 a check failed (or warned under --strict), 3 harness
- * errors only, 2 bad input. Allure results merge by copying every shard's allure-results files into
- * one directory (file names are UUIDs); see reports/README.md.
+ * The exit code is a whole run's (one table: README.md "Exit codes"; 2 for bad input, 5 is reserved
+ * for a merge of incomplete shards). Allure results merge by copying every shard's allure-results
+ * files into one directory (file names are UUIDs); see docs/REPORTS.md.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Requirement } from '../contract/requirements.js';
 import { buildConformance, exitCodeFor } from './verdict.js';
 import type { ConformanceReport, RunInfo } from './verdict.js';
@@ -19,14 +18,18 @@ import type { VerdictFragment } from './verdict-reporter.js';
 import { completeReport } from './adoption.js';
 import type { AdoptionOptions } from './adoption.js';
 import { adoptionSummaryLines } from './adoption-markdown.js';
+import type { SelectionPart } from './adoption-markdown.js';
 import { commandFor } from '../cli/invocation.js';
 import { shellQuote } from '../http/curl.js';
 
-function isFragment(value: unknown): value is VerdictFragment {
+/** A shard's fragment; a partial run's shards also carry its selection. */
+type Fragment = VerdictFragment & { selection?: SelectionPart };
+
+function isFragment(value: unknown): value is Fragment {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'paygate-verdict-fragment';
 }
 
-export function readFragments(paths: readonly string[]): VerdictFragment[] {
+export function readFragments(paths: readonly string[]): Fragment[] {
   return paths.map((path) => {
     const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
     if (!isFragment(value)) throw new Error(`merge: ${path} is not a verdict fragment`);
@@ -69,34 +72,32 @@ export function mergeFragments(fragments: readonly VerdictFragment[], catalogue:
   return { report: buildConformance(run, checks, catalogue), problems };
 }
 
-async function main(argv: readonly string[]): Promise<number> {
-  let dir = process.env['PAYGATE_REPORTS_DIR'] ?? 'reports';
-  const files: string[] = [];
-  const adoption: AdoptionOptions = {};
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i] ?? '';
-    if (arg === '--dir' || arg === '--reports-dir') dir = argv[++i] ?? dir;
-    else if (arg === '--baseline') adoption.baselineFile = resolve(argv[++i] ?? '');
-    else if (arg === '--history') adoption.historyFile = resolve(argv[++i] ?? '');
-    else if (arg === '--help' || arg === '-h') {
-      console.log(
-        `usage: ${commandFor('merge')} [--reports-dir reports] [--baseline FILE] [--history FILE] [fragment.json …]\n` +
-          'Merges DIR/verdict-fragments/shard-*.json into DIR/conformance.{json,md}; with the run\'s --baseline, reports stale and expired\n' +
-          'entries (the shards cannot: each saw part of the run); with --history, compares with and appends to the history.',
-      );
-      return 0;
-    } else if (arg !== '--') files.push(arg);
-  }
-  dir = resolve(dir);
-  const paths = files.length > 0 ? files : fragmentFiles(dir);
+/**
+ * `paygate-conformance merge [--reports-dir DIR] [--baseline FILE] [--history FILE] [fragment.json …]`
+ * (flags parsed by harness/cli/program.ts). The exit code is the run's (README.md "Exit codes").
+ */
+export async function mergeCommand(values: { [flag: string]: unknown }, files: readonly string[]): Promise<number> {
+  const text = (name: string): string | undefined => (typeof values[name] === 'string' ? values[name] : undefined);
+  const dir = resolve(text('reports-dir') ?? process.env['PAYGATE_REPORTS_DIR'] ?? 'reports');
+  const baseline = text('baseline');
+  const history = text('history');
+  const adoption: AdoptionOptions = {
+    ...(baseline !== undefined && { baselineFile: resolve(baseline) }),
+    ...(history !== undefined && { historyFile: resolve(history) }),
+  };
+  const paths = files.length > 0 ? files.map((f) => resolve(f)) : fragmentFiles(dir);
   if (paths.length === 0) {
     console.error(`merge: no fragments in ${join(dir, 'verdict-fragments')}`);
     return 2;
   }
   const { catalogue, problem } = await loadCatalogue();
   if (problem !== undefined) console.warn(`merge: requirement catalogue unavailable: ${problem}`);
-  const { report, problems } = mergeFragments(readFragments(paths), catalogue);
+  const fragments = readFragments(paths);
+  const { report, problems } = mergeFragments(fragments, catalogue);
   for (const p of problems) console.warn(`merge: warning: ${p}`);
+  // a partial run's shards carry its selection (harness/cli/main.ts): the merged run is partial too
+  const selection = fragments.find((f) => f.selection !== undefined)?.selection;
+  if (selection !== undefined) adoption.selection = selection;
   const written = writeConformance(dir, completeReport(report, adoption));
   const s = report.summary;
   console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.inconclusive ?? 0} inconclusive, ${s.errors} harness errors, ${s.requests} requests`);
@@ -105,14 +106,4 @@ async function main(argv: readonly string[]): Promise<number> {
   const dirFlag = dir === resolve('reports') ? '' : ` --reports-dir ${shellQuote(relative(process.cwd(), dir) || '.')}`;
   console.log(`HTML report of the merged run: ${commandFor('report', { bare: dirFlag === '' })}${dirFlag}`);
   return exitCodeFor(report);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      console.error(error instanceof Error ? error.message : error);
-      process.exit(2);
-    },
-  );
 }

@@ -23,7 +23,7 @@ import type { ReportedFinding } from './finding.js';
 import { findingHeadline, mdCell, renderFinding, renderSequence } from './format.js';
 import type { Profile } from '../cli/args.js';
 import { commandFor } from '../cli/invocation.js';
-import { adoptionMarkdown } from './adoption-markdown.js';
+import { adoptionMarkdown, partialRunNotice } from './adoption-markdown.js';
 import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
 import type { BaselineStatus } from './baseline.js';
 export type { Profile, CheckState };
@@ -496,6 +496,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const certify = report.profile === 'certify';
   const result = report.outcome.toUpperCase();
   out.push(certify ? '# Certificate of conformance — paygate-conformance' : '# Conformance report — paygate-conformance', '');
+  out.push(...partialRunNotice(report));
   if (certify) {
     out.push(`## Result: **${result}**`, '');
     out.push(

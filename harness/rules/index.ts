@@ -7,4 +7,3 @@ export * from './time.js';
 export * from './errors.js';
 export * from './status.js';
 export * from './identifiers.js';
-export * from './webhooks.js';

@@ -28,6 +28,13 @@
  * - **Purity.** A judge reads its observation and nothing else: no HTTP, no clock, no run state. A
  *   request of the observation that got no answer is reported with `v.unanswered(exchange)`: the
  *   harness then makes the check inconclusive (harness/run/check-run.ts), never the rule.
+ * - **Requirements from the specs.** The contract rules (harness/rules/contract.ts) judge every
+ *   response against the OpenAPI specs, whose nodes name the requirement they encode
+ *   (`x-requirement`). Such a rule declares `requirementsFromSpec: true` and no requirement of its
+ *   own: its observation carries the IDs as data, read from the spec node at fault, and it may decide
+ *   or name any of them. The section rule deciding a sentence still declares it; the spec shapes it
+ *   encodes are judged on every response besides (test/rules-declarations.test.ts allows this only
+ *   in harness/rules/contract.ts; test/spec-*.test.ts proves every `x-requirement` is catalogued).
  */
 import type { Exchange } from '../core/exchange.js';
 import { HarnessError } from '../core/errors.js';
@@ -88,6 +95,11 @@ export interface RuleDeclaration<O, C extends string> {
   name: string;
   /** the requirement IDs (specs/requirements.yaml) this rule decides */
   requirements: readonly RequirementId[];
+  /**
+   * the rule decides requirements its observation names as data, from the specs' `x-requirement`
+   * (the contract rules only): `decides` and findings may name them besides `requirements`
+   */
+  requirementsFromSpec?: true;
   /** every finding code it can produce, with its one severity */
   codes: { readonly [K in C]: Severity };
   /** rules it applies to parts of its observation (`v.apply`) */
@@ -103,6 +115,8 @@ export interface Rule<O> {
   readonly kind: 'declared' | 'legacy';
   readonly name: string;
   readonly requirements: readonly RequirementId[];
+  /** also decides the requirements its observations name from the specs (see RuleDeclaration) */
+  readonly requirementsFromSpec: boolean;
   readonly codes: Readonly<Record<string, Severity>>;
   readonly uses: readonly Rule<never>[];
   readonly relation?: Relation;
@@ -125,10 +139,13 @@ function isWarnOnly(id: RequirementId): boolean {
 export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, C>): Rule<O> {
   const { name, requirements, codes, relation } = declaration;
   const uses = declaration.uses ?? [];
+  const fromSpec = declaration.requirementsFromSpec === true;
+  const owns = (id: RequirementId): boolean => fromSpec || requirements.includes(id);
   const rule: Rule<O> = {
     kind: 'declared',
     name,
     requirements,
+    requirementsFromSpec: fromSpec,
     codes,
     uses,
     ...(relation !== undefined ? { relation } : {}),
@@ -146,7 +163,7 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
           if (severity === undefined) throw new HarnessError('rule.code', `${name}: code ${code} is not declared by the rule`);
           const named = [...(draft.requirements ?? decided)];
           for (const id of named) {
-            if (!requirements.includes(id)) throw new HarnessError('rule.requirement', `${name}: finding ${code} names ${id}, which the rule does not declare`);
+            if (!owns(id)) throw new HarnessError('rule.requirement', `${name}: finding ${code} names ${id}, which the rule does not declare`);
           }
           const exchanges = [...shown];
           for (const e of draft.exchanges ?? []) if (e && !exchanges.includes(e)) exchanges.push(e);
@@ -166,7 +183,7 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
         },
         decides(...ids) {
           for (const id of ids) {
-            if (!requirements.includes(id)) throw new HarnessError('rule.requirement', `${name}: decides ${id}, which the rule does not declare`);
+            if (!owns(id)) throw new HarnessError('rule.requirement', `${name}: decides ${id}, which the rule does not declare`);
           }
           decided = [...ids];
         },
@@ -251,6 +268,7 @@ export function legacyRule<O>(name: string, requirements: readonly RequirementId
     kind: 'legacy',
     name,
     requirements,
+    requirementsFromSpec: false,
     codes: {},
     uses: [],
     judge(observation: O): Judgement {

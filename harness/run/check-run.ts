@@ -1,6 +1,6 @@
 /**
  * {@link CheckRun}: one per check (and one per property iteration). It observes every exchange made
- * through clients created for it, validates each response against the contract automatically, and
+ * through clients created for it, judges each response against the contract automatically, and
  * records the judgements the check hands it: every rule evaluation per requirement (how many, with
  * what outcome) and the findings (failures and warnings kept apart). `finish()` throws an
  * AssertionError-named error listing the failures. Verdicts come from these evaluations: a
@@ -16,6 +16,7 @@ import type { EvaluationCount } from '../report/outcome.js';
 import { defaultRedactor } from '../http/redact.js';
 import type { Redactor } from '../http/redact.js';
 import type { Rule } from '../rules/rule.js';
+import { conformToContract } from '../rules/contract.js';
 import { TargetUnreachableError } from '../http/transport.js';
 
 /** Thrown by `CheckRun.finish()`; named AssertionError so reporters mark the test failed, not broken. */
@@ -101,12 +102,16 @@ export class CheckRun implements ExchangeObserver {
     return [...this.failures, ...this.warnings];
   }
 
-  /** ExchangeObserver: records the exchange and validates its response against the contract. */
+  /**
+   * ExchangeObserver: records the exchange and judges its response against the contract (every
+   * response the check sees, each 429 attempt included: harness/rules/contract.ts).
+   */
   observe(exchange: Exchange, result?: HttpResult): void {
     this.exchanges.push(exchange);
     if (!this.options.contract) return;
-    const raw = result && result.status !== 0 ? { json: result.json, text: result.text, headers: result.headers } : undefined;
-    this.record(this.options.contract.validateExchange(exchange, raw));
+    const raw = result && result.status !== 0 ? { json: result.json, text: result.text, headers: result.headers, retried: result.retried === true } : undefined;
+    const facts = this.options.contract.responseFacts(exchange, raw);
+    if (facts) this.judge(conformToContract, facts);
   }
 
   /** the names of the rules judged in this run */

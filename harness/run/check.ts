@@ -53,6 +53,9 @@ import { mapLimited } from './parallel.js';
 import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
 import { QUIET_KINDS, enterRequest, requestsBlockedMs } from '../http/quiet-lane.js';
 import type { QuietKind } from '../http/quiet-lane.js';
+import { collectCheck, collecting, isSelected } from './check-catalogue.js';
+import type { CheckEntry } from './check-catalogue.js';
+import { inCheck } from '../http/check-context.js';
 
 export type { Profile };
 
@@ -297,8 +300,26 @@ function distinctFindings(findings: readonly Finding[]): Finding[] {
   });
 }
 
+/** What `list` and selection know of a check without running it (harness/run/check-catalogue.ts). */
+export function catalogueEntry(title: string, spec: CheckSpec): CheckEntry {
+  return {
+    id: spec.id,
+    title,
+    api: spec.api,
+    area: spec.area,
+    requirements: checkRequirements(spec),
+    severity: spec.severity ?? 'normal',
+    tier: spec.certifyOnly ? 'certify' : (spec.tier ?? 'quick'),
+    needs: [...(spec.needs ?? [])],
+    ...(spec.target !== undefined && { target: spec.target }),
+  };
+}
+
 /** Registers one conformance check as a vitest test. */
 export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => Promise<void>): void {
+  // a collection pass records the spec; a selection (--check, --requirement…) registers only its checks
+  if (collecting()) return collectCheck(catalogueEntry(title, spec));
+  if (!isSelected(spec.id)) return;
   const settings = runSettings();
   const requirements = checkRequirements(spec);
   const budget = checkBudgetMs(spec, settings);
@@ -384,7 +405,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     const limit = deadline(budget, blocked);
     try {
       // an exclusive check's own requests pass its lanes (quiet-lane.ts runHoldingLanes)
-      const running = lane ? lane.run(() => body(tools)) : body(tools);
+      // every request the body makes names this check (harness/http/check-context.ts)
+      const running = inCheck(spec.id, () => (lane ? lane.run(() => body(tools)) : body(tools)));
       // after the deadline the body may still settle; its outcome no longer matters
       running.catch(() => undefined);
       if ((await Promise.race([running, limit.promise])) === 'deadline') {

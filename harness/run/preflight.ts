@@ -26,6 +26,7 @@ import { basicAuthorization } from '../http/auth.js';
 import { defaultRedactor, registerTargetSecrets } from '../http/redact.js';
 import { describeTransportError, hostOf, proxyDispatcher, proxyFor, proxySettings, redactProxyUrl } from '../http/transport.js';
 import type { TargetConfig } from '../config/target.js';
+import { targetNetwork } from '../http/target-network.js';
 
 export interface PreflightOptions {
   /** which APIs the run tests (default both) */
@@ -59,7 +60,7 @@ function transportProblem(what: string, r: HttpResult): string {
 }
 
 async function probeGateway(target: NonNullable<TargetConfig['gateway']>, timeoutMs: number, problems: string[], notes: string[]): Promise<void> {
-  const http = new HttpClient({ api: 'gateway', baseUrl: target.baseUrl, timeoutMs, connections: 2, max429Retries: 2, maxRetryAfterMs: 2_000 });
+  const http = new HttpClient({ api: 'gateway', baseUrl: target.baseUrl, timeoutMs, connections: 2, max429Retries: 2, maxRetryAfterMs: 2_000, target: targetNetwork() });
   try {
     const auth = await http.request({
       api: 'gateway',
@@ -107,7 +108,7 @@ async function probeGateway(target: NonNullable<TargetConfig['gateway']>, timeou
 }
 
 async function probePartner(target: NonNullable<TargetConfig['partner']>, timeoutMs: number, problems: string[], notes: string[]): Promise<void> {
-  const http = new HttpClient({ api: 'partner', baseUrl: target.baseUrl, timeoutMs, connections: 2, max429Retries: 2, maxRetryAfterMs: 2_000 });
+  const http = new HttpClient({ api: 'partner', baseUrl: target.baseUrl, timeoutMs, connections: 2, max429Retries: 2, maxRetryAfterMs: 2_000, target: targetNetwork() });
   try {
     const headers = { authorization: `Bearer ${target.apiKey}` };
     const finance = await http.request({ api: 'partner', method: 'GET', path: '/business/finance', operation: 'GET /business/finance', headers });

@@ -76,6 +76,8 @@ export default class ConformanceSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const root = this.ctx.config.root;
     const profile = process.env['PAYGATE_PROFILE'] ?? 'quick';
-    return orderFiles(await super.sort(files), (f) => relative(root, f.moduleId).split('\\').join('/'), profile === 'full' || profile === 'certify');
+    // the built package runs the compiled suites (.js): the weights name the sources
+    const pathOf = (f: TestSpecification): string => relative(root, f.moduleId).split('\\').join('/').replace(/\.js$/, '.ts');
+    return orderFiles(await super.sort(files), pathOf, profile === 'full' || profile === 'certify');
   }
 }

@@ -33,6 +33,8 @@ import { GatewayClient } from '../http/gateway-client.js';
 import { PartnerClient } from '../http/partner-client.js';
 import { notRunReason } from '../config/target.js';
 import type { TargetConfig } from '../config/target.js';
+import { targetNetwork } from '../http/target-network.js';
+import type { TargetNetwork } from '../http/target-network.js';
 
 export interface SessionOptions {
   /** the contract to validate with; default: the specs loaded once per process; `false`: none */
@@ -47,6 +49,8 @@ export interface SessionOptions {
   seed?: number;
   strict?: boolean;
   redactor?: Redactor;
+  /** the target's time limit, headers and client certificate (default: from the CLI's PAYGATE_* variables) */
+  network?: TargetNetwork;
 }
 
 /** HTTP pools, token managers and contract for one target configuration. */
@@ -62,7 +66,7 @@ export class Session {
   ) {
     const redactor = options.redactor ?? defaultRedactor;
     registerTargetSecrets(config, redactor);
-    const common = { redactor, connections: options.connections, timeoutMs: options.timeoutMs, maxRps: options.maxRps };
+    const common = { redactor, connections: options.connections, timeoutMs: options.timeoutMs, maxRps: options.maxRps, target: options.network ?? targetNetwork() };
     this.gatewayHttp = config.gateway ? new HttpClient({ ...common, api: 'gateway', baseUrl: config.gateway.baseUrl }) : undefined;
     this.partnerHttp = config.partner ? new HttpClient({ ...common, api: 'partner', baseUrl: config.partner.baseUrl }) : undefined;
   }

@@ -4,24 +4,28 @@
  * Secret: REFERENCE_RECEIVER_SECRET (default `whsec_reference_receiver`); faults also from
  * REFERENCE_RECEIVER_FAULTS; `--json` prints one line { url, secret, faults } for scripts.
  */
+import { parseArgs } from 'node:util';
 import { startReferenceReceiver } from './server.js';
 
-function flag(args: readonly string[], name: string): string | undefined {
-  const i = args.indexOf(name);
-  return i === -1 ? undefined : args[i + 1];
+export interface ReceiverMainOptions {
+  json?: boolean;
+  port?: string;
+  faults?: string;
 }
 
-export async function runReceiverMain(args: readonly string[]): Promise<void> {
+export async function runReceiverMain(options: ReceiverMainOptions): Promise<void> {
   const secret = process.env['REFERENCE_RECEIVER_SECRET'] ?? 'whsec_reference_receiver';
-  const faults = flag(args, '--faults') ?? process.env['REFERENCE_RECEIVER_FAULTS'];
+  const faults = options.faults ?? process.env['REFERENCE_RECEIVER_FAULTS'];
+  const port = Number(options.port ?? 0);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port expects a port number, got "${options.port ?? ''}"`);
   const slow = process.env['REFERENCE_RECEIVER_SLOW_MS'];
   const running = await startReferenceReceiver({
     secret,
-    port: Number(flag(args, '--port') ?? 0),
+    port,
     ...(faults !== undefined && { faults }),
     ...(slow !== undefined && { slowMs: Number(slow) }),
   });
-  if (args.includes('--json')) {
+  if (options.json === true) {
     process.stdout.write(`${JSON.stringify({ url: running.url, secret, faults: [...running.faults] })}\n`);
   } else {
     process.stdout.write(
@@ -46,7 +50,8 @@ export async function runReceiverMain(args: readonly string[]): Promise<void> {
 }
 
 if (process.argv[1] !== undefined && /receiver[\\/]main\.[jt]s$/.test(process.argv[1])) {
-  runReceiverMain(process.argv.slice(2)).catch((error: unknown) => {
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { json: { type: 'boolean' }, port: { type: 'string' }, faults: { type: 'string' } }, strict: true });
+  runReceiverMain({ json: values.json === true, ...(values.port !== undefined && { port: values.port }), ...(values.faults !== undefined && { faults: values.faults }) }).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   });

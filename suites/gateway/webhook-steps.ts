@@ -12,13 +12,9 @@ import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } fr
 import type { RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { expectStatus, show } from '../../harness/rules/index.js';
-import {
-  answerWebhookCreation,
-  describeGatewaySignature,
-  postCallbacksAsJson,
-  sendDocumentedCallbackHeaders,
-  signCallbacksWithSecret,
-} from '../../harness/rules/gateway/webhooks.js';
+import { answerWebhookCreation } from '../../harness/rules/gateway/webhooks.js';
+import { deliverCallbacksAsJsonPosts, sendCallbackHeaders } from '../../harness/rules/gateway/callbacks.js';
+import { gatewayCallbackSignature, signGatewayCallbacks, timestampUnit } from '../../harness/rules/gateway/signature.js';
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/core/json.js';
@@ -125,7 +121,7 @@ export interface RegisteredWebhook {
 export const REGISTERS_WEBHOOKS = [answerWebhookCreation] as const;
 
 /** The rules every delivery handed to {@link checkDeliveryTransport} is judged by. */
-export const JUDGES_DELIVERY_TRANSPORT = [postCallbacksAsJson, sendDocumentedCallbackHeaders, signCallbacksWithSecret] as const;
+export const JUDGES_DELIVERY_TRANSPORT = [deliverCallbacksAsJsonPosts, sendCallbackHeaders, signGatewayCallbacks] as const;
 
 /** POST /api/v1/webhook for a fresh receiver path, judged as the documented 200 ({@link REGISTERS_WEBHOOKS}). */
 export async function registerWebhook(gw: GatewayClient, run: CheckRun, callbackUrl: (path: string) => string, events: string[]): Promise<RegisteredWebhook | undefined> {
@@ -241,15 +237,16 @@ function where(d: Delivery): string {
  * input that matched, if any.
  */
 export function checkDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
-  run.judge(postCallbacksAsJson, d);
-  run.judge(sendDocumentedCallbackHeaders, d);
+  run.judge(deliverCallbacksAsJsonPosts, d);
+  run.judge(sendCallbackHeaders, d);
   const header = d.headers[GATEWAY_SIGNATURE_HEADER];
   if (secret === undefined) {
     if (header !== undefined) run.note(`${where(d)} (postbackUrl, no signatureSecret) carries ServiceGateway-Signature ${show(header, 120)} (tolerated)`);
     return undefined;
   }
-  if (!run.judge(signCallbacksWithSecret, { delivery: d, secret })) return undefined;
-  const seen = describeGatewaySignature(d, secret);
-  if (seen.timestampUnit === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
-  return seen.matchedOver;
+  const signed = gatewayCallbackSignature(d, secret);
+  if (!run.judge(signGatewayCallbacks, signed)) return undefined;
+  const match = signed.signature.match;
+  if (match !== undefined && timestampUnit(match.t) === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
+  return match?.over;
 }

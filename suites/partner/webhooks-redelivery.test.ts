@@ -15,7 +15,7 @@
 import { check } from '../../harness/run/check.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { gapSlackMs, redeliveryTimers, redeliveryToleranceMs } from '../../harness/webhooks/redelivery-timers.js';
-import { judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, MAX_ATTEMPTS, serviceClockOffsetMs, verifyPartnerDeliverySignature } from '../../harness/rules/partner/index.js';
+import { judgeEventArrival, judgeRedeliveries, judgeTimedOutDelivery, MAX_ATTEMPTS, partnerDeliverySignature, serviceClockOffsetMs, signPartnerWebhooks } from '../../harness/rules/partner/index.js';
 import { chargeBody, eventMatcher, mustCreate, PARTNER_WEBHOOK_PATH, refToken, sameEventStream, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
 
 const AREA = 'Webhooks';
@@ -82,8 +82,8 @@ check('a failed delivery is redelivered with the same event id, doubling gaps, a
   // Each attempt must verify; a redelivery signed with its first t may fall outside 300 s (PT-WH-REDELIVERY-FRESH-T),
   // a tolerance compressed with the timers when they are (the cap equals the tolerance: a capped gap shows it)
   const fresh = { redelivery: true, redeliveryToleranceMs: redeliveryToleranceMs(TIMERS), ...(offset !== undefined && { clockOffsetMs: offset }) };
-  for (const d of seen.slice(1)) t.run.record(verifyPartnerDeliverySignature(d, secret, fresh));
-  if (seen[0]) t.run.record(verifyPartnerDeliverySignature(seen[0], secret, offset === undefined ? {} : { clockOffsetMs: offset }));
+  for (const d of seen.slice(1)) t.run.judge(signPartnerWebhooks, partnerDeliverySignature(d, secret, fresh));
+  if (seen[0]) t.run.judge(signPartnerWebhooks, partnerDeliverySignature(seen[0], secret, offset === undefined ? {} : { clockOffsetMs: offset }));
 });
 
 // "10 s timeout per call": a receiver that answers 5 s after the timeout has not answered in time, so

@@ -11,8 +11,7 @@
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { RequirementId } from '../../harness/rules/finding.js';
-import { verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
-import { judgeEventArrival, serviceClockOffsetMs, verifyPartnerDeliverySignature, verifyPartnerEvent } from '../../harness/rules/partner/index.js';
+import { judgeEventArrival, partnerDeliverySignature, serviceClockOffsetMs, signPartnerWebhooks, verifyPartnerEvent, verifyPartnerEventIsJsonPost } from '../../harness/rules/partner/index.js';
 import type { ExpectedEvent } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { chargeBody, distinctiveAmount, lookupState, mustCreate, status, waitForEvent, webhookSecret, WEBHOOK_WAIT_MS } from './support.js';
@@ -43,9 +42,9 @@ async function awaitEvent(t: CheckTools, ref: string, type: string, requirements
 }
 
 function verifyDelivery(t: CheckTools, d: Delivery, expected: ExpectedEvent, clockOffsetMs: number | undefined): void {
-  t.run.record(verifyWebhookIsJsonPost(d, { requirements: ['PT-WH-STATE-CHANGE', 'PT-BODY-JSON'] }));
+  t.run.record(verifyPartnerEventIsJsonPost(d, { requirements: ['PT-WH-STATE-CHANGE', 'PT-BODY-JSON'] }));
   t.run.record(verifyPartnerEvent(d, expected));
-  t.run.record(verifyPartnerDeliverySignature(d, webhookSecret(t), clockOffsetMs === undefined ? {} : { clockOffsetMs }));
+  t.run.judge(signPartnerWebhooks, partnerDeliverySignature(d, webhookSecret(t), clockOffsetMs === undefined ? {} : { clockOffsetMs }));
 }
 
 /** A new charge whose business.pix.created event follows whatever was triggered before. */

@@ -3,14 +3,10 @@
  * event id or `endToEndId`." (gateway) / "…crediting is idempotent by `external_ref` or `e2e_id`."
  * (partner). Acknowledgement is judged always; effects only with the read-back hook (RECEIVER_STATE_URL).
  */
-import { ensureAcknowledged, judgePaidProcessed, judgeProcessedOnce } from '../../harness/rules/receiver/index.js';
 import type { DeliveryObservation } from '../../harness/rules/receiver/index.js';
-import { SCHEMES, ids, receiverCheck } from './support.js';
+import { SCHEMES, duties, receiverCheck } from './support.js';
 import type { ReceiverSteps } from './support.js';
 
-const ACK = ids('GW-RCV-ACK-2XX', 'PT-RCV-ACK-2XX');
-const ONCE = ids('GW-RCV-IDEMPOTENT-EVENT-ID', 'PT-RCV-IDEMPOTENT-CREDIT');
-const PAID = ids('GW-RCV-PAID-PROCESSED', 'PT-RCV-PAID-CREDITS');
 const BURST = 8;
 
 interface Sent {
@@ -57,10 +53,10 @@ for (const scheme of SCHEMES) {
   receiverCheck(
     scheme,
     'replays, concurrent duplicates, a second event for one end-to-end id and out-of-order deliveries are acknowledged 2xx',
-    { id: 'duplicates-acknowledged', requirements: [ACK[scheme]], severity: 'critical' },
+    { id: 'duplicates-acknowledged', rules: [duties(scheme).acknowledge], severity: 'critical' },
     async (r) => {
       for (const sent of [await replay(r), await burst(r), await sameEndToEnd(r), await outOfOrder(r)]) {
-        r.t.run.record(sent.deliveries.map((o) => ensureAcknowledged(o, scheme)));
+        for (const o of sent.deliveries) r.t.judge(r.duties.acknowledge, o);
       }
     },
   );
@@ -68,37 +64,37 @@ for (const scheme of SCHEMES) {
   receiverCheck(
     scheme,
     'a replayed event id, concurrent duplicates and a second event for one end-to-end id are processed once (read-back)',
-    { id: 'processed-once', requirements: scheme === 'gateway' ? [ONCE.gateway, 'GW-RCV-IDEMPOTENT-E2E'] : [ONCE.partner], severity: 'critical' },
+    { id: 'processed-once', rules: [duties(scheme).processedOnce], severity: 'critical' },
     async (r) => {
       r.requireState();
       for (const [how, sent] of [['replay', await replay(r)], ['burst', await burst(r)]] as const) {
         const { count } = await r.processedCount(sent.eventIds);
         const exchanges = sent.deliveries.flatMap((o) => (o.exchange ? [o.exchange] : []));
         r.t.run.note(`${how}: read-back count ${count ?? '(not listed)'} for ${sent.eventIds.join(', ')}`);
-        r.t.run.record(judgeProcessedOnce({ label: `${how}, ${sent.deliveries.length} deliveries of ${sent.eventIds[0]}`, sameBy: 'event-id', eventIds: sent.eventIds, count: count ?? 0, exchanges }, scheme));
+        r.t.judge(r.duties.processedOnce, { label: `${how}, ${sent.deliveries.length} deliveries of ${sent.eventIds[0]}`, sameBy: 'event-id', eventIds: sent.eventIds, count: count ?? 0, exchanges });
       }
       const pair = await sameEndToEnd(r);
       const { count } = await r.processedCount(pair.eventIds);
       r.t.run.note(`two events for one end-to-end id: read-back count ${count ?? '(not listed)'} in total`);
       const exchanges = pair.deliveries.flatMap((o) => (o.exchange ? [o.exchange] : []));
-      r.t.run.record(judgeProcessedOnce({ label: 'two paid events with distinct ids for one end-to-end id', sameBy: 'end-to-end-id', eventIds: pair.eventIds, count: count ?? 0, exchanges }, scheme));
+      r.t.judge(r.duties.processedOnce, { label: 'two paid events with distinct ids for one end-to-end id', sameBy: 'end-to-end-id', eventIds: pair.eventIds, count: count ?? 0, exchanges });
     },
   );
 
   receiverCheck(
     scheme,
     'paid events are processed, also when delivered before the created event (read-back)',
-    { id: 'paid-processed', requirements: [PAID[scheme]] },
+    { id: 'paid-processed', rules: [duties(scheme).paidProcessed] },
     async (r) => {
       r.requireState();
       const facts = r.facts();
       const inOrder = await r.deliverSigned(r.paidEvent, r.body(r.paidEvent, facts));
       const seen = await r.processedCount([facts.eventId]);
-      r.t.run.record(judgePaidProcessed({ label: r.paidEvent, eventId: facts.eventId, count: seen.count, waitedMs: seen.waitedMs, ...(inOrder.exchange && { exchanges: [inOrder.exchange] }) }, scheme));
+      r.t.judge(r.duties.paidProcessed, { label: r.paidEvent, eventId: facts.eventId, count: seen.count, waitedMs: seen.waitedMs, ...(inOrder.exchange && { exchanges: [inOrder.exchange] }) });
       const sent = await outOfOrder(r);
       const late = await r.processedCount([sent.paidId]);
       const exchanges = sent.deliveries.flatMap((o) => (o.exchange ? [o.exchange] : []));
-      r.t.run.record(judgePaidProcessed({ label: `${r.paidEvent} delivered before ${r.createdEvent}`, eventId: sent.paidId, count: late.count, waitedMs: late.waitedMs, exchanges }, scheme));
+      r.t.judge(r.duties.paidProcessed, { label: `${r.paidEvent} delivered before ${r.createdEvent}`, eventId: sent.paidId, count: late.count, waitedMs: late.waitedMs, exchanges });
     },
   );
 }

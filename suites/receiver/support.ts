@@ -8,11 +8,11 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { CheckSpec, CheckTools } from '../../harness/run/check.js';
 import { check } from '../../harness/run/check.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
-import type { DeliveryObservation, ReceiverScheme } from '../../harness/rules/receiver/index.js';
+import { RECEIVER_DUTIES } from '../../harness/rules/receiver/index.js';
+import type { DeliveryObservation, ReceiverDuties, ReceiverScheme } from '../../harness/rules/receiver/index.js';
 import { loadReceiverTarget } from '../../harness/config/receiver-target.js';
 import { ReceiverTargetClient, countFor } from '../../harness/http/receiver-target-client.js';
-import { GATEWAY_SIGNATURE_HEADER, PARTNER_SIGNATURE_HEADER, signGateway, signPartner } from '../../harness/webhooks/signatures.js';
+import { GATEWAY_SIGNATURE_HEADER, PARTNER_SIGNATURE_HEADER, readSignature, signGateway, signPartner } from '../../harness/webhooks/signatures.js';
 import { GATEWAY_EVENTS, PARTNER_EVENTS, gatewayEvent, partnerEvent, paymentFacts } from '../../generators/events.js';
 import type { PaymentFacts } from '../../generators/events.js';
 
@@ -23,6 +23,11 @@ export const STATE_WAIT_MS = 5_000;
 /** After an event shows up, how long the suite keeps reading to catch a late second processing of a duplicate. */
 export const STATE_SETTLE_MS = 1_000;
 const POLL_MS = 100;
+
+/** The scheme's receiver rules, by duty (harness/rules/receiver/duties.ts), for a check's `rules`. */
+export function duties(scheme: ReceiverScheme): ReceiverDuties {
+  return RECEIVER_DUTIES[scheme];
+}
 
 /** Registers a receiver check for one scheme (`api` is the scheme; runs only in a receiver run of that scheme). */
 export function receiverCheck(
@@ -73,6 +78,11 @@ export class ReceiverSteps {
     private readonly checkId: string,
   ) {
     this.scheme = client.target.scheme;
+  }
+
+  /** The scheme's receiver rules, by duty. */
+  get duties(): ReceiverDuties {
+    return RECEIVER_DUTIES[this.scheme];
   }
 
   /** Every documented event name of the scheme. */
@@ -136,12 +146,17 @@ export class ReceiverSteps {
     return this.scheme === 'gateway' ? signGateway(input) : signPartner(input);
   }
 
-  /** Delivers `raw` with `headers` (lower-case names) and observes the answer. */
+  /**
+   * Delivers `raw` with `headers` (lower-case names) and observes the answer, with the facts of the
+   * signature sent, read with the endpoint's secret (what the signature rules expect follows from them).
+   */
   async deliver(label: string, raw: string, headers: Record<string, string>): Promise<DeliveryObservation> {
+    const signature = readSignature({ header: headers[this.header], rawBody: raw, secret: this.client.target.secret });
+    const sentAt = Date.now();
     const started = performance.now();
     const result = await this.client.deliver(raw, headers);
     const durationMs = result.exchange.durationMs || performance.now() - started;
-    const o: DeliveryObservation = { label, status: result.status, durationMs, exchange: result.exchange };
+    const o: DeliveryObservation = { label, status: result.status, durationMs, exchange: result.exchange, signature, sentAt };
     if (result.exchange.error !== undefined) o.error = result.exchange.error;
     if (result.status >= 500) this.t.run.note(`${label}: answered ${result.status} (a 5xx makes the platform redeliver)`);
     return o;
@@ -197,9 +212,4 @@ export class ReceiverSteps {
     }
     return { count, waitedMs: performance.now() - start };
   }
-}
-
-/** The requirement of a duty under each scheme, for CheckSpec.requirements. */
-export function ids(gateway: RequirementId, partner: RequirementId): Record<ReceiverScheme, RequirementId> {
-  return { gateway, partner };
 }

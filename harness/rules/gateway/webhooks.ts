@@ -8,16 +8,13 @@
  */
 import type { Delivery } from '../../webhooks/types.js';
 import type { Exchange } from '../../core/exchange.js';
-import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature, type SignatureCheck } from '../../webhooks/signatures.js';
-import type { Finding, Judgement, RequirementId } from '../finding.js';
-import type { FindingCode } from '../codes.js';
+import type { Judgement, RequirementId } from '../finding.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { endToEndIdProblem, identifyEventsByUuid } from '../identifiers.js';
 import { integerCentsProblem } from '../money.js';
 import { writeIsoTimestamps } from '../time.js';
-import { verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../webhooks.js';
 import { judgeStatus } from '../status.js';
-import { defineRule, legacyRule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import { refuseInvalidRequestBody, type Answer } from './errors.js';
 
@@ -31,97 +28,8 @@ function where(d: Pick<GatewayDelivery, 'seq' | 'path'>): string {
   return `delivery #${d.seq} to ${d.path}`;
 }
 
-// ── bridges to old-style primitives of modules that declare no rule yet ─────────────────────────
-// (MIGRATION ONLY: each applies the primitive with the requirement of the sentence that uses it)
-
-/** "Webhooks are HTTP POST callbacks with a JSON body" (rules/webhooks.ts verifyWebhookIsJsonPost). */
-export const postCallbacksAsJson = legacyRule('postCallbacksAsJson', ['GW-EVT-HTTP-POST-JSON'], (d: GatewayDelivery) => verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
-
-/** "Content-Type | application/json", "User-Agent | Gateway" (rules/webhooks.ts verifyGatewayCallbackHeaders). */
-export const sendDocumentedCallbackHeaders = legacyRule('sendDocumentedCallbackHeaders', ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'], (d: GatewayDelivery) => verifyGatewayCallbackHeaders(d, { subject: where(d), requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
-
-// ── signature ────────────────────────────────────────────────────────────────────────────────────
-
-const SIGNATURE_REQUIREMENTS: readonly RequirementId[] = ['GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-LOWER-HEX', 'GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED'];
-
-/** What a signature shows besides its verdict (for the suite's observations). */
-export interface SignatureObservation {
-  /** which signing input matched: the raw body, or only a compact re-serialisation of it */
-  matchedOver?: 'raw-body' | 'compact-json';
-  /** the unit `t` reads as (13 digits: milliseconds) */
-  timestampUnit?: 'seconds' | 'milliseconds';
-  header?: string;
-}
-
-/** Reads (does not judge) the `ServiceGateway-Signature` of a delivery. */
-export function describeGatewaySignature(d: GatewayDelivery, secret: string): SignatureObservation {
-  const header = d.headers[GATEWAY_SIGNATURE_HEADER];
-  const result = verifyGatewaySignature({ header, rawBody: d.rawBody, secret, receivedAt: d.receivedAt });
-  const out: SignatureObservation = {};
-  if (header !== undefined) out.header = header;
-  if (result.matchedOver) out.matchedOver = result.matchedOver;
-  if (result.timestamp !== undefined) out.timestampUnit = result.format.timestamp.code === 'signature.timestamp-ms' ? 'milliseconds' : 'seconds';
-  return out;
-}
-
-/**
- * "ServiceGateway-Signature | `t=<epoch>,v1=<hmac>`"; "`v1` is the lowercase hex HMAC-SHA256, keyed
- * with the signatureSecret, over the text `<timestamp>.<JSON of the payload>`".
- * - Failures: no header, an unparseable header, v1 not 64 hex digits or not lowercase, t not an
- *   integer, an HMAC that matches neither the raw body nor its compact re-serialisation.
- * - Accepted: `t` in milliseconds. "`<epoch>`" names no unit and the gateway states no tolerance, so
- *   `t` is only the text the HMAC covers; the suite notes the unit.
- * - Warnings: a parseable header that is not exactly `t=…,v1=…`; a match only over re-serialised
- *   JSON ("JSON of the payload" may mean either; the raw body is the likelier reading).
- */
-export function verifyGatewayDeliverySignature(d: GatewayDelivery, secret: string, at: Omit<RuleContext, 'requirements'> = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: SIGNATURE_REQUIREMENTS };
-  const result = verifyGatewaySignature({ header: d.headers[GATEWAY_SIGNATURE_HEADER], rawBody: d.rawBody, secret, receivedAt: d.receivedAt });
-  const issues: { code: FindingCode; severity: 'failure' | 'warning'; detail: string }[] = [];
-  if (!result.ok) issues.push({ code: result.code ?? 'signature.mismatch', severity: 'failure', detail: result.detail });
-  if (result.code !== 'signature.missing-header') {
-    const checks: SignatureCheck[] = [result.format.grammar, result.format.v1];
-    // a millisecond t is tolerated (see above); any other malformed t is not
-    if (result.format.timestamp.code !== 'signature.timestamp-ms') checks.push(result.format.timestamp);
-    for (const check of checks) {
-      if (!check.ok && !issues.some((i) => i.code === check.code)) issues.push({ code: check.code ?? 'signature.format', severity: check.severity ?? 'failure', detail: check.detail });
-    }
-  }
-  const failures = issues.filter((i) => i.severity === 'failure');
-  const picked = failures.length > 0 ? failures : issues;
-  const first = picked[0];
-  const findings: Finding[] = [];
-  if (first) {
-    findings.push(
-      makeFinding(ctx, {
-        code: first.code,
-        title: 'gateway webhook signature does not verify as documented',
-        severity: failures.length > 0 ? 'failure' : 'warning',
-        expected: 'ServiceGateway-Signature: t=<epoch>,v1=<lowercase hex HMAC-SHA256(signatureSecret, "<t>.<JSON of the payload>")>',
-        actual: `${picked.map((i) => i.detail).join('; ')} (${where(d)})`,
-      }),
-    );
-  }
-  if (failures.length === 0 && result.matchedOver === 'compact-json') {
-    findings.push(
-      makeFinding(ctx, {
-        code: 'signature.reserialized-body',
-        requirements: ['GW-WH-SIGNATURE-HMAC'],
-        title: 'the signature verifies only over re-serialised JSON, not over the raw body',
-        severity: 'warning',
-        expected: 'HMAC over "<t>.<raw request body>" (the likeliest reading of "JSON of the payload")',
-        actual: `matched over compact JSON.stringify(JSON.parse(body)) only (${where(d)})`,
-      }),
-    );
-  }
-  return judge(ctx, findings);
-}
-
-/**
- * MIGRATION ONLY: the signature judgement above, until the signature primitives return facts and
- * rules/gateway/signature.ts declares its rules.
- */
-export const signCallbacksWithSecret = legacyRule('signCallbacksWithSecret', SIGNATURE_REQUIREMENTS, (o: { delivery: GatewayDelivery; secret: string }) => verifyGatewayDeliverySignature(o.delivery, o.secret));
+// The callback signature is judged by harness/rules/gateway/signature.ts (signGatewayCallbacks), the
+// callback headers and the POST with a JSON body by harness/rules/gateway/callbacks.ts.
 
 // ── payload shapes ───────────────────────────────────────────────────────────────────────────────
 

@@ -4,6 +4,7 @@ export * from './states.js';
 export * from './list.js';
 export * from './finance.js';
 export * from './webhooks.js';
+export * from './signature.js';
 export * from './errors.js';
 export * from './environments.js';
 export * from './idempotency.js';

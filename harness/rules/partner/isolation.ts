@@ -14,7 +14,7 @@
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { isRecord } from '../../core/json.js';
-import { PARTNER_SIGNATURE_HEADER, verifyPartnerSignature } from '../../webhooks/signatures.js';
+import { PARTNER_SIGNATURE_HEADER, readSignature } from '../../webhooks/signatures.js';
 import type { Delivery } from '../../webhooks/types.js';
 
 /** Whose data crossed the boundary, for the texts: e.g. "another account", "production". */
@@ -103,7 +103,7 @@ export function ensureNoForeignDelivery(deliveries: readonly SeenDelivery[], for
   const severity = crossing === 'account' ? 'failure' : 'warning';
   const theirs = deliveries.filter((d) => d.bodyText.includes(foreign.token));
   if (theirs.length === 0) return judge(rest);
-  const signedForUs = theirs.filter((d) => verifyPartnerSignature({ header: d.headers[PARTNER_SIGNATURE_HEADER], rawBody: d.rawBody, secret, receivedAt: d.receivedAt, toleranceSeconds: Number.MAX_SAFE_INTEGER }).matchedOver === 'raw-body');
+  const signedForUs = theirs.filter((d) => readSignature({ header: d.headers[PARTNER_SIGNATURE_HEADER], rawBody: d.rawBody, secret }).match?.over === 'raw-body');
   const shown = signedForUs[0] ?? theirs[0];
   return judge(rest, makeFinding(rest, {
     code: 'webhook.foreign-event',

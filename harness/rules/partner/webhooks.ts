@@ -1,15 +1,14 @@
 /**
  * Partner webhooks (partner-cashin-api.md): "Every state change sends a signed POST to that URL"
  * (business.pix.created / paid / canceled); "Webhook event body": `id` (string), `type`, `created_at`
- * (ISO 8601), `data{amount_cents, e2e_id, external_ref}`; "Authentication" 4: `X-Service-Signature`
- * `t=<epoch>,v1=<hmac>`, hex HMAC-SHA256 over `<timestamp>.<raw request body>`, "A timestamp
- * tolerance of 300 seconds is the default in the reference verification"; "Redelivery: up to 8
+ * (ISO 8601), `data{amount_cents, e2e_id, external_ref}`; "Redelivery: up to 8
  * attempts per event, exponential backoff doubling per attempt with a cap of 5 minutes, 10 s timeout
- * per call"; "The same event id can arrive more than once".
+ * per call"; "The same event id can arrive more than once". The signature ("Authentication" 4) is
+ * judged by harness/rules/partner/signature.ts.
  */
 import type { Judgement } from '../finding.js';
 import type { Delivery } from '../../webhooks/types.js';
-import { PARTNER_SIGNATURE_HEADER, PARTNER_TOLERANCE_SECONDS, verifyPartnerSignature } from '../../webhooks/signatures.js';
+import { parsesAsJson } from '../../webhooks/delivery-facts.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyIsoTimestamp } from '../time.js';
 import { isRecord } from '../../core/json.js';
@@ -107,71 +106,17 @@ export function serviceClockOffsetMs(exchange: Pick<Exchange, 'startedAt' | 'dur
   return Number.isFinite(service) && Number.isFinite(ours) ? service - ours : undefined;
 }
 
-export interface SignatureOptions {
-  /** a redelivery: a t outside the tolerance decides PT-WH-REDELIVERY-FRESH-T (whether it is re-signed is not stated) */
-  redelivery?: boolean;
-  /** the service's clock minus ours (see {@link serviceClockOffsetMs}); removes clock skew from the tolerance judgement */
-  clockOffsetMs?: number;
-  /**
-   * a redelivery's tolerance in ms when the target's redelivery timers are compressed
-   * (redeliveryToleranceMs, harness/webhooks/redelivery-timers.ts); used only with `clockOffsetMs`;
-   * default the contract's 300 s
-   */
-  redeliveryToleranceMs?: number;
-}
-
 /**
- * The signature of one delivery, verified once. Failures: no or unparseable header, v1 not 64 hex
- * digits, an HMAC that does not match over `<t>.<raw body>` (a match only over re-serialised JSON
- * fails: "The raw body, not a re-serialized JSON, must be used"). Open or ambiguous parts:
- * - a parseable header that is not exactly `t=<epoch>,v1=<hmac>`: a warning (PT-WH-SIGNATURE-HEADER);
- * - `t` in milliseconds: the unit is not stated (PT-WH-TIMESTAMP-EPOCH, ambiguous: a warning); the
- *   tolerance is then judged on t / 1000;
- * - `t` more than 300 s from arrival: with the service's clock known (`clockOffsetMs`) skew is no
- *   excuse and a first delivery fails (PT-WH-TOLERANCE with PT-WH-SIGNATURE: the reference
- *   verification would reject it); without it, a warning (PT-WH-TOLERANCE ambiguity); on a
- *   redelivery, PT-WH-REDELIVERY-FRESH-T (ambiguous: a warning).
+ * "Every state change sends a signed POST to that URL" and the event body is JSON: another method,
+ * or a body that does not parse, is a failure. (The signature is signPartnerWebhooks',
+ * harness/rules/partner/signature.ts.)
  */
-export function verifyPartnerDeliverySignature(d: PartnerDelivery, secret: string, options: SignatureOptions = {}): Judgement {
-  const result = verifyPartnerSignature({ header: d.headers[PARTNER_SIGNATURE_HEADER], rawBody: d.rawBody, secret, receivedAt: d.receivedAt, toleranceSeconds: Number.MAX_SAFE_INTEGER });
+export function verifyPartnerEventIsJsonPost(d: Pick<Delivery, 'seq' | 'method' | 'rawBody'> & { json?: unknown }, ctx: RuleContext): Judgement {
   const where = `delivery #${d.seq}`;
-  const hmac = { requirements: ['PT-WH-SIGNATURE', 'PT-WH-RAW-BODY', 'PT-WH-SIGNATURE-HEADER'] as const };
-  const expected = 'X-Service-Signature: t=<epoch>,v1=<hex HMAC-SHA256(endpoint secret, "<t>.<raw request body>")>';
-  const parts: Judgement[] = [];
-  if (!result.ok) {
-    parts.push(judge(hmac, makeFinding(hmac, { code: result.code ?? 'signature.mismatch', title: 'the partner webhook signature does not verify as documented', severity: 'failure', expected, actual: `${result.detail} (${where})` })));
-    return combine(...parts);
-  }
-  const { grammar, v1, timestamp } = result.format;
-  const header = { requirements: ['PT-WH-SIGNATURE-HEADER'] as const };
-  const headerIssue = !v1.ok ? v1 : !grammar.ok ? grammar : undefined;
-  parts.push(judge(hmac), judge(header, headerIssue ? makeFinding(header, { code: headerIssue.code ?? 'signature.format', title: 'the partner signature header is not exactly t=<epoch>,v1=<hmac>', severity: headerIssue.severity ?? 'failure', expected, actual: `${headerIssue.detail} (${where})` }) : undefined));
-  const epoch = { requirements: ['PT-WH-TIMESTAMP-EPOCH'] as const };
-  const ms = timestamp.code === 'signature.timestamp-ms';
-  parts.push(judge(epoch, !timestamp.ok ? makeFinding(epoch, { code: timestamp.code ?? 'signature.timestamp-format', title: ms ? 'the signature t is in milliseconds' : 'the signature t is not an integer epoch', severity: ms ? 'warning' : 'failure', expected: 't=<Unix epoch in seconds> (the 300 s tolerance implies seconds)', actual: `${timestamp.detail} (${where})` }) : undefined));
-  if (result.timestamp === undefined) return combine(...parts);
-  const tMs = ms ? result.timestamp : result.timestamp * 1000;
-  const offset = options.clockOffsetMs;
-  const arrivalServiceClock = d.receivedAt + (offset ?? 0);
-  const skewS = Math.round((arrivalServiceClock - tMs) / 1000);
-  const tolerance = options.redelivery
-    ? { requirements: ['PT-WH-REDELIVERY-FRESH-T'] as const }
-    : offset !== undefined
-      ? { requirements: ['PT-WH-TOLERANCE', 'PT-WH-SIGNATURE'] as const }
-      : { requirements: ['PT-WH-TOLERANCE'] as const };
-  // a compressed tolerance is a few seconds: only with the service's clock known, else the unknown
-  // skew between its clock and ours would decide it (the contract's 300 s then applies)
-  const compressedMs = options.redelivery && offset !== undefined ? options.redeliveryToleranceMs : undefined;
-  const outside = compressedMs !== undefined ? Math.abs(arrivalServiceClock - tMs) > compressedMs : Math.abs(skewS) > PARTNER_TOLERANCE_SECONDS;
-  const toleranceText = compressedMs !== undefined ? `${compressedMs} ms (the ${PARTNER_TOLERANCE_SECONDS} s tolerance compressed with the redelivery timers)` : `${PARTNER_TOLERANCE_SECONDS} s`;
-  parts.push(judge(tolerance, outside ? makeFinding(tolerance, {
-    code: 'signature.timestamp-outside-tolerance',
-    title: `the webhook signature timestamp is outside the ${PARTNER_TOLERANCE_SECONDS} s tolerance${options.redelivery ? ' (a redelivery)' : ''}`,
-    severity: 'failure',
-    expected: `t within ${toleranceText} of arrival${offset !== undefined ? ' (measured on the service\'s own clock)' : ''}`,
-    actual: `t is ${compressedMs !== undefined ? `${Math.abs(Math.round(arrivalServiceClock - tMs))} ms` : `${Math.abs(skewS)} s`} ${skewS >= 0 ? 'before' : 'after'} arrival${offset !== undefined ? ` (service clock offset ${Math.round(offset / 1000)} s removed)` : ''} (${where})`,
-  }) : undefined));
-  return combine(...parts);
+  const findings = [];
+  if (d.method !== 'POST') findings.push(makeFinding(ctx, { code: 'webhook.method', title: 'a partner webhook is not a POST', severity: 'failure', expected: 'an HTTP POST', actual: `method ${d.method} (${where})` }));
+  if (!parsesAsJson(d)) findings.push(makeFinding(ctx, { code: 'webhook.body-not-json', title: 'a partner webhook body is not JSON', severity: 'failure', expected: 'a JSON body', actual: `body ${show(d.rawBody.toString('utf8'), 200)} (${where})` }));
+  return judge(ctx, findings);
 }
 
 /**

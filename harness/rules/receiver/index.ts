@@ -4,3 +4,4 @@ export * from './acknowledgement.js';
 export * from './signatures.js';
 export * from './processing.js';
 export * from './payloads.js';
+export * from './duties.js';

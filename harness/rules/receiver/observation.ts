@@ -4,7 +4,7 @@
  * data: no HTTP here.
  */
 import type { Exchange } from '../../core/exchange.js';
-import type { RequirementId } from '../finding.js';
+import type { SignatureFacts } from '../../webhooks/signatures.js';
 
 /** Which contract's webhooks the endpoint receives. */
 export type ReceiverScheme = 'gateway' | 'partner';
@@ -20,10 +20,14 @@ export interface DeliveryObservation {
   /** network failure or our timeout, as text */
   error?: string;
   exchange?: Exchange;
+  /**
+   * the signature the suite sent, read with the endpoint's secret (harness/webhooks/signatures.ts
+   * `readSignature`): what the signature rules expect of the answer follows from it
+   */
+  signature?: SignatureFacts;
+  /** when it was sent (ms since the epoch, our clock) */
+  sentAt?: number;
 }
-
-/** The requirement a receiver duty has under each scheme. */
-export type SchemeIds = Record<ReceiverScheme, RequirementId>;
 
 export function is2xxStatus(status: number): boolean {
   return status >= 200 && status < 300;

@@ -9,9 +9,9 @@
  *   credits the player wallet".
  */
 import type { Exchange } from '../../core/exchange.js';
-import type { Judgement, RequirementId } from '../finding.js';
-import { judge, makeFinding } from '../judgement.js';
-import type { ReceiverScheme } from './observation.js';
+import { defineRule } from '../rule.js';
+import type { Rule } from '../rule.js';
+import type { RequirementId, Severity } from '../finding.js';
 
 export interface ProcessedObservation {
   /** what was delivered, e.g. `transaction_paid delivered 3 times` */
@@ -25,39 +25,45 @@ export interface ProcessedObservation {
   exchanges?: readonly Exchange[];
 }
 
-function idFor(scheme: ReceiverScheme, sameBy: ProcessedObservation['sameBy']): RequirementId {
-  if (scheme === 'partner') return 'PT-RCV-IDEMPOTENT-CREDIT';
-  return sameBy === 'event-id' ? 'GW-RCV-IDEMPOTENT-EVENT-ID' : 'GW-RCV-IDEMPOTENT-E2E';
-}
+const actual = (o: ProcessedObservation): string => `read-back reports count ${o.count} over event id(s) ${o.eventIds.join(', ')}`;
 
 /**
- * Duplicates are processed once. Failure when the same event id was processed more than once (both
- * schemes), and, partner, when distinct events with one `e2e_id` and `external_ref` were credited
- * more than once ("crediting is idempotent by external_ref or e2e_id"). Gateway, distinct ids with
- * one `endToEndId`: "idempotent by event id or endToEndId" lets the endpoint pick its key, so
- * processing both is a warning (the stricter reading).
+ * Gateway: "processing is idempotent by event id or endToEndId". The same event id processed more
+ * than once is a failure (GW-RCV-IDEMPOTENT-EVENT-ID). Distinct ids with one `endToEndId` processed
+ * more than once is a warning (GW-RCV-IDEMPOTENT-E2E): "or" lets the endpoint pick its key, and
+ * keying by event id alone is one reading.
  */
-export function judgeProcessedOnce(o: ProcessedObservation, scheme: ReceiverScheme): Judgement {
-  const id = idFor(scheme, o.sameBy);
-  const ctx = { requirements: [id], exchanges: [...(o.exchanges ?? [])] };
-  if (o.count <= 1) return judge(ctx);
-  const firm = scheme === 'partner' || o.sameBy === 'event-id';
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'receiver.processed-twice',
+export const processGatewayEventsOnce = defineRule({
+  name: 'processGatewayEventsOnce',
+  requirements: ['GW-RCV-IDEMPOTENT-EVENT-ID', 'GW-RCV-IDEMPOTENT-E2E'],
+  codes: { 'gateway-receiver.processed-twice': 'failure', 'gateway-receiver.processed-twice-by-e2e': 'warning' },
+  judge(o: ProcessedObservation, v) {
+    const byId = o.sameBy === 'event-id';
+    v.decides(byId ? 'GW-RCV-IDEMPOTENT-EVENT-ID' : 'GW-RCV-IDEMPOTENT-E2E');
+    v.shows(...(o.exchanges ?? []));
+    if (o.count <= 1) return;
+    v.find(byId ? 'gateway-receiver.processed-twice' : 'gateway-receiver.processed-twice-by-e2e', {
       title: `the effect of one payment was applied ${o.count} times (${o.label})`,
-      severity: firm ? 'failure' : 'warning',
-      expected:
-        scheme === 'partner'
-          ? 'applied once: "crediting is idempotent by external_ref or e2e_id"'
-          : o.sameBy === 'event-id'
-            ? 'processed once: "processing is idempotent by event id or endToEndId"'
-            : 'processed once (idempotent by endToEndId), or by event id only (allowed: a warning)',
-      actual: `read-back reports count ${o.count} over event id(s) ${o.eventIds.join(', ')}`,
-    }),
-  );
-}
+      expected: byId ? 'processed once: "processing is idempotent by event id or endToEndId"' : 'processed once (idempotent by endToEndId), or by event id only (allowed: a warning)',
+      actual: actual(o),
+    });
+  },
+});
+
+/**
+ * Partner: "crediting is idempotent by external_ref or e2e_id": the same event id, or distinct
+ * events with one `e2e_id` and `external_ref`, credited more than once is a failure.
+ */
+export const creditPartnerPaymentsOnce = defineRule({
+  name: 'creditPartnerPaymentsOnce',
+  requirements: ['PT-RCV-IDEMPOTENT-CREDIT'],
+  codes: { 'partner-receiver.credited-twice': 'failure' },
+  judge(o: ProcessedObservation, v) {
+    v.shows(...(o.exchanges ?? []));
+    if (o.count <= 1) return;
+    v.find('partner-receiver.credited-twice', { title: `the effect of one payment was applied ${o.count} times (${o.label})`, expected: 'applied once: "crediting is idempotent by external_ref or e2e_id"', actual: actual(o) });
+  },
+});
 
 export interface PaidProcessedObservation {
   label: string;
@@ -70,22 +76,29 @@ export interface PaidProcessedObservation {
 }
 
 /**
- * The paid event is the one that credits: an acknowledged paid event should show as processed.
- * Processing is asynchronous and order is not stated, so one not seen within the suite's patience
- * (or after an out-of-order delivery) is a warning.
+ * One document's "the paid event is the one that credits": an acknowledged paid event should show as
+ * processed. Processing is asynchronous and order is not stated, so one not seen within the suite's
+ * patience (or after an out-of-order delivery) is `code`, a warning.
  */
-export function judgePaidProcessed(o: PaidProcessedObservation, scheme: ReceiverScheme): Judgement {
-  const id: RequirementId = scheme === 'gateway' ? 'GW-RCV-PAID-PROCESSED' : 'PT-RCV-PAID-CREDITS';
-  const ctx = { requirements: [id], exchanges: [...(o.exchanges ?? [])] };
-  if (o.count !== undefined && o.count >= 1) return judge(ctx);
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'receiver.not-processed',
-      title: `an acknowledged paid event was not reported processed within ${Math.round(o.waitedMs / 1000)} s (${o.label})`,
-      severity: 'warning',
-      expected: `event ${o.eventId} in the read-back with count 1 ("${scheme === 'gateway' ? 'this one credits the customer' : 'the one that credits the player wallet'}")`,
-      actual: o.count === undefined ? 'not listed' : `count ${o.count}`,
-    }),
-  );
+function processPaidEvents<C extends string>(name: string, requirement: RequirementId, code: C, quote: string): Rule<PaidProcessedObservation> {
+  return defineRule({
+    name,
+    requirements: [requirement],
+    codes: { [code]: 'warning' } as { [K in C]: Severity },
+    judge(o: PaidProcessedObservation, v) {
+      v.shows(...(o.exchanges ?? []));
+      if (o.count !== undefined && o.count >= 1) return;
+      v.find(code, {
+        title: `an acknowledged paid event was not reported processed within ${Math.round(o.waitedMs / 1000)} s (${o.label})`,
+        expected: `event ${o.eventId} in the read-back with count 1 ("${quote}")`,
+        actual: o.count === undefined ? 'not listed' : `count ${o.count}`,
+      });
+    },
+  });
 }
+
+/** Gateway "transaction_paid | PIX charge paid (this one credits the customer)". */
+export const processGatewayPaidEvents = processPaidEvents('processGatewayPaidEvents', 'GW-RCV-PAID-PROCESSED', 'gateway-receiver.paid-not-processed', 'this one credits the customer');
+
+/** Partner "business.pix.paid | payment confirmed; the one that credits the player wallet". */
+export const creditPartnerPaidEvents = processPaidEvents('creditPartnerPaidEvents', 'PT-RCV-PAID-CREDITS', 'partner-receiver.paid-not-credited', 'the one that credits the player wallet');

@@ -1,0 +1,35 @@
+/**
+ * `npm run build` (run by `npm pack` at prepack): the package's JavaScript in dist/.
+ *
+ * 1. tsc -p tsconfig.build.json: harness, suites, generators, reference and the conformance vitest
+ *    config, compiled (imports already end in .js);
+ * 2. the files they read at run time beside them: specs/, the plan's request estimates;
+ * 3. dist/package.json: ESM, and the version the reports name;
+ * 4. the checks' manifest (harness/cli/collect.ts over the compiled suites): `list` and selection
+ *    read it instead of importing every suite.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const started = Date.now();
+
+rmSync(dist, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+
+cpSync(join(root, 'specs'), join(dist, 'specs'), { recursive: true });
+cpSync(join(root, 'harness', 'cli', 'plan-baseline.json'), join(dist, 'harness', 'cli', 'plan-baseline.json'));
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+// not named paygate-conformance: the package root (harness/version.ts) is the directory above
+writeFileSync(join(dist, 'package.json'), `${JSON.stringify({ name: 'paygate-conformance-dist', version: pkg.version, private: true, type: 'module' }, null, 2)}\n`);
+
+const manifest = join(dist, 'harness', 'cli', 'checks-manifest.json');
+mkdirSync(join(dist, 'harness', 'cli'), { recursive: true });
+execFileSync(process.execPath, [join(dist, 'harness', 'cli', 'collect.js'), manifest], { cwd: root, stdio: 'inherit' });
+const checks = (JSON.parse(readFileSync(manifest, 'utf8')) as { checks: unknown[] }).checks.length;
+console.log(`build: dist/ (${checks} checks in the manifest) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

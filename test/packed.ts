@@ -1,0 +1,106 @@
+// The package as `npm pack` makes it (prepack compiles it into dist/), packed once for the system
+// tests that install it (package, CI templates) and kept in node_modules/.cache/ while the files
+// that go into it are unchanged (sizes and times of everything git would ship or track).
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SHIPPED = /^(bin|harness|suites|generators|reference|specs|schemas|scripts|docs\/ci)\/|^(package\.json|package-lock\.json|tsconfig(\.build)?\.json|README\.md|LICENSE|docs\/REPORTS\.md|vitest\.conformance\.config\.ts)$/;
+
+function sourcesKey(): string {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => SHIPPED.test(f))
+    .sort();
+  const hash = createHash('sha256');
+  for (const file of files) {
+    const path = join(ROOT, file);
+    if (!existsSync(path)) continue;
+    const stat = statSync(path);
+    hash.update(`${file} ${stat.size} ${stat.mtimeMs}\n`);
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** The path of the packed tarball (packing, which builds, only when the sources changed). */
+export function packedTarball(env: NodeJS.ProcessEnv): { tarball: string; files: string[] } {
+  const dir = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack', sourcesKey());
+  const listing = join(dir, 'files.json');
+  if (!existsSync(listing)) {
+    rmSync(join(dir, '..'), { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const out = execFileSync('npm', ['pack', ROOT, '--pack-destination', dir, '--json', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+    const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
+    writeFileSync(listing, JSON.stringify(files));
+  }
+  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error(`test/packed.ts: no tarball in ${dir}`);
+  const files = JSON.parse(readFileSync(listing, 'utf8')) as string[];
+  return { tarball: join(dir, tarball), files };
+}
+
+export interface Run {
+  code: number | null;
+  out: string;
+  stdout: string;
+  ms: number;
+}
+
+/** The user's environment: no target configured (embedded reference), nothing of this run's harness. */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^(GATEWAY_|PARTNER_|CALLBACK_|PAYGATE_|REFERENCE_|VITEST|npm_)/.test(k) || k === 'NODE_OPTIONS' || k === 'TEST') continue;
+    env[k] = v;
+  }
+  return { ...env, CI: '1', ...extra };
+}
+
+export function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Run> {
+  return new Promise((resolvePromise, reject) => {
+    const started = performance.now();
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const timer = setTimeout(() => {
+      out += `\n[test] killed after ${timeoutMs} ms`;
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, out, stdout, ms: performance.now() - started });
+    });
+  });
+}
+
+
+/** A CI step's script as GitHub and GitLab run `shell: bash` (bash --noprofile --norc -eo pipefail). */
+export function bash(script: string, env: NodeJS.ProcessEnv, cwd: string, timeoutMs = 240_000): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const timer = setTimeout(() => {
+      out += `\n[test] killed after ${timeoutMs} ms`;
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, out });
+    });
+  });
+}
