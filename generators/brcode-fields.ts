@@ -7,8 +7,10 @@
  *   Payment Systems – Merchant-Presented Mode, QRCPS-MPM v1.0/1.1, whose data-object table gives
  *   the same formats and lengths for 00, 01, 52–63);
  * - Manual de Padrões para Iniciação do Pix, "Anexo I – Padrões para Iniciação do Pix": the PIX
- *   merchant account template (GUI br.gov.bcb.pix; 01 key; 02 additional information; 25 payload
- *   location URL of a dynamic code) and the additional data template's 05 (reference label / txid).
+ *   merchant account template (GUI br.gov.bcb.pix; 01 key; 02 additional information; 03 fss, the
+ *   8-digit ISPB of a Pix Saque facilitator, §2.6; 25 payload location URL of a dynamic code, §2.7)
+ *   and the additional data template's 05 (reference label / txid: 25 letters and digits in a
+ *   static code, §2.6.2; unfilled, "***", in a dynamic one, §2.7).
  *
  * Format letters follow EMV: `N` digits only, `ans` alphanumeric special (printable ASCII).
  * Presence: `M` mandatory, `O` optional, `C` conditional. Both APIs promise this standard: gateway
@@ -43,6 +45,8 @@ export const BR_CODE_FIELDS: readonly BrCodeField[] = [
   { path: '26.00', name: 'GUI', format: 'ans', length: 32, fixed: false, presence: 'M' },
   { path: '26.01', name: 'Pix key (static code)', format: 'ans', length: 77, fixed: false, presence: 'C' },
   { path: '26.02', name: 'additional information (static code)', format: 'ans', length: 72, fixed: false, presence: 'O' },
+  // §2.6 (Pix Saque/Troco): "fss", the ISPB of the withdrawal service facilitator, 8 digits, static template only
+  { path: '26.03', name: 'fss (ISPB of the withdrawal facilitator, static code)', format: 'N', length: 8, fixed: true, presence: 'O' },
   { path: '26.25', name: 'payload location URL (dynamic code)', format: 'ans', length: 77, fixed: false, presence: 'C' },
   { path: '52', name: 'Merchant Category Code', format: 'N', length: 4, fixed: true, presence: 'M' },
   { path: '53', name: 'Transaction Currency', format: 'N', length: 3, fixed: true, presence: 'M', values: ['986'] },
@@ -144,7 +148,8 @@ export function brCodeFieldViolation(): Arbitrary<BrCodeFieldViolation> {
       return { path: '54', rule: `54 (amount) of ${amount.length} characters, over 13`, emv: buildDynamicBrCode({ ...base, amount }) };
     }),
     fc.constantFrom('10,50', '1.050,00', 'R$10.50', '-10.50', '10.5.0').map((amount) => ({ path: '54', rule: `54 (amount) ${amount} is not a decimal number with "." as mark`, emv: buildDynamicBrCode({ ...base, amount }) })),
-    asciiOf(26, 35).map((txid) => ({ path: '62.05', rule: `62.05 (txid) of ${txid.length} characters, over 25`, emv: buildDynamicBrCode({ ...base, txid: txid.replace(/ /g, 'x') }) })),
+    // a dynamic code's 62.05 of 26–35 letters and digits is a dynamic charge's own txid (a warning): beyond 35 it is no txid at all
+    asciiOf(36, 45).map((txid) => ({ path: '62.05', rule: `62.05 (txid) of ${txid.length} characters, over 25 and over any txid's 35`, emv: buildDynamicBrCode({ ...base, txid: txid.replace(/ /g, 'x') }) })),
     fc.constantFrom('123', '12345', '12A4').map((mcc) => ({ path: '52', rule: `52 (MCC) ${mcc} is not 4 digits`, emv: buildDynamicBrCode({ ...base, mcc }) })),
   ];
   return fc.oneof(...cases);

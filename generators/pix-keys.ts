@@ -4,7 +4,9 @@
  * Contract (gateway-api.md, POST /api/v1/pix/out/pixkey): `pixKey` string, required —
  * "CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key (UUID)".
  *
- * Phone keys are mobile numbers (`+55` + DDD + 9 + 8 digits).
+ * Phone keys are mobile numbers (`+55` + DDD + 9 + 8 digits), as the DICT registers them.
+ * Malformed keys include the DICT's limits the contract's kinds carry (a phone of a digit count no
+ * Brazilian number has, a UUID without its hyphens, an e-mail over the DICT's 77 characters).
  * Values are returned as `{ kind, value }` records so a test or report can say what was sent.
  * Malformed keys are chosen so that no malformed value is, by accident, a valid key of another
  * kind (an 11-digit "phone without +55" that happens to be a valid CPF is filtered out).
@@ -70,7 +72,10 @@ export type MalformedPixKeyKind =
   | 'cpf-bad-check-digit'
   | 'cnpj-bad-check-digit'
   | 'non-uuid-evp'
-  | 'empty';
+  | 'empty'
+  | 'phone-wrong-length'
+  | 'evp-without-hyphens'
+  | 'email-over-77';
 export const MALFORMED_PIX_KEY_KINDS: readonly MalformedPixKeyKind[] = [
   'phone-without-plus55',
   'bad-email',
@@ -79,6 +84,9 @@ export const MALFORMED_PIX_KEY_KINDS: readonly MalformedPixKeyKind[] = [
   'cnpj-bad-check-digit',
   'non-uuid-evp',
   'empty',
+  'phone-wrong-length',
+  'evp-without-hyphens',
+  'email-over-77',
 ];
 
 export interface MalformedPixKey {
@@ -102,6 +110,32 @@ function nonUuid(): Arbitrary<{ value: string; detail: string }> {
     });
 }
 
+/**
+ * `+55` and a national number of a digit count no Brazilian phone has (8, 9, 12 or 13 digits: a
+ * number is a 2-digit area code and 8 or 9 digits; the DICT registers 11).
+ */
+function phoneOfWrongLength(): Arbitrary<{ value: string; detail: string }> {
+  return fc
+    .tuple(nationalPhoneNumber({ type: 'mobile' }), fc.constantFrom(8, 9, 12, 13), fc.nat({ max: 9 }))
+    .map(([national, digits, extra]) => {
+      const value = digits <= national.length ? national.slice(0, digits) : national + String(extra).repeat(digits - national.length);
+      return { value: `+55${value}`, detail: `${digits}-national-digits` };
+    });
+}
+
+/** An e-mail of 78 to 100 characters: over the 77 the DICT registers (the address itself well formed). */
+function emailOverDictLength(): Arbitrary<{ value: string; detail: string }> {
+  return fc.tuple(email(), fc.integer({ min: 78, max: 100 })).map(([valid, length]) => {
+    const [local, domain] = valid.split('@') as [string, string];
+    const pad = Math.max(0, length - valid.length);
+    // the local part stays within RFC 5321's 64, the rest goes to extra domain labels
+    const room = Math.min(pad, 64 - local.length);
+    const labels = 'x'.repeat(pad - room).match(/.{1,40}/g) ?? [];
+    const longer = `${local}${'a'.repeat(room)}@${[...labels, domain].join('.')}`;
+    return { value: longer, detail: `${longer.length}-characters` };
+  });
+}
+
 /** Loose: could `value` be a valid key of some kind? Only keeps malformed keys honest; not a contract check. */
 function couldBeValidPixKey(value: string): boolean {
   return (
@@ -109,7 +143,7 @@ function couldBeValidPixKey(value: string): boolean {
     (/^[0-9A-Z]{12}\d{2}$/.test(value) && isValidCnpj(value, { format: 'digits' })) ||
     /^\+55\d{10,11}$/.test(value) ||
     /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ||
-    /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value)
+    (value.length <= 77 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value))
   );
 }
 
@@ -141,6 +175,12 @@ export function malformedPixKey(options: { kind?: MalformedPixKeyKind | readonly
         return nonUuid().map((n) => ({ kind, value: n.value, detail: n.detail }));
       case 'empty':
         return fc.constant({ kind, value: '', detail: 'empty-string' });
+      case 'phone-wrong-length':
+        return phoneOfWrongLength().map((p) => ({ kind, ...p }));
+      case 'evp-without-hyphens':
+        return evpKey().map((uuid) => ({ kind, value: uuid.replace(/-/g, ''), detail: 'uuid-without-hyphens' }));
+      case 'email-over-77':
+        return emailOverDictLength().map((e) => ({ kind, ...e }));
       default:
         throw new Error(`generators.malformedPixKey: unknown kind ${JSON.stringify(kind)}`);
     }

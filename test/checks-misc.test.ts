@@ -2,8 +2,8 @@ import type { RuleContext } from '../harness/rules/judgement.js';
 import { found } from './harness-fixtures.js';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../harness/core/exchange.js';
-import { verifyBalanceString, verifyIntegerCents } from '../harness/rules/money.js';
-import { parseIsoDateTime, verifyIsoTimestamp, verifyUtcTimestamp } from '../harness/rules/time.js';
+import { integerCentsProblem, reaisStringProblem, verifyBalanceString, verifyIntegerCents } from '../harness/rules/money.js';
+import { parseIsoDateTime, timestampProblem, verifyIsoTimestamp, verifyUtcTimestamp, writeIsoTimestamps } from '../harness/rules/time.js';
 import {
   ensureErrorShapeIdempotencyConflict,
   ensureErrorShapeNotFound,
@@ -68,6 +68,29 @@ describe('time', () => {
     expect(found(verifyUtcTimestamp('2026-11-22T10:15:00', ctx))?.actual).toMatch(/no zone/);
     expect(found(verifyUtcTimestamp('2026-11-22T10:15:00-00:00', ctx))?.severity).toBe('warning');
     expect(found(verifyUtcTimestamp('yesterday', ctx))?.code).toBe('time.iso8601');
+  });
+});
+
+describe('money and time readers (facts), and writeIsoTimestamps', () => {
+  it('integerCentsProblem / reaisStringProblem', () => {
+    expect(integerCentsProblem(1050)).toBeUndefined();
+    expect(integerCentsProblem(100, { min: 100 })).toBeUndefined();
+    expect(integerCentsProblem(99, { min: 100 })).toMatchObject({ kind: 'minimum' });
+    expect(integerCentsProblem('1050', { subject: 'data.fees' })).toMatchObject({ kind: 'integer-cents', title: 'data.fees is not an integer number of cents', actual: 'string "1050"' });
+    expect(reaisStringProblem('-0.01')).toBeUndefined();
+    expect(reaisStringProblem('10.5')).toMatchObject({ kind: 'balance-string' });
+  });
+  it('timestampProblem: ISO 8601, UTC when asked; a space separator and an unknown offset warn', () => {
+    expect(timestampProblem('2026-11-22T10:15')).toBeUndefined();
+    expect(timestampProblem('2026-11-22T10:15', { utc: true })).toMatchObject({ kind: 'not-utc', actual: expect.stringMatching(/no zone/) });
+    expect(timestampProblem('2026-11-22 10:15:00Z')).toMatchObject({ kind: 'space-separator' });
+    expect(timestampProblem('2026-11-22T10:15:00-00:00', { utc: true })).toMatchObject({ kind: 'unknown-offset' });
+    expect(timestampProblem('2026-02-30T00:00:00Z')).toMatchObject({ kind: 'iso8601' });
+  });
+  it('writeIsoTimestamps decides its row and files each field at its pointer', () => {
+    const j = writeIsoTimestamps.judge({ row: 'partner-charge', fields: { created_at: '2026-11-22T10:15:00Z', expires_at: '2026-11-22T10:15:00-00:00' }, pointerBase: '/data' });
+    expect(j.requirements).toEqual(['PT-CHARGE-TIMESTAMPS-UTC']);
+    expect(j.findings).toMatchObject([{ code: 'time.unknown-offset', severity: 'warning', pointer: '/data/expires_at' }]);
   });
 });
 

@@ -1,11 +1,8 @@
-import type { RuleContext } from '../harness/rules/judgement.js';
-import { found } from './harness-fixtures.js';
 import { PNG } from 'pngjs';
 import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
-import { decodeQrPng, verifyQrMatchesEmv } from '../harness/rules/qr.js';
+import { decodeQrPng, verifyQrImage } from '../harness/rules/qr.js';
 
-const ctx: RuleContext = { requirements: ['GW-PIXIN-QRCODE-PNG'] };
 const EMV = '00020101021226480014br.gov.bcb.pix2526pix.example.com/qr/v2/12345204000053039865802BR5913Fulano de Tal6008Brasilia62070503***6304FC66';
 
 async function qrBase64(text: string, margin = 4): Promise<string> {
@@ -43,25 +40,30 @@ describe('decodeQrPng', () => {
   });
 });
 
-describe('verifyQrMatchesEmv', () => {
-  it('passes when the QR text is exactly pix.emv', async () => {
-    expect(found(verifyQrMatchesEmv(await qrBase64(EMV), EMV, ctx))).toBeUndefined();
+describe('verifyQrImage', () => {
+  const codes = (qrCode: unknown, emv: unknown = EMV) => verifyQrImage.judge({ qrCode, emv }).findings.map((f) => `${f.severity}:${f.code}:${f.requirements.join(',')}`);
+
+  it('passes when the QR text is exactly pix.emv, deciding both rows', async () => {
+    const j = verifyQrImage.judge({ qrCode: await qrBase64(EMV), emv: EMV });
+    expect(j.findings).toEqual([]);
+    expect(j.requirements).toEqual(['GW-PIXIN-QRCODE-PNG', 'GW-PIXIN-QRCODE-MATCHES-EMV']);
   });
 
-  it('fails when the QR encodes something else', async () => {
-    const f = found(verifyQrMatchesEmv(await qrBase64(`${EMV} `), EMV, ctx));
-    expect(f).toMatchObject({ code: 'qr.mismatch', severity: 'failure', requirements: ['GW-PIXIN-QRCODE-PNG'] });
+  it('fails when the QR encodes something else (the payer would pay something else)', async () => {
+    expect(codes(await qrBase64(`${EMV} `))).toEqual(['failure:qr.mismatch:GW-PIXIN-QRCODE-MATCHES-EMV']);
   });
 
-  it('fails when there is no QR in the image, or no PNG at all', () => {
-    expect(found(verifyQrMatchesEmv(blankPngBase64(), EMV, ctx))).toMatchObject({ code: 'qr.undecodable', severity: 'failure' });
-    expect(found(verifyQrMatchesEmv('aGVsbG8=', EMV, ctx))).toMatchObject({ code: 'qr.png-signature', severity: 'failure' });
-    expect(found(verifyQrMatchesEmv(undefined, EMV, ctx))).toMatchObject({ code: 'qr.not-string', severity: 'failure' });
+  it('fails when there is no QR in the image, or no PNG at all, deciding only the image row', () => {
+    expect(codes(blankPngBase64())).toEqual(['failure:qr.undecodable:GW-PIXIN-QRCODE-PNG']);
+    expect(codes('aGVsbG8=')).toEqual(['failure:qr.png-signature:GW-PIXIN-QRCODE-PNG']);
+    expect(codes(undefined)).toEqual(['failure:qr.not-string:GW-PIXIN-QRCODE-PNG']);
+    expect(verifyQrImage.judge({ qrCode: blankPngBase64(), emv: EMV }).requirements).toEqual(['GW-PIXIN-QRCODE-PNG']);
   });
 
   it('warns (only) on a data URI', async () => {
-    const f = found(verifyQrMatchesEmv(`data:image/png;base64,${await qrBase64(EMV)}`, EMV, ctx));
-    expect(f).toMatchObject({ code: 'qr.base64-variant', severity: 'warning' });
-    expect(f?.actual).toMatch(/data URI/);
+    const f = verifyQrImage.judge({ qrCode: `data:image/png;base64,${await qrBase64(EMV)}`, emv: EMV }).findings;
+    expect(f).toMatchObject([{ code: 'qr.base64-variant', severity: 'warning' }]);
+    expect(f[0]?.actual).toMatch(/data URI/);
   });
+
 });

@@ -18,12 +18,15 @@ const UUID_ANY = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 const PHONE = /^\+55\d{10,11}$/;
 const RUNS = { numRuns: 200 };
 
-/** The contract's five key kinds, judged by oracles independent of generators/. */
+/**
+ * The contract's five key kinds, judged by oracles independent of generators/, with the DICT's
+ * e-mail cap (77 characters, DICT API tag "Chave") the key kind carries.
+ */
 function isAnyValidKey(v: string): boolean {
   return (
     (/^\d{11}$/.test(v) && buCpf(v) && cpfOracle.isValid(v)) ||
     (/^[0-9A-Z]{14}$/.test(v) && buCnpj(v, { version: 2 }) && cnpjOracle.isValid(v, true)) ||
-    isEmail(v) ||
+    (isEmail(v) && v.length <= 77) ||
     PHONE.test(v) ||
     UUID_ANY.test(v)
   );
@@ -113,6 +116,18 @@ describe('malformedPixKey', () => {
             break;
           case 'bad-email':
             expect(isEmail(k.value)).toBe(false);
+            break;
+          case 'phone-wrong-length':
+            expect(k.value).toMatch(/^\+55(\d{8,9}|\d{12,13})$/);
+            break;
+          case 'evp-without-hyphens':
+            expect(k.value).toMatch(/^[0-9a-f]{32}$/);
+            break;
+          case 'email-over-77':
+            // a well-formed address, over the DICT's length only
+            expect(isEmail(k.value)).toBe(true);
+            expect(buEmail(k.value)).toBe(true);
+            expect(k.value.length).toBeGreaterThan(77);
             break;
         }
       }),

@@ -381,12 +381,15 @@ const PROBES: Probe[] = [
   },
   { fault: 'gw-pixkey-document-check-digits-ignored', observe: async (ctx) => (await transferStatus(ctx, { pixKey: '52998224726' })) === 200 },
   { fault: 'gw-pixkey-random-key-loose', observe: async (ctx) => (await transferStatus(ctx, { pixKey: '123e4567-e89b-12d3-a456-42661417400' })) === 200 },
+  { fault: 'gw-pixkey-phone-any-length', observe: async (ctx) => (await transferStatus(ctx, { pixKey: '+55119876543' })) === 200 },
+  { fault: 'gw-pixkey-email-no-length-cap', observe: async (ctx) => (await transferStatus(ctx, { pixKey: `${'a'.repeat(70)}@example.com` })) === 200 },
   { fault: 'gw-pixout-currency-ignored', observe: async (ctx) => (await transferStatus(ctx, { currency: 'USD' })) === 200 },
   // Issue 15: BR Code field limits
   { fault: 'gw-emv-merchant-name-uncut', observe: async (ctx) => (await chargeEmvField(ctx, '59')).length > 25 },
   { fault: 'gw-emv-merchant-city-uncut', observe: async (ctx) => (await chargeEmvField(ctx, '60')).length > 15 },
   { fault: 'gw-emv-amount-column-scale', observe: async (ctx) => (await chargeEmvField(ctx, '54')).length > 13 },
   { fault: 'gw-emv-txid-charge-id', observe: async (ctx) => (await chargeEmvField(ctx, '62.05')).length > 25 },
+  { fault: 'gw-emv-fss-in-dynamic', observe: async (ctx) => /^0014br\.gov\.bcb\.pix0308\d{8}25/.test(await chargeEmvField(ctx, '26')) },
   // Issue 15: money
   { fault: 'gw-pixout-balance-check-in-reais', observe: async (ctx) => (await completion(ctx, 1_000, 5_000)).status === 200 },
   {

@@ -424,6 +424,8 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     },
   },
   'pt-qr-code-static': { deviates: async (h) => !String((await h.create()).qr_code).includes('br.gov.bcb.pix25') },
+  'pt-qr-txid-hyphenated': { deviates: async (h) => /^PT-/.test(emvFields(emvFields(String((await h.create()).qr_code)).get('62') ?? '').get('05') ?? '') },
+  'pt-qr-key-and-location': { deviates: async (h) => /^0014br\.gov\.bcb\.pix01/.test(emvFields(String((await h.create()).qr_code)).get('26') ?? '') },
   'pt-ledger-fee-rounding': {
     deviates: async (h) => {
       await pay(h, (await h.create({ amount_cents: 10_001 })).id);

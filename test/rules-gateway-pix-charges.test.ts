@@ -158,10 +158,10 @@ describe('the created charge ("PIX charge (response data)"; "(creation) → pend
   it('verifyPixChargeBrCode: a wrong CRC, another amount, and an image of another text fail', async () => {
     const emv = await withCrc();
     const crc = verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv: `${emv.slice(0, -4)}0000`, qrCode: await png(emv) } })), amountCents: 1000 });
-    expect(found(crc)).toContain('failure:pixin.emv-crc');
-    expect(found(verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv, qrCode: await png(emv) } })), amountCents: 999 }))).toEqual(['failure:pixin.emv-amount']);
+    expect(found(crc)).toContain('failure:emv.crc');
+    expect(found(verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv, qrCode: await png(emv) } })), amountCents: 999 }))).toEqual(['failure:emv.amount-mismatch']);
     const other = verifyPixChargeBrCode.judge({ answer: answer(200, envelope({ pix: { emv, qrCode: await png('https://pix.example.com/qr/v2/12345') } })), amountCents: 1000 });
-    expect(found(other)).toEqual(['failure:pixin.qr-other-text']);
+    expect(found(other)).toEqual(['failure:qr.mismatch']);
     expect(other.findings[0]?.requirements).toEqual(['GW-PIXIN-QRCODE-MATCHES-EMV']);
   });
   it('verifyPixChargeBrCode: an image that is no PNG fails GW-PIXIN-QRCODE-PNG only', () => {

@@ -27,7 +27,7 @@ describe('shapeEventPayloads ("Payload shapes")', () => {
   it('accepts a documented transaction_paid payload', () => {
     const j = shapeEventPayloads.judge({ delivery: delivery(txnPaid), expected: paidExpectation });
     expect(found(j)).toEqual([]);
-    expect(j.requirements).toEqual(expect.arrayContaining(['GW-EVT-TXN-PAYLOAD', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-MONEY-CENTS']));
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-EVT-TXN-PAYLOAD', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME']));
   });
 
   it('accepts a *_created event without pix (not shown before settlement)', () => {
@@ -37,11 +37,18 @@ describe('shapeEventPayloads ("Payload shapes")', () => {
 
   it('fails an amount in reais, a transfer_completed not "paid", a wrong scope', () => {
     const reais = { ...txnPaid, transaction: { ...txnPaid.transaction, amount: 13.57 } };
-    expect(found(shapeEventPayloads.judge({ delivery: delivery(reais), expected: paidExpectation }))).toEqual(['failure:money.integer-cents']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(reais), expected: paidExpectation }))).toEqual(['failure:event.payload']);
     const transfer = { ...txnPaid, type: 'transfer', event: 'transfer_completed', transaction: undefined, transfer: { id: 'tr_1', amount: 246, status: 'completed', pix: { endToEndId: E2E, creditorAccount: { name: 'B', document: '1' } } } };
     expect(found(shapeEventPayloads.judge({ delivery: delivery(transfer), expected: { kind: 'transfer', event: 'transfer_completed', id: 'tr_1', amount: 246 } }))).toEqual(['failure:event.transfer-completed-status']);
     expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, scope: 'company' }), expected: paidExpectation }))).toEqual(['failure:event.scope']);
     expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, transaction: { ...txnPaid.transaction, status: 'pending' } }), expected: paidExpectation }))).toEqual(['failure:event.payload']);
+  });
+
+  it('the endToEndId of a settled event: missing fails, another layout or an impossible moment warns', () => {
+    const withE2e = (endToEndId: unknown) => ({ ...txnPaid, transaction: { ...txnPaid.transaction, pix: { ...txnPaid.transaction.pix, endToEndId } } });
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(withE2e(undefined)), expected: paidExpectation }))).toEqual(['failure:event.payload']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(withE2e('e2e_123')), expected: paidExpectation }))).toEqual(['warning:event.payload-doubtful']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(withE2e('E12345678202613221015abcDEF12345')), expected: paidExpectation }))).toEqual(['warning:event.payload-doubtful']);
   });
 
   it('warns for another event value, another integer amount, or an unknown payer name', () => {

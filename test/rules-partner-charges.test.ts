@@ -11,12 +11,12 @@ import {
   verifyChargeBrCode,
   verifyChargeId,
   verifyChargeLifetime,
-  verifyChargeTimestamps,
   verifyCreatedCharge,
   verifyExternalRefUnchanged,
   verifyLookedUpCharge,
 } from '../harness/rules/partner/index.js';
 import { answer, brCode, charge, codes, severities } from './rules-partner-fixtures.js';
+import { writeIsoTimestamps } from '../harness/rules/time.js';
 
 const sent = { amount_cents: 1050, external_ref: 'ref-1' };
 const exchange = answer(200).exchange;
@@ -55,12 +55,13 @@ describe('verifyChargeBrCode', () => {
   });
 });
 
-describe('verifyChargeTimestamps', () => {
+describe('writeIsoTimestamps of a charge ("ISO 8601 UTC")', () => {
+  const judged = (fields: Record<string, unknown>) => writeIsoTimestamps.judge({ row: 'partner-charge', fields, exchange });
   it('accepts ISO 8601 UTC in other forms than RFC 3339 (basic format, +00:00, fraction)', () => {
-    expect(conforms(verifyChargeTimestamps.judge({ charge: { created_at: '20261122T100000Z', expires_at: '2026-11-22T11:00:00.123+00:00' }, exchange }))).toBe(true);
+    expect(conforms(judged({ created_at: '20261122T100000Z', expires_at: '2026-11-22T11:00:00.123+00:00' }))).toBe(true);
   });
   it('fails a local offset and a non-date', () => {
-    expect(codes(verifyChargeTimestamps.judge({ charge: { created_at: '2026-11-22T07:00:00-03:00', expires_at: 'tomorrow' }, exchange }))).toEqual(['time.not-utc', 'time.iso8601']);
+    expect(codes(judged({ created_at: '2026-11-22T07:00:00-03:00', expires_at: 'tomorrow' }))).toEqual(['time.not-utc', 'time.iso8601']);
   });
 });
 

@@ -1,21 +1,35 @@
 /**
- * BR Code (PIX "copia e cola") checks, with the suite's own EMV parser and CRC.
+ * BR Code (PIX "copia e cola"): the suite's own EMV parser and CRC (the facts), and the two rules
+ * that judge a charge's copy-and-paste code with them, for both APIs.
  *
  * Contract:
  * - gateway-api.md, "What the service does": "It creates PIX charges (dynamic QR code: an EMV
  *   copy-and-paste string plus a base64 PNG image)"; "PIX charge" table: "pix.emv | string |
  *   copy-and-paste payload (EMV standard)".
  * - partner-cashin-api.md: "Creates dynamic PIX charges and returns the copy-and-paste code
- *   (`qr_code`, standard central-bank EMV payload)".
+ *   (`qr_code`, standard central-bank EMV payload)"; "qr_code | string | copy-and-paste EMV payload".
  *
  * "EMV standard" / "standard central-bank EMV payload" is read as the Banco Central's BR Code
  * (Manual do BR Code, built on EMV® QRCPS-MPM) with the PIX template of the Manual de Padrões para
- * Iniciação do Pix. This parser is independent of the reference's (reference/shared/); the tests
- * cross-check it with @brazilian-utils/brazilian-utils.
+ * Iniciação do Pix. Where those texts are firm a deviation fails; where a public source marks a
+ * case as left open, the rule warns:
+ * - the public implementation @brazilian-utils/brazilian-utils (`isValidPixPayload`,
+ *   src/utilities/is-valid-pix-payload, its comment quoting the manuals) reads a lower-case CRC
+ *   ("No official source states the case of its hexadecimal digits"), trims surrounding whitespace,
+ *   takes the EMV amount examples "98.73", "98" and "98.", and ignores a txid next to a payload
+ *   location ("Os campos Valor e Identificador da Transação (txid) não devem ser preenchidos no QR
+ *   Code dinâmico. Se preenchidos, seu conteúdo deve ser ignorado", §2.7).
+ * This parser is independent of the reference's (reference/shared/); the tests cross-check it with
+ * @brazilian-utils/brazilian-utils.
  */
-import type { Finding, FindingCode, Judgement } from './finding.js';
-import { judge, makeFinding, show, type RuleContext } from './judgement.js';
+import type { Exchange } from '../core/exchange.js';
+import type { RequirementId } from '../core/requirement-ids.js';
+import { show } from './judgement.js';
+import { defineRule } from './rule.js';
+import { dictKeyFormProblem } from './identifiers.js';
 import { BR_CODE_FIELDS } from '../../generators/brcode-fields.js';
+
+// ── the parser ────────────────────────────────────────────────────────────────────────────────
 
 export interface EmvParseError {
   /** offset (in length units, see `lengthUnit`) where parsing stopped */
@@ -131,7 +145,7 @@ export function findEmvField(fields: readonly EmvField[], path: string): EmvFiel
 
 const PIX_GUI = 'br.gov.bcb.pix';
 
-/** The merchant account template (26–51) whose GUI (sub-field 00) is `br.gov.bcb.pix`, case-insensitively. */
+/** The merchant account template (26–51) whose GUI (sub-field 00) is `br.gov.bcb.pix`, case-insensitively (§2.5: "O GUI [...] é case insensitive"). */
 export function findPixTemplate(fields: readonly EmvField[]): EmvField | undefined {
   return fields.find((f) => {
     const n = Number(f.id);
@@ -156,32 +170,66 @@ export function crc16CcittFalse(data: Uint8Array | string): number {
 
 /**
  * The CRC a BR Code must carry: CRC16/CCITT-FALSE over every character up to and including the
- * `6304` that opens field 63, as 4 uppercase hex digits. `prefix` is that text.
+ * `6304` that opens field 63, as 4 hex digits (written upper case in every example of the manuals).
+ * `prefix` is that text.
  */
 export function computeBrCodeCrc(prefix: string): string {
   return crc16CcittFalse(prefix).toString(16).toUpperCase().padStart(4, '0');
 }
 
-export interface EmvProblem {
-  severity: 'failure' | 'warning';
+/** `1050` → `"10.50"`, with integer arithmetic. */
+export function centsToDecimal(amountCents: number): string {
+  const sign = amountCents < 0 ? '-' : '';
+  const abs = Math.abs(Math.trunc(amountCents));
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+// ── reading a BR Code ─────────────────────────────────────────────────────────────────────────
+
+/** What field 54 says. */
+export interface AmountReading {
+  text: string;
+  /** digits with an optional single "." decimal mark (EMV: "98.73", "98" and "98." are its examples) */
+  decimal: boolean;
+  /** written with exactly 2 decimals, as every example of the BCB manuals */
+  canonical: boolean;
+  /** the value in cents, when it is a whole number of cents (`"10.500"` is 1050, `"10.505"` none) */
+  cents?: number;
+  zero: boolean;
+}
+
+/** Reads field 54 (transaction amount). */
+export function readAmount(text: string): AmountReading {
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(text);
+  if (!m) return { text, decimal: false, canonical: false, zero: false };
+  const whole = m[1] as string;
+  const decimals = m[2] ?? '';
+  const exact = /^0*$/.test(decimals.slice(2));
+  const reading: AmountReading = { text, decimal: true, canonical: /^\d+\.\d{2}$/.test(text), zero: /^0+$/.test(whole) && /^0*$/.test(decimals) };
+  if (exact) reading.cents = Number(whole) * 100 + Number(decimals.slice(0, 2).padEnd(2, '0'));
+  return reading;
+}
+
+/** The kinds of things a BR Code can show, each judged under the code `emv.<kind>`. */
+export type BrCodeProblemKind = 'structure' | 'crc' | 'crc-case' | 'whitespace' | 'charset' | 'additional-data' | 'txid-in-dynamic' | 'amount-format' | 'amount-zero';
+
+export interface BrCodeProblem {
+  kind: BrCodeProblemKind;
   message: string;
 }
 
-function emvSubject(ctx: RuleContext): string {
-  return ctx.subject ?? 'the EMV payload';
-}
-
-function fold(ctx: RuleContext, code: FindingCode, title: string, expected: string, problems: EmvProblem[], emv: string): Finding | undefined {
-  const failures = problems.filter((p) => p.severity === 'failure');
-  const picked = failures.length > 0 ? failures : problems;
-  if (picked.length === 0) return undefined;
-  return makeFinding(ctx, {
-    code,
-    title,
-    severity: failures.length > 0 ? 'failure' : 'warning',
-    expected,
-    actual: `${picked.map((p) => p.message).join('; ')} — in ${show(emv, 300)}`,
-  });
+/** A BR Code read: its fields, its form, its amount and what is wrong with it. */
+export interface BrCodeReading {
+  /** the payload judged: the text without surrounding whitespace; undefined when not a string */
+  text?: string;
+  /** the top-level fields, when the payload parses */
+  fields?: EmvField[];
+  /** the PIX merchant account template */
+  template?: EmvField;
+  /** `dynamic`: the template carries a payload location (26.25); `static`: a key (26.01) and none */
+  form?: 'dynamic' | 'static';
+  amount?: AmountReading;
+  problems: BrCodeProblem[];
 }
 
 /** The field a table path names: `26` is the PIX template wherever it sits in 26–51. */
@@ -195,11 +243,13 @@ function fieldAt(fields: readonly EmvField[], path: string): EmvField | undefine
 /**
  * Every field present whose length or format breaks its row of the BR Code field table
  * (generators/brcode-fields.ts, from the BR Code manual and EMV QRCPS-MPM: the two agree on these
- * limits, so a field over its limit is a payload that payers' apps may refuse).
+ * limits, so a field over its limit is a payload that payers' apps may refuse). 62.05 (txid) is
+ * read by its own rules (see {@link txidProblem}).
  */
 export function fieldLimitProblems(fields: readonly EmvField[]): string[] {
   const problems: string[] = [];
   for (const row of BR_CODE_FIELDS) {
+    if (row.path === '62.05') continue;
     const field = fieldAt(fields, row.path);
     if (!field) continue;
     const length = Array.from(field.value).length;
@@ -212,19 +262,122 @@ export function fieldLimitProblems(fields: readonly EmvField[]): string[] {
 }
 
 /**
- * Lists every structural problem of a BR Code (see {@link verifyEmvStructure} for the rules).
- * An empty list means the structure is sound.
+ * Field 62.05, the txid (Manual de Padrões para Iniciação do Pix):
+ * - static code: `***` (none) or 1 to 25 letters and digits (§2.6.2: "limitado a 25 caracteres",
+ *   "Letras minúsculas [...] Letras maiúsculas [...] Dígitos decimais"): anything else fails;
+ * - dynamic code: "Os campos Valor e Identificador da Transação (txid) não devem ser preenchidos no
+ *   QR Code dinâmico. Se preenchidos, seu conteúdo deve ser ignorado" (§2.7): a txid there is a
+ *   WARNING (`txid-in-dynamic`), also when it has the 26–35 letters and digits of a dynamic charge's
+ *   own txid (the Pix API's cob txid), over the 25 of EMV's field 05 (the issue's "25-character rule
+ *   applied to dynamic codes": brazilian-utils checks only its presence there). A value of more
+ *   than 25 characters that is no txid of either form is over EMV's 25 for field 05 ("Reference
+ *   Label", ans, var. up to 25) with no reading that allows it: that fails.
  */
-export function emvStructureProblems(emv: unknown): EmvProblem[] {
-  if (typeof emv !== 'string') return [{ severity: 'failure', message: `not a string: ${show(emv)}` }];
-  const parsed = parseBrCode(emv);
-  if (!parsed.ok) return [{ severity: 'failure', message: `TLV does not parse at offset ${parsed.error.offset}: ${parsed.error.message}` }];
-  const problems: EmvProblem[] = [];
-  const fail = (message: string): void => void problems.push({ severity: 'failure', message });
-  const warn = (message: string): void => void problems.push({ severity: 'warning', message });
+function txidProblem(txid: string, form: 'dynamic' | 'static' | undefined): BrCodeProblem | undefined {
+  if (txid === '***') return undefined;
+  const chars = Array.from(txid).length;
+  if (form !== 'dynamic') {
+    if (/^[A-Za-z0-9]{1,25}$/.test(txid)) return undefined;
+    return { kind: 'structure', message: `field 62.05 (txid) ${show(txid)} is not "***" nor 1 to 25 letters and digits (Manual de Padrões §2.6.2)` };
+  }
+  if (chars <= 25 || /^[A-Za-z0-9]{26,35}$/.test(txid)) {
+    return { kind: 'txid-in-dynamic', message: `field 62.05 carries a txid ${show(txid)} (${chars} characters) in a dynamic code, where the manual leaves it unfilled ("***") and payers ignore it (§2.7)` };
+  }
+  return { kind: 'structure', message: `field 62.05 (txid) ${show(txid)} is ${chars} characters: over the 25 of EMV's field 05 and no txid (1–25 letters and digits, or a dynamic charge's 26–35)` };
+}
+
+/**
+ * The PIX merchant account template's key-versus-location rules (Manual de Padrões §2.5–§2.7,
+ * as @brazilian-utils `isValidPixPayload` reads them): exactly one of a key (01) and a payload
+ * location (25); a key written as the DICT registers it (§2.5.1); the fss (03, the 8-digit ISPB of
+ * a Pix Saque facilitator, §2.6) only beside a key, since "§2.7 maps the dynamic QR Code to exactly
+ * two sub-objects, 00 (GUI) and 25 (URL)"; a location that is a URL (no spaces). Failures all.
+ */
+function templateProblems(template: EmvField): string[] {
+  const at = (id: string): EmvField | undefined => template.children?.find((c) => c.id === id);
+  const key = at('01');
+  const url = at('25');
+  const fss = at('03');
+  const problems: string[] = [];
+  const where = `template ${template.id}`;
+  if (!key && !url) problems.push(`${where} carries neither a Pix key (01) nor a payload location (25)`);
+  if (key && url) problems.push(`${where} carries both a Pix key (01) and a payload location (25): a dynamic template holds 00 and 25 only (Manual de Padrões §2.7)`);
+  if (fss && url) problems.push(`${where} carries an fss (03) beside a payload location (25): the fss belongs to the static template (§2.6), the dynamic one holds 00 and 25 only (§2.7)`);
+  if (key) {
+    const why = dictKeyFormProblem(key.value);
+    if (why !== undefined) problems.push(`${where}.01 ${show(key.value)} is not a Pix key as the DICT writes it (§2.5.1): ${why}`);
+  }
+  if (url && /\s/.test(url.value)) problems.push(`${where}.25 ${show(url.value)} contains whitespace: no URL`);
+  return problems;
+}
+
+/** What the characters around the payload are, for a finding. */
+function describeWhitespace(raw: string, text: string): string {
+  const lead = raw.slice(0, raw.indexOf(text));
+  const trail = raw.slice(raw.indexOf(text) + text.length);
+  return [lead && `starts with ${show(lead)}`, trail && `ends with ${show(trail)}`].filter(Boolean).join(' and ');
+}
+
+/**
+ * Reads a BR Code: parses it and lists what is wrong, each problem with the kind that names its
+ * code (`emv.<kind>`):
+ * - `structure` (failure): TLV that does not parse (2-digit id, 2-digit length, value of exactly
+ *   that length; templates 26 and 62 nested TLV); 00=`01` not first; 63 not last or not 4 hex
+ *   digits; a duplicate top-level id; 01 other than `11`/`12`; no merchant account template with
+ *   the GUI `br.gov.bcb.pix`; the template's key-versus-location rules ({@link templateProblems});
+ *   52 missing; 53 not `986`; 58 not `BR`; 59 or 60 missing or empty; 54 not digits with an
+ *   optional "."; a zero 54 in a static code without fss (EMV: "If present, the Transaction Amount
+ *   shall be different from zero"); a field over its limit of the BR Code table; a txid breaking
+ *   its rules ({@link txidProblem});
+ * - `crc` (failure): the payload does not end in `6304` + 4 characters, or the CRC differs;
+ * - `crc-case` (warning): the right CRC in lower-case hex ("No official source states the case
+ *   of its hexadecimal digits", brazilian-utils; every example of the manuals is upper case);
+ * - `whitespace` (warning): whitespace around the payload, e.g. a trailing newline: the payload
+ *   inside is judged (brazilian-utils trims before it validates); a copy-and-paste code with a
+ *   newline pasted into a payer's app may or may not be trimmed;
+ * - `charset` (warning): characters outside printable ASCII, or lengths that only add up in UTF-8
+ *   bytes (the BR Code character set is ASCII; payloads in the wild differ);
+ * - `additional-data` (warning): 62 absent or without 05 (mandatory in the BR Code table, optional
+ *   in EMV QRCPS);
+ * - `txid-in-dynamic` (warning): see {@link txidProblem};
+ * - `amount-format` (warning): 54 not written with 2 decimals (`"98."`, `"98"`, `"10.5"`, three
+ *   decimals): the EMV examples include `"98."` and `"98"`; a third decimal is outside the
+ *   manuals' examples and what a public implementation takes ("at most two decimals");
+ * - `amount-zero` (warning): a zero 54 in a dynamic code or beside an fss, where the BCB gives zero
+ *   a meaning (the Pix API's withdrawal charges "deve apresentar o valor 0.00", and payers ignore a
+ *   dynamic code's 54, §2.7).
+ */
+export function readBrCode(emv: unknown): BrCodeReading {
+  if (typeof emv !== 'string') return { problems: [{ kind: 'structure', message: `not a string: ${show(emv)}` }] };
+  const problems: BrCodeProblem[] = [];
+  const add = (kind: BrCodeProblemKind, message: string): void => void problems.push({ kind, message });
+  const text = emv.trim();
+  const reading: BrCodeReading = { text, problems };
+  if (text === '') {
+    add('structure', 'empty payload');
+    return reading;
+  }
+  if (text !== emv) add('whitespace', `the payload ${describeWhitespace(emv, text)}; the BR Code inside was judged`);
+
+  if (text.length < 8 || text.slice(-8, -4) !== '6304') {
+    add('crc', `the payload does not end with "6304" and 4 hex digits: it ends with ${show(text.slice(-8))}`);
+  } else {
+    const expected = computeBrCodeCrc(text.slice(0, -4));
+    const actual = text.slice(-4);
+    if (actual.toUpperCase() !== expected) add('crc', `field 63 = ${show(actual)}; CRC16/CCITT-FALSE over the payload up to and including "6304" = ${expected}`);
+    else if (actual !== expected) add('crc-case', `field 63 = ${show(actual)}: the right CRC, in lower-case hex (the manuals write ${expected})`);
+  }
+
+  const parsed = parseBrCode(text);
+  if (!parsed.ok) {
+    add('structure', `TLV does not parse at offset ${parsed.error.offset}: ${parsed.error.message}`);
+    return reading;
+  }
   const { fields } = parsed;
-  if (parsed.lengthUnit === 'utf8-bytes') warn('field lengths only add up when counted in UTF-8 bytes (payload has non-ASCII characters)');
-  else if (/[^\x20-\x7e]/.test(emv)) warn('payload carries characters outside printable ASCII, the BR Code character set');
+  reading.fields = fields;
+  const fail = (message: string): void => add('structure', message);
+  if (parsed.lengthUnit === 'utf8-bytes') add('charset', 'field lengths only add up when counted in UTF-8 bytes (the payload has non-ASCII characters)');
+  else if (/[^\x20-\x7e]/.test(text)) add('charset', 'the payload carries characters outside printable ASCII, the BR Code character set');
 
   const first = fields[0];
   if (!first || first.id !== '00' || first.value !== '01') {
@@ -232,7 +385,7 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
   }
   const last = fields[fields.length - 1];
   if (!last || last.id !== '63') fail(`field 63 (CRC) must come last; last field is ${last ? last.id : 'none'}`);
-  else if (!/^[0-9A-F]{4}$/.test(last.value)) fail(`field 63 must be 4 uppercase hex digits, got ${show(last.value)}`);
+  else if (!/^[0-9A-Fa-f]{4}$/.test(last.value)) fail(`field 63 must be 4 hex digits, got ${show(last.value)}`);
 
   const seen = new Set<string>();
   for (const f of fields) {
@@ -249,17 +402,23 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
       fail(`template ${f.id} does not parse as TLV at offset ${f.childError.offset}: ${f.childError.message}`);
     }
   }
-  if (!findPixTemplate(fields)) {
+  const template = findPixTemplate(fields);
+  if (!template) {
     const t26 = get('26');
     fail(
       t26
         ? `template 26 does not carry the GUI "${PIX_GUI}" in sub-field 00 (got ${show(t26.children?.find((c) => c.id === '00')?.value)})`
         : `no merchant account template (26) with the GUI "${PIX_GUI}"`,
     );
+  } else {
+    reading.template = template;
+    const child = (id: string): EmvField | undefined => template.children?.find((c) => c.id === id);
+    if (child('25')) reading.form = 'dynamic';
+    else if (child('01')) reading.form = 'static';
+    for (const message of templateProblems(template)) fail(message);
   }
 
-  const mcc = get('52');
-  if (!mcc) fail('field 52 (merchant category code) is missing');
+  if (!get('52')) fail('field 52 (merchant category code) is missing');
   const currency = get('53');
   if (!currency) fail('field 53 (transaction currency) is missing');
   else if (currency.value !== '986') fail(`field 53 must be "986" (BRL), got ${show(currency.value)}`);
@@ -270,217 +429,200 @@ export function emvStructureProblems(emv: unknown): EmvProblem[] {
   if (!name || name.value.trim() === '') fail('field 59 (merchant name) is missing or empty');
   const city = get('60');
   if (!city || city.value.trim() === '') fail('field 60 (merchant city) is missing or empty');
-  const amount = get('54');
-  if (amount && !/^\d+(\.\d+)?$/.test(amount.value)) fail(`field 54 (transaction amount) must be a decimal number with "." as mark, got ${show(amount.value)}`);
+
+  const amountField = get('54');
+  if (amountField) {
+    const amount = readAmount(amountField.value);
+    reading.amount = amount;
+    const fss = template?.children?.some((c) => c.id === '03') === true;
+    if (!amount.decimal) fail(`field 54 (transaction amount) must be digits with an optional "." decimal mark, got ${show(amountField.value)}`);
+    else if (amount.zero && reading.form !== 'dynamic' && !fss) fail(`field 54 is zero (${show(amountField.value)}): EMV QRCPS "the Transaction Amount shall be different from zero", and a static code without fss gives zero no meaning`);
+    else if (amount.zero) add('amount-zero', `field 54 is zero (${show(amountField.value)}) in a ${fss ? 'Pix Saque code (fss)' : 'dynamic code'}: EMV wants a non-zero amount, the BCB gives zero a meaning there`);
+    else if (!amount.canonical) add('amount-format', `field 54 = ${show(amountField.value)} is not written with 2 decimals, as the manuals' examples are`);
+  }
+
   const additional = get('62');
-  if (!additional) warn('field 62 (additional data field template) is absent: mandatory in the BR Code table, optional in EMV QRCPS');
-  else if (additional.children && !additional.children.some((c) => c.id === '05')) warn('field 62 carries no reference label (62.05): mandatory in the BR Code table');
-  for (const message of fieldLimitProblems(fields)) fail(message);
-  return problems;
-}
-
-/**
- * Verifies the EMV/BR Code structure of a copy-and-paste payload.
- *
- * Failures (the central-bank standard the contract names, "copy-and-paste payload (EMV standard)"):
- * TLV that does not parse (2-digit id, 2-digit length, value of exactly that length; templates 26
- * and 62 nested TLV); 00=`01` not first; 63 not last or not 4 uppercase hex digits; a duplicate
- * top-level id; 01 present with a value other than `11`/`12`; no merchant account template with the
- * GUI `br.gov.bcb.pix` (compared case-insensitively, as payers do); 52 missing or not 4 digits; 53
- * not `986`; 58 not `BR`; 59 or 60 missing/empty; 54 present but not a decimal number.
- *
- * Also a failure: any field present over its maximum length (or off its fixed length), or not
- * digits where the table says `N` (the field table in generators/brcode-fields.ts: 59 ≤ 25,
- * 60 ≤ 15, 54 ≤ 13, 26.25 ≤ 77, 62.05 ≤ 25, 52 four digits, …).
- *
- * Warnings (the manuals disagree or payloads in the wild differ, so not a deviation from the
- * contract's words): characters outside printable ASCII / lengths counted in UTF-8 bytes; 62 absent
- * or without 05 (mandatory in the BR Code table, optional in EMV).
- *
- * One finding per call: all failures listed in `actual`; warnings only when no failure was found.
- */
-function verifyEmvStructureFinding(emv: unknown, ctx: RuleContext): Finding | undefined {
-  return fold(
-    ctx,
-    'emv.structure',
-    `${emvSubject(ctx)} is not a well-formed BR Code`,
-    'a BR Code: EMV TLV with 00="01" first, a merchant account template carrying GUI "br.gov.bcb.pix", 52, 53="986", 58="BR", 59, 60, 62, and 63 (4 uppercase hex digits) last',
-    emvStructureProblems(emv),
-    typeof emv === 'string' ? emv : show(emv),
-  );
-}
-
-/**
- * Verifies field 63: CRC16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over the payload up to and
- * including `6304`, as the BR Code manual prescribes. The hex digits are compared case-insensitively
- * here; their case is {@link verifyEmvStructure}'s rule. Failure when the payload does not end in
- * `6304` + 4 characters, or when the CRC differs.
- */
-function verifyEmvCrcFinding(emv: unknown, ctx: RuleContext): Finding | undefined {
-  const title = `${emvSubject(ctx)} has a wrong CRC (field 63)`;
-  if (typeof emv !== 'string' || emv.length < 8 || emv.slice(-8, -4) !== '6304') {
-    return makeFinding(ctx, {
-      code: 'emv.crc',
-      title,
-      severity: 'failure',
-      expected: 'the payload ends with "6304" followed by the 4-hex-digit CRC16/CCITT-FALSE',
-      actual: `payload ends with ${show(typeof emv === 'string' ? emv.slice(-8) : emv)}`,
-    });
-  }
-  const expectedCrc = computeBrCodeCrc(emv.slice(0, -4));
-  const actualCrc = emv.slice(-4);
-  if (actualCrc.toUpperCase() === expectedCrc) return undefined;
-  return makeFinding(ctx, {
-    code: 'emv.crc',
-    title,
-    severity: 'failure',
-    expected: `CRC16/CCITT-FALSE over the payload up to and including "6304" = ${expectedCrc}`,
-    actual: `field 63 = ${show(actualCrc)} in ${show(emv, 300)}`,
-  });
-}
-
-/**
- * Verifies that the BR Code is dynamic, as both documents promise ("dynamic QR code", "Creates
- * dynamic PIX charges").
- *
- * In the central bank's terms a dynamic BR Code is one whose PIX template (26) carries the payload
- * location URL in sub-field 25 instead of a key in sub-field 01 (Manual de Padrões para Iniciação do
- * Pix, §2.7: the dynamic template holds 00 GUI and 25 URL). So:
- * - failure `emv.not-dynamic`: no 26.25 (e.g. a static code with the key in 26.01 — payable any
- *   number of times, which a charge-bound dynamic code is not), or an empty 26.25;
- * - warning `emv.dynamic-url-scheme`: 26.25 starts with `http://`/`https://` (the manual writes the
- *   location without the scheme; payers add `https://`);
- * - warning `emv.dynamic-with-key`: both 26.01 and 26.25 (the manual maps dynamic codes to 00+25);
- * - warning `emv.dynamic-reusable`: 01 = `11` ("may be used more than once") on a code the contract
- *   calls dynamic. Field 01 is optional (`Uso: O`) and only `12` ("só pode ser utilizado uma vez")
- *   has a stated meaning, so an ABSENT 01 is no finding at all: the contract never says single-use.
- * Returns undefined when the payload does not parse or has no PIX template: that is
- * {@link verifyEmvStructure}'s finding, not this one's.
- */
-function verifyEmvDynamicFinding(emv: unknown, ctx: RuleContext): Finding | undefined {
-  if (typeof emv !== 'string') return undefined;
-  const parsed = parseBrCode(emv);
-  if (!parsed.ok) return undefined;
-  const template = findPixTemplate(parsed.fields);
-  if (!template?.children) return undefined;
-  const problems: EmvProblem[] = [];
-  const url = template.children.find((c) => c.id === '25');
-  const key = template.children.find((c) => c.id === '01');
-  if (!url) {
-    problems.push({
-      severity: 'failure',
-      message: key
-        ? `template ${template.id} carries a Pix key in sub-field 01 (${show(key.value)}) and no payload URL in sub-field 25: a static BR Code`
-        : `template ${template.id} carries no payload URL in sub-field 25`,
-    });
-  } else {
-    if (url.value.trim() === '') problems.push({ severity: 'failure', message: `sub-field ${template.id}.25 (payload URL) is empty` });
-    if (/^https?:\/\//i.test(url.value)) {
-      problems.push({ severity: 'warning', message: `sub-field ${template.id}.25 ${show(url.value)} includes the URL scheme, which the PIX manual leaves out` });
+  if (!additional) add('additional-data', 'field 62 (additional data field template) is absent: mandatory in the BR Code table, optional in EMV QRCPS');
+  else if (additional.children) {
+    const txid = additional.children.find((c) => c.id === '05');
+    if (!txid) add('additional-data', 'field 62 carries no reference label (62.05): mandatory in the BR Code table, optional in EMV QRCPS');
+    else {
+      const problem = txidProblem(txid.value, reading.form);
+      if (problem) problems.push(problem);
     }
-    if (key) problems.push({ severity: 'warning', message: `template ${template.id} carries both a key (01) and a payload URL (25)` });
   }
-  const poi = parsed.fields.find((f) => f.id === '01');
-  if (poi?.value === '11') problems.push({ severity: 'warning', message: 'field 01 = "11" declares a reusable code; a dynamic charge code is normally "12" (single use)' });
-  return fold(
-    ctx,
-    'emv.not-dynamic',
-    `${emvSubject(ctx)} is not a dynamic BR Code`,
-    `a dynamic BR Code: the PIX template carries the payload location URL (without scheme) in sub-field 25 and no key in 01; field 01, if present, is "12"`,
-    problems,
-    emv,
-  );
+  for (const message of fieldLimitProblems(fields)) fail(message);
+  return reading;
 }
 
-/** `1050` → `"10.50"`, with integer arithmetic. */
-export function centsToDecimal(amountCents: number): string {
-  const sign = amountCents < 0 ? '-' : '';
-  const abs = Math.abs(Math.trunc(amountCents));
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+// ── the rules ─────────────────────────────────────────────────────────────────────────────────
+
+/** The API whose charge carries the payload, and where. */
+export type BrCodeApi = 'gateway' | 'partner';
+
+const AT: Record<BrCodeApi, { subject: string; pointer: string }> = {
+  gateway: { subject: 'data.pix.emv', pointer: '/data/pix/emv' },
+  partner: { subject: 'qr_code', pointer: '/qr_code' },
+};
+
+/** The rows each API states the BR Code in (one rule decides both, the row of the observation's API). */
+const EMV_ROWS = {
+  /** "pix.emv | string | copy-and-paste payload (EMV standard)" */
+  gateway: ['GW-PIXIN-EMV'],
+  /** "returns the copy-and-paste code (`qr_code`, standard central-bank EMV payload)"; "qr_code | string | copy-and-paste EMV payload" */
+  partner: ['PT-CHARGE-QR-EMV', 'PT-CHARGE-FIELD-QR'],
+} as const satisfies Record<BrCodeApi, readonly RequirementId[]>;
+
+const DYNAMIC_ROWS = {
+  /** "It creates PIX charges (dynamic QR code: …)" */
+  gateway: ['GW-PIXIN-DYNAMIC-QR'],
+  /** "Creates dynamic PIX charges" */
+  partner: ['PT-CHARGE-QR-DYNAMIC'],
+} as const satisfies Record<BrCodeApi, readonly RequirementId[]>;
+
+/** A charge's copy-and-paste code as an answer carried it. */
+export interface BrCodeObservation {
+  api: BrCodeApi;
+  /** the payload (`data.pix.emv`, `qr_code`) as the answer carried it */
+  emv: unknown;
+  /** the charge's amount in cents, when the code is to carry it in 54 */
+  amountCents?: number;
+  exchange?: Exchange;
+  /** JSON pointer of the payload, when not the API's usual place */
+  pointer?: string;
 }
 
-/** `"10.5"` → 1050, `"10"` → 1000; undefined when not a plain decimal with at most 2 places. */
-function decimalToCents(text: string): number | undefined {
-  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(text);
-  if (!m) return undefined;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
+const STRUCTURE_EXPECTED = 'a BR Code: EMV TLV with 00="01" first, a merchant account template carrying GUI "br.gov.bcb.pix" and either a DICT key (01) or a payload location (25), 52, 53="986", 58="BR", 59, 60, 62 with a txid (05), every field within the BR Code table, and 63 (the CRC) last';
+
+/** The largest amount field 54's 13 characters hold: R$ 9,999,999,999.99. */
+const LARGEST_54_CENTS = 999_999_999_999;
 
 /**
- * Verifies field 54 (transaction amount) against the charge amount in cents (the contract: "Money
- * values are integers in cents (1050 means 10.50)"; the BR Code writes reais with "." as mark).
- * - failure `emv.amount-mismatch`: 54 present with a different value (or not a decimal number);
- * - warning `emv.amount-format`: same value written otherwise than with 2 decimals (`"10.5"`,
- *   `"10"`): EMV allows it, the manual's examples use 2 decimals;
- * - warning `emv.amount-absent`: 54 absent. For a dynamic code the payer's PSP reads the amount
- *   from the payload URL (26.25), which the manual makes the source of truth, so an absent 54 is
- *   legitimate there; it only means the suite cannot see the amount in the payload.
- * Returns undefined when the payload does not parse (see {@link verifyEmvStructure}).
+ * "pix.emv | string | copy-and-paste payload (EMV standard)" (gateway) and "returns the
+ * copy-and-paste code (`qr_code`, standard central-bank EMV payload)" (partner): the payload is a
+ * BR Code ({@link readBrCode}: structure, CRC, the field table, the template's key-versus-location
+ * rules, the txid) and carries the charge's amount when it carries one in 54:
+ * - `emv.amount-mismatch` (failure): 54 present with another value than `amountCents` (a third
+ *   decimal that is not 0 is another value: no charge in cents has it). An amount 54 cannot hold
+ *   (over R$ 9,999,999,999.99) is not compared: the code must then leave it to the location.
+ * - 54 absent: no finding. "Os campos Valor e [...] txid não devem ser preenchidos no QR Code
+ *   dinâmico" (§2.7): a dynamic code's amount is behind its payload location.
+ * All structure failures are listed in one `emv.structure` finding; the warnings are one finding
+ * each, and an amount format or zero warning gives way to a mismatch.
  */
-function verifyEmvAmountFinding(emv: unknown, amountCents: number, ctx: RuleContext): Finding | undefined {
-  if (typeof emv !== 'string') return undefined;
-  const parsed = parseBrCode(emv);
-  if (!parsed.ok) return undefined;
-  const expectedText = centsToDecimal(amountCents);
-  const field = parsed.fields.find((f) => f.id === '54');
-  const subject = emvSubject(ctx);
-  if (!field) {
-    return makeFinding(ctx, {
-      code: 'emv.amount-absent',
-      title: `${subject} carries no transaction amount (field 54)`,
-      severity: 'warning',
-      expected: `field 54 = "${expectedText}" (or the amount only behind the dynamic payload URL)`,
-      actual: `no field 54 in ${show(emv, 300)}`,
-    });
-  }
-  const cents = decimalToCents(field.value);
-  if (cents !== amountCents) {
-    return makeFinding(ctx, {
-      code: 'emv.amount-mismatch',
-      title: `${subject} field 54 does not match the charge amount`,
-      severity: 'failure',
-      expected: `field 54 = "${expectedText}" (${amountCents} cents)`,
-      actual: `field 54 = ${show(field.value)}`,
-    });
-  }
-  if (field.value !== expectedText) {
-    return makeFinding(ctx, {
-      code: 'emv.amount-format',
-      title: `${subject} field 54 is not written with 2 decimals`,
-      severity: 'warning',
-      expected: `field 54 = "${expectedText}"`,
-      actual: `field 54 = ${show(field.value)} (same value, other format)`,
-    });
-  }
-  return undefined;
-}
+export const verifyBrCode = defineRule({
+  name: 'verifyBrCode',
+  requirements: [...EMV_ROWS.gateway, ...EMV_ROWS.partner],
+  codes: {
+    'emv.structure': 'failure',
+    'emv.crc': 'failure',
+    'emv.crc-case': 'warning',
+    'emv.whitespace': 'warning',
+    'emv.charset': 'warning',
+    'emv.additional-data': 'warning',
+    'emv.txid-in-dynamic': 'warning',
+    'emv.amount-mismatch': 'failure',
+    'emv.amount-format': 'warning',
+    'emv.amount-zero': 'warning',
+  },
+  judge(observation: BrCodeObservation, v) {
+    const { api, emv, amountCents, exchange } = observation;
+    v.decides(...EMV_ROWS[api]);
+    v.shows(exchange);
+    const { subject } = AT[api];
+    const pointer = observation.pointer ?? AT[api].pointer;
+    const reading = readBrCode(emv);
+    const shown = show(emv, 300);
+    const mismatch = amountCents !== undefined && amountCents <= LARGEST_54_CENTS && reading.amount !== undefined && reading.amount.cents !== amountCents;
+    const structure = reading.problems.filter((p) => p.kind === 'structure');
+    if (structure.length > 0) {
+      v.find('emv.structure', { title: `${subject} is not a well-formed BR Code`, expected: STRUCTURE_EXPECTED, actual: `${structure.map((p) => p.message).join('; ')} — in ${shown}`, pointer });
+    }
+    const titles: Record<Exclude<BrCodeProblemKind, 'structure'>, string> = {
+      crc: `${subject} has a wrong CRC (field 63)`,
+      'crc-case': `${subject} writes its CRC (field 63) in lower-case hex`,
+      whitespace: `${subject} is surrounded by whitespace`,
+      charset: `${subject} carries characters outside the BR Code character set`,
+      'additional-data': `${subject} carries no txid (62.05)`,
+      'txid-in-dynamic': `${subject} carries a txid (62.05) in a dynamic code`,
+      'amount-format': `${subject} field 54 is not written with 2 decimals`,
+      'amount-zero': `${subject} field 54 is zero`,
+    };
+    const expectations: Record<Exclude<BrCodeProblemKind, 'structure'>, string> = {
+      crc: 'the payload ends with "6304" and the 4-hex-digit CRC16/CCITT-FALSE of everything up to and including "6304"',
+      'crc-case': 'the CRC in upper-case hex, as every example of the BCB manuals writes it (the case is not stated: a warning)',
+      whitespace: 'the BR Code alone, with nothing around it (a payer app may not trim it: a warning)',
+      charset: 'printable ASCII only, lengths counted in characters',
+      'additional-data': 'field 62 with a reference label 05 ("***" when none)',
+      'txid-in-dynamic': 'field 62.05 = "***" in a dynamic code: "Os campos Valor e Identificador da Transação (txid) não devem ser preenchidos no QR Code dinâmico" (§2.7)',
+      'amount-format': amountCents !== undefined ? `field 54 = "${centsToDecimal(amountCents)}"` : 'field 54 with 2 decimals',
+      'amount-zero': 'field 54 absent, or a non-zero amount (EMV: "shall be different from zero")',
+    };
+    for (const problem of reading.problems) {
+      if (problem.kind === 'structure') continue;
+      if (mismatch && (problem.kind === 'amount-format' || problem.kind === 'amount-zero')) continue;
+      v.find(`emv.${problem.kind}`, { title: titles[problem.kind], expected: expectations[problem.kind], actual: problem.kind === 'crc' || problem.kind === 'whitespace' ? `${problem.message} — in ${shown}` : problem.message, pointer });
+    }
+    if (mismatch && amountCents !== undefined) {
+      v.find('emv.amount-mismatch', { title: `${subject} field 54 does not match the charge amount`, expected: `field 54 = "${centsToDecimal(amountCents)}" (${amountCents} cents)`, actual: `field 54 = ${show(reading.amount?.text)}`, pointer });
+    }
+  },
+});
 
 /**
- * Runs every BR Code check (structure, CRC, dynamic, and amount when `amountCents` is given) and
- * returns all findings. Suites normally call this.
+ * "It creates PIX charges (dynamic QR code: …)" (gateway), "Creates dynamic PIX charges" (partner):
+ * the BR Code is dynamic. In the central bank's terms a dynamic BR Code is one whose PIX template
+ * carries the payload location URL in sub-field 25 instead of a key in 01 (Manual de Padrões §2.7:
+ * the dynamic template holds 00 GUI and 25 URL):
+ * - `emv.not-dynamic` (failure): no 26.25 (e.g. a static code with the key in 26.01, payable any
+ *   number of times, which a charge-bound dynamic code is not), or an empty one;
+ * - `emv.dynamic-url-scheme` (warning): 26.25 starts with `http://`/`https://` (the manual writes
+ *   the location without the scheme; payers add `https://`);
+ * - `emv.dynamic-url-form` (warning): 26.25 is not a host with a dot and a path (the manual's
+ *   examples, and what @brazilian-utils `isValidPixUrl` takes);
+ * - `emv.dynamic-reusable` (warning): 01 = `11` ("may be used more than once") on a code the
+ *   contract calls dynamic. Field 01 is optional (`Uso: O`) and only `12` ("só pode ser utilizado
+ *   uma vez") has a stated meaning, so an ABSENT 01 is no finding: the contract never says single-use.
+ * A payload that does not parse or has no PIX template decides nothing here: that is
+ * {@link verifyBrCode}'s finding. A key beside a location is {@link verifyBrCode}'s too (the template rules).
  */
-function verifyEmvFinding(emv: unknown, ctx: RuleContext, options: { amountCents?: number } = {}): Finding[] {
-  const findings = [verifyEmvStructureFinding(emv, ctx), verifyEmvCrcFinding(emv, ctx), verifyEmvDynamicFinding(emv, ctx)];
-  if (options.amountCents !== undefined) findings.push(verifyEmvAmountFinding(emv, options.amountCents, ctx));
-  return findings.filter((f): f is Finding => f !== undefined);
-}
-
-export function verifyEmvStructure(emv: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyEmvStructureFinding(emv, ctx));
-}
-
-export function verifyEmvCrc(emv: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyEmvCrcFinding(emv, ctx));
-}
-
-export function verifyEmvDynamic(emv: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyEmvDynamicFinding(emv, ctx));
-}
-
-export function verifyEmvAmount(emv: unknown, amountCents: number, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyEmvAmountFinding(emv, amountCents, ctx));
-}
-
-export function verifyEmv(emv: unknown, ctx: RuleContext, options: { amountCents?: number } = {}): Judgement {
-  return judge(ctx, verifyEmvFinding(emv, ctx, options));
-}
+export const verifyDynamicBrCode = defineRule({
+  name: 'verifyDynamicBrCode',
+  requirements: [...DYNAMIC_ROWS.gateway, ...DYNAMIC_ROWS.partner],
+  codes: { 'emv.not-dynamic': 'failure', 'emv.dynamic-url-scheme': 'warning', 'emv.dynamic-url-form': 'warning', 'emv.dynamic-reusable': 'warning' },
+  judge(observation: Omit<BrCodeObservation, 'amountCents'>, v) {
+    const { api, emv, exchange } = observation;
+    const reading = readBrCode(emv);
+    const template = reading.template;
+    if (!template?.children || !reading.fields) return v.nothingToJudge();
+    v.decides(...DYNAMIC_ROWS[api]);
+    v.shows(exchange);
+    const { subject } = AT[api];
+    const pointer = observation.pointer ?? AT[api].pointer;
+    const title = `${subject} is not a dynamic BR Code`;
+    const expected = 'a dynamic BR Code: the PIX template carries the payload location URL (without scheme) in sub-field 25; field 01, if present, is "12"';
+    const url = template.children.find((c) => c.id === '25');
+    const key = template.children.find((c) => c.id === '01');
+    if (!url || url.value.trim() === '') {
+      const actual = !url
+        ? key
+          ? `template ${template.id} carries a Pix key in sub-field 01 (${show(key.value)}) and no payload URL in sub-field 25: a static BR Code`
+          : `template ${template.id} carries no payload URL in sub-field 25`
+        : `sub-field ${template.id}.25 (payload URL) is empty`;
+      v.find('emv.not-dynamic', { title, expected, actual: `${actual} — in ${show(reading.text, 300)}`, pointer });
+    } else {
+      const scheme = /^https?:\/\//i.test(url.value);
+      if (scheme) {
+        v.find('emv.dynamic-url-scheme', { title: `${subject} writes its payload location with a URL scheme`, expected: 'sub-field 25 without "https://" (the manual leaves the scheme out; payers add it)', actual: `sub-field ${template.id}.25 = ${show(url.value)}`, pointer });
+      }
+      const location = url.value.replace(/^https?:\/\//i, '');
+      if (!/^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+(?::\d+)?(?:\/\S*)?$/.test(location)) {
+        v.find('emv.dynamic-url-form', { title: `${subject} payload location is not a host and path`, expected: 'sub-field 25 = host with a dot, then a path (e.g. "pix.example.com/qr/v2/…")', actual: `sub-field ${template.id}.25 = ${show(url.value)}`, pointer });
+      }
+    }
+    const poi = reading.fields.find((f) => f.id === '01');
+    if (poi?.value === '11') {
+      v.find('emv.dynamic-reusable', { title: `${subject} declares a reusable code`, expected: 'field 01 = "12" (single use) or absent on a dynamic charge code', actual: 'field 01 = "11" ("may be used more than once")', pointer });
+    }
+  },
+});

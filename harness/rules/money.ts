@@ -1,29 +1,51 @@
 /**
- * Money representation.
+ * Money representation: what a money value is (facts); the rules of the contract sections that
+ * state a money column (gateway `fees`, `amount`, balance buckets; partner `amount_cents`,
+ * `available_cents`…) judge with these readers under their own codes.
  *
  * Contract (gateway-api.md, "What the service does"): "Money values are integers in cents (1050
  * means 10.50). The balance endpoint is the exception: it returns strings in reais with 2
  * decimals." Partner: "Money values are integers in cents."
  */
-import type { Finding, Judgement } from './finding.js';
+import type { Judgement } from './finding.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
+import type { Problem } from './identifiers.js';
 
 /**
- * Verifies a balance value (`data.pix.balance`, `data.pixBlocked.balance`, `data.reserve.balance`):
- * "strings in reais with 2 decimals", i.e. a string matching `^-?\d+\.\d{2}$`. A number (even
- * `10.5` or `10.50` in JSON) is a failure: the text says strings. A negative sign is tolerated (the
- * contract does not say balances are non-negative).
+ * Why a value is not a money value in cents ("Money values are integers in cents"): a JSON integer,
+ * not a string, not a fraction (`integer-cents`); at least `min` when the contract states one for
+ * the field (`minimum`). Undefined when it is one.
  */
-function verifyBalanceStringFinding(value: unknown, ctx: RuleContext): Finding | undefined {
-  const subject = ctx.subject ?? 'the balance';
+export function integerCentsProblem(value: unknown, options: { min?: number; subject?: string } = {}): Problem<'integer-cents' | 'minimum'> | undefined {
+  const subject = options.subject ?? 'the amount';
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
+    return { kind: 'integer-cents', title: `${subject} is not an integer number of cents`, expected: 'a JSON integer in cents (1050 means 10.50)', actual: `${kindOf(value)} ${show(value)}` };
+  }
+  if (options.min !== undefined && value < options.min) return { kind: 'minimum', title: `${subject} is below its minimum`, expected: `an integer ≥ ${options.min}`, actual: String(value) };
+  return undefined;
+}
+
+/**
+ * Why a balance value is not "strings in reais with 2 decimals": a string matching `^-?\d+\.\d{2}$`.
+ * A number (even `10.5` or `10.50` in JSON) is not: the text says strings. A negative sign is
+ * tolerated (the contract does not say balances are non-negative). Undefined when it is one.
+ */
+export function reaisStringProblem(value: unknown, subject = 'the balance'): Problem<'balance-string'> | undefined {
   if (typeof value === 'string' && /^-?\d+\.\d{2}$/.test(value)) return undefined;
-  return makeFinding(ctx, {
-    code: 'money.balance-string',
+  return {
+    kind: 'balance-string',
     title: `${subject} is not a string in reais with 2 decimals`,
-    severity: 'failure',
     expected: 'a string in reais with exactly 2 decimals, e.g. "10.50" (pattern ^-?\\d+\\.\\d{2}$)',
     actual: typeof value === 'string' ? `string ${show(value)}` : `${kindOf(value)} ${show(value)}`,
-  });
+  };
+}
+
+// ── MIGRATION ONLY: the old-style calls of the contract sections not yet declared as rules ────
+
+/** MIGRATION ONLY: {@link reaisStringProblem} as an old-style judgement (`money.balance-string`, failure). */
+export function verifyBalanceString(value: unknown, ctx: RuleContext): Judgement {
+  const problem = reaisStringProblem(value, ctx.subject);
+  return problem ? judge(ctx, makeFinding(ctx, { code: 'money.balance-string', severity: 'failure', title: problem.title, expected: problem.expected, actual: problem.actual })) : judge(ctx);
 }
 
 export interface IntegerCentsOptions {
@@ -31,37 +53,8 @@ export interface IntegerCentsOptions {
   min?: number;
 }
 
-/**
- * Verifies a money value in cents: a JSON integer ("Money values are integers in cents"), not a
- * string, not a fraction; at least `options.min` when given. Failure otherwise.
- */
-function verifyIntegerCentsFinding(value: unknown, ctx: RuleContext, options: IntegerCentsOptions = {}): Finding | undefined {
-  const subject = ctx.subject ?? 'the amount';
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    return makeFinding(ctx, {
-      code: 'money.integer-cents',
-      title: `${subject} is not an integer number of cents`,
-      severity: 'failure',
-      expected: 'a JSON integer in cents (1050 means 10.50)',
-      actual: `${kindOf(value)} ${show(value)}`,
-    });
-  }
-  if (options.min !== undefined && value < options.min) {
-    return makeFinding(ctx, {
-      code: 'money.minimum',
-      title: `${subject} is below its minimum`,
-      severity: 'failure',
-      expected: `an integer ≥ ${options.min}`,
-      actual: String(value),
-    });
-  }
-  return undefined;
-}
-
-export function verifyBalanceString(value: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyBalanceStringFinding(value, ctx));
-}
-
+/** MIGRATION ONLY: {@link integerCentsProblem} as an old-style judgement (`money.integer-cents`, `money.minimum`, failures). */
 export function verifyIntegerCents(value: unknown, ctx: RuleContext, options: IntegerCentsOptions = {}): Judgement {
-  return judge(ctx, verifyIntegerCentsFinding(value, ctx, options));
+  const problem = integerCentsProblem(value, { ...options, ...(ctx.subject !== undefined && { subject: ctx.subject }) });
+  return problem ? judge(ctx, makeFinding(ctx, { code: `money.${problem.kind}`, severity: 'failure', title: problem.title, expected: problem.expected, actual: problem.actual })) : judge(ctx);
 }

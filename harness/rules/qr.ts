@@ -8,8 +8,9 @@
  */
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import type { Finding, Judgement } from './finding.js';
-import { judge, makeFinding, show, type RuleContext } from './judgement.js';
+import type { Exchange } from '../core/exchange.js';
+import { show } from './judgement.js';
+import { defineRule } from './rule.js';
 
 type JsQr = typeof jsQRModule.default;
 /** jsqr is CommonJS with a `default` property; depending on the loader the default import is the function or the module object. */
@@ -90,48 +91,47 @@ export function decodeQrPng(base64: unknown): QrDecodeResult {
 }
 
 /**
- * Verifies that `pix.qrCode` is a base64 PNG whose QR code decodes to exactly `pix.emv`.
- * - failure: not a string, not base64, not a PNG (signature), a PNG that does not decode, no QR code
- *   found (`qr.undecodable`), or decoded text different from the EMV (`qr.mismatch`);
+ * "It creates PIX charges (dynamic QR code: an EMV copy-and-paste string plus a base64 PNG image)",
+ * "pix.qrCode | string | PNG image, base64": the image is a base64 PNG whose QR code decodes to
+ * exactly `pix.emv` (an image of ANOTHER payload would make the payer pay something else):
+ * - failure (GW-PIXIN-QRCODE-PNG): not a string (`qr.not-string`), not base64 (`qr.base64`), not a
+ *   PNG (`qr.png-signature`), a PNG that does not decode (`qr.png-decode`), no QR code found
+ *   (`qr.undecodable`);
+ * - failure `qr.mismatch` (GW-PIXIN-QRCODE-MATCHES-EMV, decided once the image decodes): the
+ *   decoded text differs from `pix.emv`;
  * - warning `qr.base64-variant` when everything matches but the text is a data URI
  *   (`data:image/png;base64,` prefix), wrapped with whitespace, or URL-safe base64: the table says
  *   "PNG image, base64", and whether a data URI counts as that is ambiguous.
  */
-function verifyQrMatchesEmvFinding(qrBase64: unknown, emv: unknown, ctx: RuleContext): Finding | undefined {
-  const subject = ctx.subject ?? 'pix.qrCode';
-  const result = decodeQrPng(qrBase64);
-  if (!result.ok) {
-    return makeFinding(ctx, {
-      code: result.code,
-      title: `${subject} is not a base64 PNG QR code of the charge`,
-      severity: 'failure',
-      expected: 'a base64 PNG image of a QR code whose text is exactly pix.emv',
-      actual: result.detail,
-    });
-  }
-  if (result.text !== emv) {
-    return makeFinding(ctx, {
-      code: 'qr.mismatch',
-      title: `${subject} decodes to a different text than pix.emv`,
-      severity: 'failure',
-      expected: `QR text = pix.emv = ${show(emv, 300)}`,
-      actual: `QR text = ${show(result.text, 300)}`,
-    });
-  }
-  const notes: string[] = [];
-  if (result.dataUriPrefix) notes.push('a data URI ("data:image/png;base64," prefix)');
-  if (result.whitespace) notes.push('base64 wrapped with whitespace');
-  if (result.urlSafeAlphabet) notes.push('URL-safe base64 alphabet');
-  if (notes.length === 0) return undefined;
-  return makeFinding(ctx, {
-    code: 'qr.base64-variant',
-    title: `${subject} is not plain base64`,
-    severity: 'warning',
-    expected: 'plain standard base64 of the PNG bytes ("PNG image, base64")',
-    actual: `${notes.join(', ')}; the image itself matches pix.emv`,
-  });
-}
-
-export function verifyQrMatchesEmv(qrBase64: unknown, emv: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyQrMatchesEmvFinding(qrBase64, emv, ctx));
-}
+export const verifyQrImage = defineRule({
+  name: 'verifyQrImage',
+  requirements: ['GW-PIXIN-QRCODE-PNG', 'GW-PIXIN-QRCODE-MATCHES-EMV'],
+  codes: {
+    'qr.not-string': 'failure',
+    'qr.base64': 'failure',
+    'qr.png-signature': 'failure',
+    'qr.png-decode': 'failure',
+    'qr.undecodable': 'failure',
+    'qr.mismatch': 'failure',
+    'qr.base64-variant': 'warning',
+  },
+  judge(observation: { qrCode: unknown; emv: unknown; exchange?: Exchange }, v) {
+    const { qrCode, emv, exchange } = observation;
+    v.shows(exchange);
+    const pointer = '/data/pix/qrCode';
+    const result = decodeQrPng(qrCode);
+    if (!result.ok) {
+      v.decides('GW-PIXIN-QRCODE-PNG');
+      return v.find(result.code, { title: 'data.pix.qrCode is not a base64 PNG QR code of the charge', expected: 'a base64 PNG image of a QR code whose text is exactly pix.emv', actual: result.detail, pointer });
+    }
+    if (result.text !== emv) {
+      v.find('qr.mismatch', { title: 'data.pix.qrCode decodes to a different text than pix.emv', expected: `QR text = pix.emv = ${show(emv, 300)}`, actual: `QR text = ${show(result.text, 300)}`, pointer, requirements: ['GW-PIXIN-QRCODE-MATCHES-EMV'] });
+    }
+    const notes: string[] = [];
+    if (result.dataUriPrefix) notes.push('a data URI ("data:image/png;base64," prefix)');
+    if (result.whitespace) notes.push('base64 wrapped with whitespace');
+    if (result.urlSafeAlphabet) notes.push('URL-safe base64 alphabet');
+    if (notes.length === 0) return;
+    v.find('qr.base64-variant', { title: 'data.pix.qrCode is not plain base64', expected: 'plain standard base64 of the PNG bytes ("PNG image, base64")', actual: `${notes.join(', ')}; the image itself decodes`, pointer, requirements: ['GW-PIXIN-QRCODE-PNG'] });
+  },
+});

@@ -1,13 +1,16 @@
 /**
- * Timestamps.
+ * Timestamps: the ISO 8601 reader (facts) and the rule of the rows that state a timestamp format.
  *
  * Contract: gateway-api.md, PIX transfer: "createdAt, updatedAt, processedAt | string | ISO 8601
  * timestamps, on lookup"; Webhook: "createdAt | string | ISO 8601". partner-cashin-api.md, PIX
  * charge: "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC"; finance
  * `created_at` and webhook `created_at`: "ISO 8601".
  */
+import type { Exchange } from '../core/exchange.js';
+import type { RequirementId } from '../core/requirement-ids.js';
 import type { Finding, Judgement } from './finding.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
+import { defineRule, type FindingDraft } from './rule.js';
 
 /** ISO 8601 extended date-time: date, `T`, hh:mm[:ss[.fff]], optional zone (Z, ±hh, ±hh:mm, ±hhmm). */
 const EXTENDED = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -48,56 +51,90 @@ export function parseIsoDateTime(text: string): IsoParts | undefined {
   return parts;
 }
 
-function notIso(value: unknown, ctx: RuleContext, subject: string, expected: string): Finding {
-  const spaced = typeof value === 'string' && SPACE_SEPARATED.test(value) && parseIsoDateTime(value.replace(' ', 'T')) !== undefined;
-  return makeFinding(ctx, {
-    code: spaced ? 'time.space-separator' : 'time.iso8601',
-    title: `${subject} is not an ISO 8601 date-time`,
-    // "YYYY-MM-DD hh:mm:ss" is RFC 3339-valid and common; ISO 8601 requires the `T`: ambiguous enough to warn
-    severity: spaced ? 'warning' : 'failure',
-    expected,
-    actual: typeof value === 'string' ? show(value) : `${kindOf(value)} ${show(value)}`,
-  });
+/**
+ * What is wrong with a timestamp:
+ * - `iso8601`: not an ISO 8601 date-time (extended or basic format, a real calendar date);
+ * - `space-separator`: "YYYY-MM-DD hh:mm…", RFC 3339-valid and common, where ISO 8601 requires
+ *   the `T`: ambiguous enough to warn;
+ * - `not-utc` (only when UTC is asked): no zone (local time) or an offset other than `Z`,
+ *   `+00:00`, `+0000`, `+00`;
+ * - `unknown-offset` (only when UTC is asked): `-00:00`, RFC 3339's "offset unknown": a warning.
+ * A value without zone designator is valid ISO 8601 (local time): only "UTC" asks for a zone.
+ */
+export type TimestampProblemKind = 'iso8601' | 'space-separator' | 'not-utc' | 'unknown-offset';
+
+export interface TimestampProblem extends Pick<FindingDraft, 'title' | 'expected' | 'actual'> {
+  kind: TimestampProblemKind;
 }
 
-/**
- * Verifies an ISO 8601 date-time string (extended or basic format, a real calendar date). A value
- * without zone designator is valid ISO 8601 (local time) and passes: the text does not ask for a
- * zone here. A space instead of `T` (RFC 3339 style) is a warning; anything else is a failure.
- */
-function verifyIsoTimestampFinding(value: unknown, ctx: RuleContext): Finding | undefined {
-  const subject = ctx.subject ?? 'the timestamp';
-  if (typeof value === 'string' && parseIsoDateTime(value)) return undefined;
-  return notIso(value, ctx, subject, 'an ISO 8601 date-time string, e.g. "2026-11-22T10:15:00Z"');
-}
-
-/**
- * Verifies an "ISO 8601 UTC" timestamp (partner `expires_at`, `created_at`): an ISO 8601 date-time
- * whose zone is UTC: `Z`, `+00:00`, `+0000` or `+00`. No zone, or any other offset, is a failure
- * (`time.not-utc`); `-00:00` (RFC 3339's "offset unknown") is a warning.
- */
-function verifyUtcTimestampFinding(value: unknown, ctx: RuleContext): Finding | undefined {
-  const subject = ctx.subject ?? 'the timestamp';
-  const expected = 'an ISO 8601 UTC date-time, e.g. "2026-11-22T10:15:00Z" (zone Z or +00:00)';
-  if (typeof value !== 'string') return notIso(value, ctx, subject, expected);
-  const parts = parseIsoDateTime(value);
-  if (!parts) return notIso(value, ctx, subject, expected);
+/** Why `value` is no ISO 8601 (UTC, when `utc`) timestamp, or undefined when it is one. */
+export function timestampProblem(value: unknown, options: { utc?: boolean; subject?: string } = {}): TimestampProblem | undefined {
+  const subject = options.subject ?? 'the timestamp';
+  const expected = options.utc ? 'an ISO 8601 UTC date-time, e.g. "2026-11-22T10:15:00Z" (zone Z or +00:00)' : 'an ISO 8601 date-time string, e.g. "2026-11-22T10:15:00Z"';
+  const parts = typeof value === 'string' ? parseIsoDateTime(value) : undefined;
+  if (!parts) {
+    const spaced = typeof value === 'string' && SPACE_SEPARATED.test(value) && parseIsoDateTime(value.replace(' ', 'T')) !== undefined;
+    return { kind: spaced ? 'space-separator' : 'iso8601', title: `${subject} is not an ISO 8601 date-time`, expected, actual: typeof value === 'string' ? show(value) : `${kindOf(value)} ${show(value)}` };
+  }
+  if (!options.utc) return undefined;
   const zone = parts.zone;
   if (zone === 'Z' || zone === '+00:00' || zone === '+0000' || zone === '+00') return undefined;
   const unknownOffset = zone === '-00:00' || zone === '-0000' || zone === '-00';
-  return makeFinding(ctx, {
-    code: 'time.not-utc',
+  return {
+    kind: unknownOffset ? 'unknown-offset' : 'not-utc',
     title: `${subject} is not in UTC`,
-    severity: unknownOffset ? 'warning' : 'failure',
     expected,
-    actual: zone === undefined ? `${show(value)} has no zone designator (local time)` : `${show(value)} has zone ${zone}`,
-  });
+    actual: zone === undefined ? `${show(value)} has no zone designator (local time)` : `${show(value)} has zone ${zone}${unknownOffset ? ' ("offset unknown" in RFC 3339)' : ''}`,
+  };
 }
 
+/** The rows whose sentence is a timestamp format, and whether the row says UTC. */
+const TIMESTAMP_ROWS = {
+  /** partner "PIX charge": "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC" */
+  'partner-charge': { requirement: 'PT-CHARGE-TIMESTAMPS-UTC', utc: true },
+  /** gateway "Webhook": "createdAt | string | ISO 8601" */
+  'gateway-webhook': { requirement: 'GW-WH-CREATED-AT-ISO', utc: false },
+} as const satisfies Record<string, { requirement: RequirementId; utc: boolean }>;
+
+export type TimestampRow = keyof typeof TIMESTAMP_ROWS;
+
+/**
+ * The rows of the contract that state a timestamp format (a table: each observation names its
+ * row): every field the observation shows is an ISO 8601 date-time (any form: extended or basic,
+ * fractions, any zone), in UTC where the row says so. Codes: {@link timestampProblem}'s kinds.
+ */
+export const writeIsoTimestamps = defineRule({
+  name: 'writeIsoTimestamps',
+  requirements: Object.values(TIMESTAMP_ROWS).map((r) => r.requirement),
+  codes: { 'time.iso8601': 'failure', 'time.space-separator': 'warning', 'time.not-utc': 'failure', 'time.unknown-offset': 'warning' },
+  judge(observation: { row: TimestampRow; fields: Readonly<Record<string, unknown>>; exchange?: Exchange; pointerBase?: string }, v) {
+    const row = TIMESTAMP_ROWS[observation.row];
+    v.decides(row.requirement);
+    v.shows(observation.exchange);
+    const base = observation.pointerBase ?? '';
+    for (const [field, value] of Object.entries(observation.fields)) {
+      const problem = timestampProblem(value, { utc: row.utc, subject: `${base.slice(1).replace(/\//g, '.')}${base ? '.' : ''}${field}` });
+      if (problem) v.find(`time.${problem.kind}`, { title: problem.title, expected: problem.expected, actual: problem.actual, pointer: `${base}/${field}` });
+    }
+  },
+});
+
+// ── MIGRATION ONLY: the old-style calls of the contract sections not yet declared as rules ────
+
+function finding(problem: TimestampProblem, ctx: RuleContext): Finding {
+  const code = problem.kind === 'iso8601' ? 'time.iso8601' : problem.kind === 'space-separator' ? 'time.space-separator' : 'time.not-utc';
+  const severity = problem.kind === 'iso8601' || problem.kind === 'not-utc' ? 'failure' : 'warning';
+  return makeFinding(ctx, { code, severity, title: problem.title, expected: problem.expected, actual: problem.actual });
+}
+
+/** MIGRATION ONLY: {@link timestampProblem} (any ISO 8601) as an old-style judgement. */
 export function verifyIsoTimestamp(value: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyIsoTimestampFinding(value, ctx));
+  const problem = timestampProblem(value, { ...(ctx.subject !== undefined && { subject: ctx.subject }) });
+  return problem ? judge(ctx, finding(problem, ctx)) : judge(ctx);
 }
 
+/** MIGRATION ONLY: {@link timestampProblem} (UTC) as an old-style judgement (`-00:00` is `time.not-utc` at warning). */
 export function verifyUtcTimestamp(value: unknown, ctx: RuleContext): Judgement {
-  return judge(ctx, verifyUtcTimestampFinding(value, ctx));
+  const problem = timestampProblem(value, { utc: true, ...(ctx.subject !== undefined && { subject: ctx.subject }) });
+  return problem ? judge(ctx, finding(problem, ctx)) : judge(ctx);
 }

@@ -28,6 +28,9 @@ function withCrc(body: string): string {
   return body + crc16CcittFalse(body);
 }
 
+/** The ISPB the reference PSP would have in the SPI (for the fss fault). */
+const REFERENCE_ISPB = '12345678';
+
 /** The registered company behind the sandbox merchant: longer than fields 59 (25) and 60 (15) allow. */
 const REGISTERED_NAME = 'PAYGATE SANDBOX INTERMEDIACAO DE PAGAMENTOS LTDA';
 const REGISTERED_CITY = 'SAO JOSE DOS CAMPOS';
@@ -69,6 +72,13 @@ export async function buildChargeCode(chargeId: string, amountCents: number, fee
           return `26${String(account.length).padStart(2, '0')}${account}`;
         }),
     );
+  }
+  if (faults.has('gw-emv-fss-in-dynamic')) {
+    // the PSP's ISPB written as fss (26.03, the Pix Saque field of the static template) beside the
+    // payload location; the location is cut short so that template 26 still fits its 99 characters
+    const shortLocation = `${style.merchant.host}/qr/v2/${chargeId.replace(/-/g, '').slice(0, 20)}`;
+    const account = `0014br.gov.bcb.pix0308${REFERENCE_ISPB}25${String(shortLocation.length).padStart(2, '0')}${shortLocation}`;
+    emv = withCrc(emv.slice(0, -4).replace(/26\d\d0014br\.gov\.bcb\.pix25\d\d[^]*?(?=52040000)/, () => `26${String(account.length).padStart(2, '0')}${account}`));
   }
   if (faults.has('gw-emv-wrong-crc')) {
     // CRC computed without the "6304" tag of field 63, a classic implementation slip

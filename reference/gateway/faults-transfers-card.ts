@@ -11,7 +11,7 @@ import { gatewayFault as fault } from '../fault-spec.js';
 export const TRANSFER_CARD_FAULTS: FaultSpec[] = [
   // PIX transfers: responses
   fault('gw-pixout-status-enum-name', ['GW-PIXOUT-STATUS-ENUM', 'GW-PIXOUT-CREATE-BANKING-PROCESSING'], 'transfer statuses are serialised by their enum constant names: "BANKING_PROCESSING", "COMPLETED"'),
-  fault('gw-pixout-fees-numeric-strings', ['GW-PIXOUT-RESP-FIELDS'], 'netAmount and fees come from NUMERIC columns the database driver returns as strings: "1228", not 1228'),
+  fault('gw-pixout-fees-numeric-strings', ['GW-PIXOUT-RESP-FIELDS', 'GW-MONEY-CENTS'], 'netAmount and fees come from NUMERIC columns the database driver returns as strings: "1228", not 1228'),
   fault('gw-pixout-post-201', ['GW-PIXOUT-CREATE-200', 'GW-PIXOUT-COMPLETE-200'], 'the transfer POST routes answer the framework default for POST, 201, where the contract says 200'),
   fault('gw-pixout-lookup-unwrapped', ['GW-PIXOUT-GET-200'], 'the transfer lookup returns the entity itself, without the {success, data} envelope'),
   fault('gw-pixout-lookup-no-end-to-end', ['GW-PIXOUT-ENDTOEND-COMPLETED'], 'the endToEndId lives in the settlement record the lookup does not join: a completed transfer is looked up without it'),

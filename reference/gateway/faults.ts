@@ -37,6 +37,8 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-document-repeated-digits-accepted', ['GW-PIXIN-DOC-VALID', 'GW-PIXOUT-KEY-INVALID-REJECTED'], 'the validator lacks the blacklist of one-digit documents: 00000000000, 11111111111, 00000000000000 (which pass the check-digit arithmetic) are accepted as a customer document and as a CPF/CNPJ key'),
   fault('gw-pixkey-document-check-digits-ignored', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'CPF and CNPJ keys are checked for their shape only: a key of 11 or 14 digits with wrong check digits is sent'),
   fault('gw-pixkey-random-key-loose', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'a random key is matched as "32 to 36 hex digits or hyphens", not the UUID layout: a truncated UUID is sent'),
+  fault('gw-pixkey-phone-any-length', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], 'a phone key is "+55 and digits": a national number of 8, 9, 12 or 13 digits (no Brazilian phone) is sent'),
+  fault('gw-pixkey-email-no-length-cap', ['GW-PIXOUT-KEY-INVALID-REJECTED', 'GW-PIXOUT-KEY-FORMATS'], "e-mail keys are checked for their pattern only: one over the DICT's 77 characters is sent"),
 
   // BR Code and QR image
   fault('gw-emv-wrong-crc', ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'], 'the CRC of field 63 is computed without its own "6304" tag'),
@@ -47,6 +49,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-emv-merchant-city-uncut', ['GW-PIXIN-EMV'], "field 60 carries the company's registered city uncut, over the BR Code table's 15 characters"),
   fault('gw-emv-amount-column-scale', ['GW-PIXIN-EMV'], "field 54 is the amount column's text with 12 decimals (10.000000000000), over the table's 13 characters"),
   fault('gw-emv-txid-charge-id', ['GW-PIXIN-EMV'], "field 62.05 (txid) carries the merchant-prefixed charge id, over the table's 25 characters"),
+  fault('gw-emv-fss-in-dynamic', ['GW-PIXIN-EMV'], 'the merchant template carries the PSP\'s ISPB as fss (26.03, a Pix Saque field of the static template) beside the payload location'),
 
   // State transitions
   fault('gw-pixin-second-pay-succeeds', ['GW-PIXIN-PAY-NOT-PENDING-400'], 'paying an already paid charge answers 200 again'),

@@ -17,6 +17,10 @@ export interface PixKeyRules {
   repeatedDigitsAllowed?: boolean;
   /** fault switch: a random key is "32 to 36 hex digits or hyphens", not the 8-4-4-4-12 UUID layout */
   looseRandomKey?: boolean;
+  /** fault switch: a phone key is "+55 and digits", of any count from 8 to 13 */
+  phoneAnyLength?: boolean;
+  /** fault switch: an e-mail key is checked for its pattern only, not for the DICT's 77 characters */
+  emailLengthUnchecked?: boolean;
 }
 
 export const STRICT_PIX_KEY_RULES: PixKeyRules = {
@@ -54,6 +58,7 @@ export function classifyPixKey(key: string, rules: PixKeyRules = STRICT_PIX_KEY_
     return isValidCnpj(key, { alphanumeric: true, ...leniency }) ? { kind: 'cnpj' } : { error: 'invalid CNPJ key (check digits)' };
   }
   if (key.startsWith('+')) {
+    if (rules.phoneAnyLength && /^\+55\d{8,13}$/.test(key)) return { kind: 'phone' };
     return PHONE_PATTERN.test(key) ? { kind: 'phone' } : { error: 'invalid phone key (expected +55 and 10 or 11 digits)' };
   }
   // fault: a national number, or 55 without the plus, passes as a phone key
@@ -61,6 +66,7 @@ export function classifyPixKey(key: string, rules: PixKeyRules = STRICT_PIX_KEY_
   if (UUID_PATTERN.test(key) || (rules.looseRandomKey && LOOSE_RANDOM_KEY.test(key) && /[0-9a-f]{8}/i.test(key))) return { kind: 'random' };
   if (key.includes('@')) {
     if (rules.looseEmail) return { kind: 'email' };
+    if (rules.emailLengthUnchecked && EMAIL_PATTERN.test(key)) return { kind: 'email' };
     return isPlausibleEmail(key) ? { kind: 'email' } : { error: 'invalid e-mail key' };
   }
   return { error: 'not a CPF, CNPJ, e-mail, +55 phone or random (UUID) key' };

@@ -74,6 +74,8 @@ function validateTransfer(body: JsonObject, faults: ReadonlySet<string>, p: Pers
     documentShapeOnly: faults.has('gw-pixkey-document-check-digits-ignored'),
     repeatedDigitsAllowed: faults.has('gw-document-repeated-digits-accepted'),
     looseRandomKey: faults.has('gw-pixkey-random-key-loose'),
+    phoneAnyLength: faults.has('gw-pixkey-phone-any-length'),
+    emailLengthUnchecked: faults.has('gw-pixkey-email-no-length-cap'),
   });
   if ('error' in classified) throw invalidField('pixKey', classified.error);
   // "amount | integer | yes | cents, minimum 1"

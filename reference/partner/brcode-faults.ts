@@ -69,3 +69,12 @@ export function staticBrCode(code: string, pixKey: string): string {
   });
   return assemble(fields);
 }
+
+/**
+ * Fault `pt-qr-key-and-location`: the merchant template carries the merchant's phone key (01)
+ * beside the payload location (25), as a builder that started from a static code and added the
+ * location does; the location is cut short so that template 26 still fits its 99 characters.
+ */
+export function keyBesideLocation(code: string, phoneKey: string, location: string): string {
+  return withFields(code, { '26': field('00', 'br.gov.bcb.pix') + field('01', phoneKey) + field('25', location) });
+}

@@ -5,7 +5,7 @@
  * a pending charge becomes expired on the first lookup or confirmation attempt after expires_at.
  */
 import { buildDynamicBrCode, crc16CcittFalse } from '../shared/brcode.js';
-import { merchantFieldsOffByOne, staticBrCode, unformattedCrc } from './brcode-faults.js';
+import { keyBesideLocation, merchantFieldsOffByOne, staticBrCode, unformattedCrc } from './brcode-faults.js';
 import { KeyedMutex } from '../shared/mutex.js';
 import { parseChargeRequest } from './charge-request.js';
 import { canonicalJson } from '../shared/json.js';
@@ -28,6 +28,8 @@ export const LIST_MAX_RECORDS = 200;
 export const PROVIDER_LABEL = 'reference-sandbox';
 /** The merchant's random Pix key (EVP) a static BR Code would carry (fault pt-qr-code-static). */
 const STATIC_PIX_KEY = '7d9f0335-8dcc-4054-9bf9-0dbd61d36906';
+/** The merchant's phone key (fault `pt-qr-key-and-location`). */
+const MERCHANT_PHONE_KEY = '+5511987654321';
 /** Fictitious ISPB of the reference's PSP, used in e2e ids. */
 const REFERENCE_ISPB = '99999999';
 /** A 1×1 PNG, base64: the image a processor's QR renderer hands back (fault pt-charge-qr-image). */
@@ -215,12 +217,16 @@ export class ChargeService {
   /** "qr_code | copy-and-paste EMV payload": a dynamic BR Code whose field 54 is the amount in reais. */
   private qrCodeFor(id: string, amountCents: number): string {
     const merchant = this.p.ptEmvMerchant;
+    const hex = id.replace(/-/g, '');
     const qrCode = buildDynamicBrCode({
       amountCents: this.faults.has('pt-qr-code-amount-in-reais') ? amountCents * 100 : amountCents,
-      location: `${merchant.host}/qr/v2/${id.replace(/-/g, '')}`,
+      location: `${merchant.host}/qr/v2/${hex}`,
       merchantName: merchant.name,
       merchantCity: merchant.city,
+      // fault: the charge's own reference, hyphenated, as txid: neither "***" nor letters and digits
+      ...(this.faults.has('pt-qr-txid-hyphenated') && { txid: `PT-${hex.slice(0, 28)}` }),
     });
+    if (this.faults.has('pt-qr-key-and-location')) return keyBesideLocation(qrCode, MERCHANT_PHONE_KEY, `${merchant.host}/qr/v2/${hex.slice(0, 16)}`);
     if (this.faults.has('pt-qr-merchant-fields-off-by-one')) return merchantFieldsOffByOne(qrCode, `${merchant.name} PAGAMENTOS DIGITAIS LTDA`, 'SAO JOSE DOS CAMPOS');
     if (this.faults.has('pt-qr-code-crc-unformatted')) return unformattedCrc(qrCode);
     if (this.faults.has('pt-qr-code-static')) return staticBrCode(qrCode, STATIC_PIX_KEY);

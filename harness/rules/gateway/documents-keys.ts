@@ -27,49 +27,13 @@ export interface Reading {
   why: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MASKED_CPF = /^\d{3}\.\d{3}\.\d{3}-\d{2}$/;
-const MASKED_CNPJ = /^[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2}$/;
 
 function oneDigit(text: string): boolean {
   return /^(.)\1*$/.test(text);
 }
 
-/** A PIX key as "CPF (digits), CNPJ (digits), e-mail, phone with +55 prefix, or random key (UUID)" reads it. */
-export function readPixKey(key: string): Reading {
-  if (key === '') return { standing: 'invalid', why: 'an empty key' };
-  if (/^\d{11}$/.test(key)) {
-    if (isValidCpf(key, { format: 'digits' })) return { standing: 'valid', why: 'a CPF (digits)' };
-    return { standing: 'invalid', why: oneDigit(key) ? 'a reserved one-digit CPF' : '11 digits that are no valid CPF (check digits) and no phone with +55' };
-  }
-  if (/^\d{14}$/.test(key)) {
-    if (isValidCnpj(key, { format: 'digits' })) return { standing: 'valid', why: 'a CNPJ (digits)' };
-    return { standing: 'invalid', why: oneDigit(key) ? 'a reserved one-digit CNPJ' : '14 digits that are no valid CNPJ (check digits)' };
-  }
-  if (/^[0-9A-Z]{12}\d{2}$/.test(key)) {
-    return isValidCnpj(key, { format: 'digits' })
-      ? { standing: 'borderline', why: 'an alphanumeric CNPJ (the text says "CNPJ (digits)")' }
-      : { standing: 'invalid', why: 'an alphanumeric CNPJ with wrong check digits' };
-  }
-  if (MASKED_CPF.test(key) || MASKED_CNPJ.test(key)) {
-    const valid = MASKED_CPF.test(key) ? isValidCpf(key, { format: 'formatted' }) : isValidCnpj(key, { format: 'formatted' });
-    return valid ? { standing: 'borderline', why: 'a valid document with punctuation (the text says digits)' } : { standing: 'invalid', why: 'a punctuated document with wrong check digits' };
-  }
-  if (/^\+55\d{10,11}$/.test(key)) return { standing: 'valid', why: 'a phone with +55 prefix' };
-  if (/^\+55[\d\s()-]+$/.test(key)) return { standing: 'borderline', why: 'a +55 phone of another digit count or with separators (the count is not stated)' };
-  if (key.startsWith('+')) return { standing: 'invalid', why: 'a phone without the +55 prefix' };
-  if (/^\d+$/.test(key)) return { standing: 'invalid', why: `${key.length} bare digits: no CPF, no CNPJ, no phone with +55` };
-  if (UUID.test(key)) return { standing: 'valid', why: 'a random key (UUID)' };
-  if (/^[0-9a-f]{32}$/i.test(key)) return { standing: 'borderline', why: 'a UUID without its hyphens' };
-  const at = key.split('@');
-  if (at.length === 2) {
-    const [local = '', domain = ''] = at;
-    if (local !== '' && domain !== '' && !/\s/.test(key)) {
-      return /^[^.]+(\.[^.]+)+$/.test(domain) ? { standing: 'valid', why: 'an e-mail' } : { standing: 'borderline', why: 'an e-mail with a dotless domain' };
-    }
-  }
-  return { standing: 'invalid', why: /[0-9a-f]{8}-/i.test(key) ? 'a malformed UUID' : 'no CPF, CNPJ, e-mail, +55 phone or UUID' };
-}
+/** A PIX key, read with the DICT's key rules (harness/rules/identifiers.ts). */
+export { readPixKey } from '../identifiers.js';
 
 /** A customer document declared as `documentType`, as "digits only; must be valid for PIX" reads it. */
 export function readCustomerDocument(documentType: 'cpf' | 'cnpj', document: string): Reading {

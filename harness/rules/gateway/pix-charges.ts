@@ -12,12 +12,12 @@ import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import type { RequirementId } from '../finding.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
-import { verifyEmv } from '../emv.js';
-import { verifyQrMatchesEmv } from '../qr.js';
+import { verifyBrCode, verifyDynamicBrCode } from '../emv.js';
+import { verifyQrImage } from '../qr.js';
 import { defineRule, type Verdict } from '../rule.js';
 import { readCustomerDocument } from './documents-keys.js';
 import { refuseInvalidRequestBody } from './errors.js';
-import { adopt, BELOW_MINIMUM, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
+import { BELOW_MINIMUM, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
 
 /**
  * The parts of a PIX charge body the request tables list, and the clause each one exercises when it
@@ -397,44 +397,18 @@ export const verifyCreatedPixCharge = defineRule({
  */
 export const verifyPixChargeBrCode = defineRule({
   name: 'verifyPixChargeBrCode',
-  requirements: ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-QRCODE-PNG', 'GW-PIXIN-QRCODE-MATCHES-EMV'],
-  codes: {
-    'pixin.emv-structure': 'failure',
-    'pixin.emv-marker': 'warning',
-    'pixin.emv-crc': 'failure',
-    'pixin.emv-not-dynamic': 'failure',
-    'pixin.emv-dynamic-marker': 'warning',
-    'pixin.emv-amount': 'failure',
-    'pixin.emv-amount-absent': 'warning',
-    'pixin.emv-amount-format': 'warning',
-    'pixin.qr-not-png': 'failure',
-    'pixin.qr-base64-variant': 'warning',
-    'pixin.qr-other-text': 'failure',
-  },
+  requirements: [],
+  codes: {},
+  uses: [verifyBrCode, verifyDynamicBrCode, verifyQrImage],
   judge(observation: { answer: Answer; amountCents: number }, v) {
     const { answer, amountCents } = observation;
     if (!is2xx(answer.status)) return v.nothingToJudge();
     const pix = dataOf(answer.json)?.pix;
     const emv = isRecord(pix) ? pix.emv : undefined;
     const qrCode = isRecord(pix) ? pix.qrCode : undefined;
-    v.shows(answer.exchange);
-    const brCode = verifyEmv(emv, { requirements: [], pointer: '/data/pix/emv', subject: 'data.pix.emv' }, { amountCents });
-    adopt(v, brCode, {
-      'emv.structure:failure': 'pixin.emv-structure',
-      'emv.structure:warning': 'pixin.emv-marker',
-      'emv.crc': 'pixin.emv-crc',
-      'emv.not-dynamic:failure': 'pixin.emv-not-dynamic',
-      'emv.not-dynamic:warning': 'pixin.emv-dynamic-marker',
-      'emv.amount-mismatch': 'pixin.emv-amount',
-      'emv.amount-absent': 'pixin.emv-amount-absent',
-      'emv.amount-format': 'pixin.emv-amount-format',
-    }, { requirements: ['GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR'] });
-    const image = verifyQrMatchesEmv(qrCode, emv, { requirements: [], pointer: '/data/pix/qrCode', subject: 'data.pix.qrCode' });
-    const decoded = image.findings.every((f) => f.code === 'qr.mismatch' || f.code === 'qr.base64-variant');
-    v.decides('GW-PIXIN-EMV', 'GW-PIXIN-DYNAMIC-QR', 'GW-PIXIN-QRCODE-PNG', ...(decoded ? (['GW-PIXIN-QRCODE-MATCHES-EMV'] as const) : []));
-    adopt(v, { requirements: [], findings: image.findings.filter((f) => f.code === 'qr.mismatch') }, { 'qr.mismatch': 'pixin.qr-other-text' }, { requirements: ['GW-PIXIN-QRCODE-MATCHES-EMV'] });
-    const png = { 'qr.base64-variant': 'pixin.qr-base64-variant', 'qr.not-string': 'pixin.qr-not-png', 'qr.base64': 'pixin.qr-not-png', 'qr.png-signature': 'pixin.qr-not-png', 'qr.png-decode': 'pixin.qr-not-png', 'qr.undecodable': 'pixin.qr-not-png' } as const;
-    adopt(v, { requirements: [], findings: image.findings.filter((f) => f.code !== 'qr.mismatch') }, png, { requirements: ['GW-PIXIN-QRCODE-PNG'] });
+    v.apply(verifyBrCode, { api: 'gateway', emv, amountCents, exchange: answer.exchange });
+    v.apply(verifyDynamicBrCode, { api: 'gateway', emv, exchange: answer.exchange });
+    v.apply(verifyQrImage, { qrCode, emv, exchange: answer.exchange });
   },
 });
 

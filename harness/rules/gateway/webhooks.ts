@@ -10,11 +10,11 @@ import type { Delivery } from '../../webhooks/types.js';
 import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
-import { verifyEndToEndId, verifyUuid } from '../identifiers.js';
-import { verifyIntegerCents } from '../money.js';
-import { verifyIsoTimestamp } from '../time.js';
+import { endToEndIdProblem, identifyEventsByUuid } from '../identifiers.js';
+import { integerCentsProblem } from '../money.js';
+import { writeIsoTimestamps } from '../time.js';
 import { judgeStatus } from '../status.js';
-import { defineRule, legacyRule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import { refuseInvalidRequestBody, type Answer } from './errors.js';
 
@@ -27,21 +27,6 @@ export type GatewayEvent = 'transaction_created' | 'transaction_paid' | 'transfe
 function where(d: Pick<GatewayDelivery, 'seq' | 'path'>): string {
   return `delivery #${d.seq} to ${d.path}`;
 }
-
-// ── bridges to old-style primitives of modules that declare no rule yet ─────────────────────────
-// (MIGRATION ONLY: each applies the primitive with the requirement of the sentence that uses it)
-
-/** "`id` (string UUID)" of an event (rules/identifiers.ts verifyUuid). */
-export const identifyEventsByUuid = legacyRule('identifyEventsByUuid', ['GW-EVT-ID-UUID'], (o: { value: unknown; subject: string }) => verifyUuid(o.value, { requirements: ['GW-EVT-ID-UUID'], subject: o.subject }));
-
-/** "createdAt | string | ISO 8601" of a Webhook (rules/time.ts verifyIsoTimestamp). */
-export const stampWebhookCreatedAtIso = legacyRule('stampWebhookCreatedAtIso', ['GW-WH-CREATED-AT-ISO'], (o: { value: unknown; exchange: Exchange }) => verifyIsoTimestamp(o.value, { requirements: ['GW-WH-CREATED-AT-ISO'], exchanges: [o.exchange], subject: 'data.createdAt', pointer: '/data/createdAt' }));
-
-/** An event's `amount (integer cents)` (rules/money.ts verifyIntegerCents); it names "Money values are integers in cents" too. */
-export const countEventAmountInCents = legacyRule('countEventAmountInCents', [], (o: { value: unknown; requirement: RequirementId; subject: string }) => verifyIntegerCents(o.value, { requirements: [o.requirement, 'GW-MONEY-CENTS'], subject: o.subject }));
-
-/** An event's `pix{endToEndId}` (rules/identifiers.ts verifyEndToEndId). */
-export const identifyEventEndToEnd = legacyRule('identifyEventEndToEnd', [], (o: { value: unknown; requirement: RequirementId; subject: string }) => verifyEndToEndId(o.value, { requirements: [o.requirement], subject: o.subject }));
 
 // The callback signature is judged by harness/rules/gateway/signature.ts (signGatewayCallbacks), the
 // callback headers and the POST with a JSON body by harness/rules/gateway/callbacks.ts.
@@ -74,7 +59,7 @@ export const shapeEventPayloads = defineRule({
   name: 'shapeEventPayloads',
   requirements: ['GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-EVT-TRANSFER-COMPLETED-PAID'],
   codes: { 'event.payload': 'failure', 'event.payload-doubtful': 'warning', 'event.scope': 'failure', 'event.name': 'warning', 'event.transfer-completed-status': 'failure' },
-  uses: [identifyEventsByUuid, countEventAmountInCents, identifyEventEndToEnd],
+  uses: [identifyEventsByUuid],
   judge(o: { delivery: GatewayDelivery; expected: ExpectedEvent }, v) {
     const { delivery: d, expected } = o;
     const req = PAYLOAD_REQ[expected.kind];
@@ -91,8 +76,10 @@ export const shapeEventPayloads = defineRule({
     if (json.scope !== 'user') v.find('event.scope', { requirements: ['GW-EVT-SCOPE-USER'], title: `event scope is not "user" (${expected.event})`, expected: 'scope = "user"', actual: `scope = ${show(json.scope)} (${where(d)})` });
     const inner = json[expected.kind];
     if (!isRecord(inner)) return bad(`event has no ${expected.kind} object`, `${expected.kind}{id, amount, status, pix{…}}`, `${expected.kind} = ${kindOf(inner)} ${show(inner)}`);
-    const amount = v.apply(countEventAmountInCents, { value: inner.amount, requirement: req, subject: `${expected.kind}.amount (${label})` });
-    if (amount.findings.length === 0 && inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
+    // "amount (integer cents)": a JSON integer (rules/money.ts)
+    const cents = integerCentsProblem(inner.amount, { subject: `${expected.kind}.amount` });
+    if (cents) bad(cents.title, cents.expected, cents.actual);
+    else if (inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
     if (typeof inner.status !== 'string') bad(`${expected.kind}.status is not a string`, 'a status string', `${kindOf(inner.status)} ${show(inner.status)}`);
     if (expected.event === 'transaction_paid' && inner.status !== 'paid') bad('transaction_paid does not carry status "paid"', 'transaction.status = "paid" ("transaction_paid | PIX charge paid")', `status = ${show(inner.status)}`);
     if (expected.event === 'transfer_completed' && inner.status !== 'paid') {
@@ -105,7 +92,9 @@ export const shapeEventPayloads = defineRule({
       return;
     }
     if (!isRecord(pix)) return bad(`${expected.kind}.pix is missing on a settled event`, 'pix{endToEndId, …}', `${kindOf(pix)} ${show(pix)}`);
-    v.apply(identifyEventEndToEnd, { value: pix.endToEndId, requirement: req, subject: `${expected.kind}.pix.endToEndId (${label})` });
+    // "pix{endToEndId}": a string; a layout other than the BCB end-to-end id only warns (rules/identifiers.ts)
+    const e2e = endToEndIdProblem(pix.endToEndId, `${expected.kind}.pix.endToEndId`);
+    if (e2e) bad(e2e.title, e2e.expected, e2e.actual, e2e.kind !== 'type');
     const partyKey = expected.kind === 'transaction' ? 'payerInfo' : 'creditorAccount';
     const party = pix[partyKey];
     if (!isRecord(party)) return bad(`${expected.kind}.pix.${partyKey} is missing on a settled event`, `${partyKey}{name, document}`, `${kindOf(party)} ${show(party)}`);
@@ -270,7 +259,7 @@ function webhookIdProblem(id: unknown): 'missing' | 'not-integer' | undefined {
  * - `success` other than true: WARNING (contradictory on a 200); no `data` object: failure;
  * - id not an integer, isActive not a boolean, events not an array of strings or missing a subscribed
  *   event, signatureSecret not a non-empty string: failure; createdAt not ISO 8601: failure
- *   ({@link stampWebhookCreatedAtIso});
+ *   ({@link writeIsoTimestamps}, the row "createdAt | string | ISO 8601");
  * - url not echoed exactly: WARNING (a service may normalise a URL).
  */
 export const answerWebhookCreation = defineRule({
@@ -289,7 +278,7 @@ export const answerWebhookCreation = defineRule({
     'webhook.url': 'failure',
     'webhook.url-echo': 'warning',
   },
-  uses: [stampWebhookCreatedAtIso],
+  uses: [writeIsoTimestamps],
   judge(o: WebhookRegistration, v) {
     const { answer, sent } = o;
     const what = o.again ? 'POST /api/v1/webhook registering the same url again' : 'POST /api/v1/webhook';
@@ -317,7 +306,7 @@ export const answerWebhookCreation = defineRule({
     }
     if (typeof data.url !== 'string') v.find('webhook.url', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: url is not a string`, expected: `url = ${show(sent.url)}`, actual: `${kindOf(data.url)} ${show(data.url)}`, pointer: '/data/url' });
     else if (data.url !== sent.url) v.find('webhook.url-echo', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: url differs from the one registered`, expected: `url = ${show(sent.url)}`, actual: `url = ${show(data.url)}`, pointer: '/data/url' });
-    v.apply(stampWebhookCreatedAtIso, { value: data.createdAt, exchange: answer.exchange });
+    v.apply(writeIsoTimestamps, { row: 'gateway-webhook', fields: { createdAt: data.createdAt }, exchange: answer.exchange, pointerBase: '/data' });
   },
 });
 

@@ -8,12 +8,12 @@
  */
 import type { Exchange } from '../../core/exchange.js';
 import type { PartnerChargeRequest } from '../../http/partner-client.js';
-import type { Judgement, RequirementId } from '../finding.js';
-import { combine, show, type RuleContext } from '../judgement.js';
-import { verifyEmvAmount, verifyEmvCrc, verifyEmvDynamic, verifyEmvStructure } from '../emv.js';
-import { verifyUtcTimestamp } from '../time.js';
+import type { RequirementId } from '../finding.js';
+import { show } from '../judgement.js';
+import { verifyBrCode, verifyDynamicBrCode } from '../emv.js';
+import { writeIsoTimestamps } from '../time.js';
 import { judgeStatus } from '../status.js';
-import { defineRule, legacyRule } from '../rule.js';
+import { defineRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
 import { refuseInvalidBody, type ErrorAnswer } from './errors.js';
 
@@ -127,30 +127,26 @@ export const UNREPRESENTABLE_AMOUNT_CENTS = 1_000_000_000_000;
 
 /**
  * "Creates dynamic PIX charges and returns the copy-and-paste code (`qr_code`, standard central-bank
- * EMV payload)": the BR Code parses (TLV, CRC), carries the charge amount, and is dynamic. The text
- * says "dynamic": a static code (a key in 26.01, no payload URL in 26.25) is a failure.
+ * EMV payload)": the charge's BR Code, judged by the BR Code rules of both APIs (harness/rules/emv.ts):
+ * a BR Code carrying the charge amount ({@link verifyBrCode}), and dynamic ({@link verifyDynamicBrCode}).
  *
  * An amount no BR Code can carry: "amount_cents | integer | greater than zero" states no maximum, and
  * field 54 holds at most 13 characters (R$ 9,999,999,999.99). A service may refuse a larger amount or
  * accept it; when it accepts it, its BR Code must still be one: every field within its limit (54 left
  * out, the dynamic payload location carrying the amount, is how that is done), the CRC right. The
- * amount itself is not compared then (an absent 54 is expected, not a warning).
+ * BR Code rule does not compare such an amount.
  */
-export const verifyChargeBrCode = legacyRule('verifyChargeBrCode', ['PT-CHARGE-QR-EMV', 'PT-CHARGE-FIELD-QR', 'PT-CHARGE-QR-DYNAMIC'], (seen: ChargeSeen & { amountCents: number }): Judgement => {
-  const qrCode = seen.charge.qr_code;
-  const qr: RuleContext = { exchanges: [seen.exchange], requirements: ['PT-CHARGE-QR-EMV', 'PT-CHARGE-FIELD-QR'], subject: 'qr_code', pointer: '/qr_code' };
-  const structure = verifyEmvStructure(qrCode, qr);
-  const parts = [structure, verifyEmvCrc(qrCode, qr)];
-  if (seen.amountCents >= UNREPRESENTABLE_AMOUNT_CENTS) return combine(...parts);
-  if (structure.findings.length === 0) parts.push(verifyEmvAmount(qrCode, seen.amountCents, qr));
-  parts.push(verifyEmvDynamic(qrCode, { ...qr, requirements: ['PT-CHARGE-QR-DYNAMIC'] }));
-  return combine(...parts);
+export const verifyChargeBrCode = defineRule({
+  name: 'verifyChargeBrCode',
+  requirements: [],
+  codes: {},
+  uses: [verifyBrCode, verifyDynamicBrCode],
+  judge(seen: ChargeSeen & { amountCents: number }, v) {
+    const emv = seen.charge.qr_code;
+    v.apply(verifyBrCode, { api: 'partner', emv, amountCents: seen.amountCents, exchange: seen.exchange });
+    v.apply(verifyDynamicBrCode, { api: 'partner', emv, exchange: seen.exchange });
+  },
 });
-
-/** "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC" (any ISO 8601 form, zone UTC). */
-export const verifyChargeTimestamps = legacyRule('verifyChargeTimestamps', ['PT-CHARGE-TIMESTAMPS-UTC'], (seen: ChargeSeen): Judgement =>
-  combine(...(['created_at', 'expires_at'] as const).map((field) => verifyUtcTimestamp(seen.charge[field], { exchanges: [seen.exchange], requirements: ['PT-CHARGE-TIMESTAMPS-UTC'], subject: field, pointer: `/${field}` }))),
-);
 
 /**
  * The charge as returned on creation ("200: PIX charge."): a usable id, pending, the amount sent, the
@@ -161,7 +157,7 @@ export const verifyCreatedCharge = defineRule({
   name: 'verifyCreatedCharge',
   requirements: [],
   codes: {},
-  uses: [verifyChargeId, ensureCreatedPending, verifyChargeAmount, verifyExternalRefUnchanged, verifyChargeBrCode, verifyChargeTimestamps, ensureNoQrImage],
+  uses: [verifyChargeId, ensureCreatedPending, verifyChargeAmount, verifyExternalRefUnchanged, verifyChargeBrCode, writeIsoTimestamps, ensureNoQrImage],
   judge(observation: ChargeSeen & { sent: PartnerChargeRequest }, v) {
     const { charge, sent, exchange } = observation;
     v.apply(verifyChargeId, { charge, exchange });
@@ -169,7 +165,7 @@ export const verifyCreatedCharge = defineRule({
     v.apply(verifyChargeAmount, { charge, exchange, sentCents: sent.amount_cents, where: 'on creation' });
     v.apply(verifyExternalRefUnchanged, { seen: charge.external_ref, sent: sent.external_ref, where: 'on creation', exchanges: [exchange] });
     v.apply(verifyChargeBrCode, { charge, exchange, amountCents: sent.amount_cents });
-    v.apply(verifyChargeTimestamps, { charge, exchange });
+    v.apply(writeIsoTimestamps, { row: 'partner-charge', fields: { created_at: charge.created_at, expires_at: charge.expires_at }, exchange });
     v.apply(ensureNoQrImage, { charge, exchange });
   },
 });
