@@ -82,6 +82,15 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
     out.push('', `harness errors (${report.errors.length}) — the suite broke, not the target:`);
     for (const e of report.errors.slice(0, max)) out.push(`  ✗ ${e.check}: ${e.message}`);
   }
+  const scope = report.scope;
+  if (scope !== undefined && scope.required && !scope.complete) {
+    out.push('', `partial — ${scope.missingRequirements.length} requirement(s) and ${scope.missingChecks.length} check(s) in scope left undecided (a certify or --strict run passes only on its whole scope):`);
+    for (const c of scope.missingChecks.slice(0, max)) out.push(`  - ${c.check} (${c.state}): ${c.reason}`);
+    for (const r of scope.missingRequirements.slice(0, Math.max(0, max - scope.missingChecks.length))) out.push(`  - ${r.id} (${r.verdict}): ${r.reason}`);
+    const shown = Math.min(max, scope.missingChecks.length) + Math.min(Math.max(0, max - scope.missingChecks.length), scope.missingRequirements.length);
+    const total = scope.missingChecks.length + scope.missingRequirements.length;
+    if (total > shown) out.push(`  … ${total - shown} more under Scope in conformance.md`);
+  }
   out.push(...adoptionSummaryLines(report, max));
   out.push('', `seed ${report.seed ?? 'n/a'} · profile ${report.profile}${report.strict ? ' (strict)' : ''} · ${(report.durationMs / 1000).toFixed(1)} s · result: ${report.outcome.toUpperCase()}`);
   if (options.files !== undefined) {

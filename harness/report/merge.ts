@@ -2,17 +2,22 @@
  * Merges sharded verdict fragments (reports/verdict-fragments/shard-*.json, one per
  * `--shard i/n` run) into one reports/conformance.json and conformance.md.
  *
- *   tsx harness/report/merge.ts [--dir reports] [fragment.json …]
+ *   tsx harness/report/merge.ts [--dir reports] [--allow-partial] [fragment.json …]
  *
- * Exit code as for a whole run: 0 pass, 1 a check failed (or warned under --strict), 3 harness
- * errors only, 2 bad input. Allure results merge by copying every shard's allure-results files into
- * one directory (file names are UUIDs); see reports/README.md.
+ * Strict: a merge is one whole run or nothing. A missing or duplicated shard, or fragments that
+ * disagree on the tool version, profile, seed, strictness, shard count or target, are refused
+ * (nothing is written; exit 5 for missing or duplicated shards, 2 for fragments of different runs)
+ * unless `--allow-partial`, which merges what there is and makes the verdict PARTIAL (exit 5 unless
+ * a check failed). Otherwise the exit code is a whole run's: 0 pass, 1 a check failed (or warned
+ * under --strict), 3 harness errors, 4 inconclusive, 5 partial. Allure results merge by copying
+ * every shard's allure-results files into one directory (file names are UUIDs); see
+ * reports/README.md.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Requirement } from '../contract/requirements.js';
-import { buildConformance, exitCodeFor } from './verdict.js';
+import { EXIT_PARTIAL, buildConformance, exitCodeFor } from './verdict.js';
 import type { ConformanceReport, RunInfo } from './verdict.js';
 import { loadCatalogue, writeConformance } from './verdict-reporter.js';
 import type { VerdictFragment } from './verdict-reporter.js';
@@ -21,6 +26,7 @@ import type { AdoptionOptions } from './adoption.js';
 import { adoptionSummaryLines } from './adoption-markdown.js';
 import { commandFor } from '../cli/invocation.js';
 import { shellQuote } from '../http/curl.js';
+import { targetKey } from './history.js';
 
 function isFragment(value: unknown): value is VerdictFragment {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'paygate-verdict-fragment';
@@ -43,46 +49,85 @@ export function fragmentFiles(dir: string): string[] {
     .map((name) => join(fragmentsDir, name));
 }
 
-/** One run from several shards: earliest start, latest end, the union of checks. */
+/** What is wrong with a set of fragments: shards missing or twice (incomplete), or fragments of different runs (mismatched). */
+export interface MergeProblems {
+  incomplete: string[];
+  mismatched: string[];
+}
+
+export function mergeProblems(fragments: readonly VerdictFragment[]): MergeProblems {
+  const first = fragments[0];
+  if (first === undefined) return { incomplete: ['no fragments'], mismatched: [] };
+  const incomplete: string[] = [];
+  const mismatched: string[] = [];
+  const count = first.shard.count;
+  const indexes = fragments.map((f) => f.shard.index);
+  for (let i = 1; i <= count; i += 1) if (!indexes.includes(i)) incomplete.push(`shard ${i}/${count} is missing`);
+  const twice = [...new Set(indexes.filter((index, at) => indexes.indexOf(index) !== at))];
+  for (const index of twice) incomplete.push(`shard ${index}/${count} appears more than once`);
+  const differ = (what: string, of: (f: VerdictFragment) => unknown): void => {
+    const values = [...new Set(fragments.map((f) => JSON.stringify(of(f))))];
+    if (values.length > 1) mismatched.push(`fragments disagree on the ${what}: ${values.join(' vs ')}`);
+  };
+  differ('shard count', (f) => f.shard.count);
+  differ('tool version', (f) => f.run.version);
+  differ('profile', (f) => f.run.profile);
+  differ('seed', (f) => f.run.seed);
+  differ('strictness (--strict)', (f) => f.run.strict);
+  differ('target', (f) => `${targetKey(f.run)}${f.run.receiver !== undefined ? ` receiver ${f.run.receiver.scheme} ${f.run.receiver.url}` : ''}`);
+  return { incomplete, mismatched };
+}
+
+/**
+ * One run from several shards: earliest start, latest end, the union of checks (a shard given
+ * twice counts once). With problems, the verdict is PARTIAL unless a check failed.
+ */
 export function mergeFragments(fragments: readonly VerdictFragment[], catalogue: readonly Requirement[]): { report: ConformanceReport; problems: string[] } {
   const first = fragments[0];
   if (first === undefined) throw new Error('merge: no fragments');
-  const problems: string[] = [];
-  const count = first.shard.count;
-  const indexes = new Set(fragments.map((f) => f.shard.index));
-  for (let i = 1; i <= count; i += 1) if (!indexes.has(i)) problems.push(`shard ${i}/${count} is missing`);
-  if (indexes.size !== fragments.length) problems.push('the same shard appears more than once');
-  if (fragments.some((f) => f.shard.count !== count)) problems.push('fragments disagree on the shard count');
-  if (fragments.some((f) => f.run.seed !== first.run.seed)) problems.push('fragments ran with different seeds');
-  if (fragments.some((f) => f.run.profile !== first.run.profile)) problems.push('fragments ran with different profiles');
-  const start = Math.min(...fragments.map((f) => Date.parse(f.run.startedAt)));
-  const end = Math.max(...fragments.map((f) => Date.parse(f.run.startedAt) + f.run.durationMs));
+  const found = mergeProblems(fragments);
+  const problems = [...found.incomplete, ...found.mismatched];
+  const unique = fragments.filter((f, at) => fragments.findIndex((g) => g.shard.index === f.shard.index) === at);
+  const start = Math.min(...unique.map((f) => Date.parse(f.run.startedAt)));
+  const end = Math.max(...unique.map((f) => Date.parse(f.run.startedAt) + f.run.durationMs));
   const run: RunInfo = {
     ...first.run,
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
-    strict: fragments.some((f) => f.run.strict),
-    targets: Object.assign({}, ...fragments.map((f) => f.run.targets)) as RunInfo['targets'],
+    strict: unique.some((f) => f.run.strict),
+    targets: Object.assign({}, ...unique.map((f) => f.run.targets)) as RunInfo['targets'],
   };
   delete run.shard;
-  const checks = fragments.flatMap((f) => f.checks);
-  return { report: buildConformance(run, checks, catalogue), problems };
+  const report = buildConformance(run, unique.flatMap((f) => f.checks), catalogue);
+  report.merge = { shards: unique.map((f) => f.shard.index).sort((a, b) => a - b), count: first.shard.count, problems };
+  if (problems.length > 0) {
+    report.scope = { ...report.scope, complete: false };
+    if (report.outcome === 'pass') {
+      report.outcome = 'partial';
+      report.verdict = 'partial';
+    }
+  }
+  return { report, problems };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
   let dir = process.env['PAYGATE_REPORTS_DIR'] ?? 'reports';
   const files: string[] = [];
   const adoption: AdoptionOptions = {};
+  let allowPartial = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--dir' || arg === '--reports-dir') dir = argv[++i] ?? dir;
+    else if (arg === '--allow-partial') allowPartial = true;
     else if (arg === '--baseline') adoption.baselineFile = resolve(argv[++i] ?? '');
     else if (arg === '--history') adoption.historyFile = resolve(argv[++i] ?? '');
     else if (arg === '--help' || arg === '-h') {
       console.log(
-        `usage: ${commandFor('merge')} [--reports-dir reports] [--baseline FILE] [--history FILE] [fragment.json …]\n` +
+        `usage: ${commandFor('merge')} [--reports-dir reports] [--allow-partial] [--baseline FILE] [--history FILE] [fragment.json …]\n` +
           'Merges DIR/verdict-fragments/shard-*.json into DIR/conformance.{json,md}; with the run\'s --baseline, reports stale and expired\n' +
-          'entries (the shards cannot: each saw part of the run); with --history, compares with and appends to the history.',
+          'entries (the shards cannot: each saw part of the run); with --history, compares with and appends to the history.\n' +
+          'A missing or duplicated shard, or shards of different runs (tool version, profile, seed, --strict, target), are refused\n' +
+          '(exit 5, or 2 for different runs) unless --allow-partial, which merges them with the verdict PARTIAL.',
       );
       return 0;
     } else if (arg !== '--') files.push(arg);
@@ -93,10 +138,17 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`merge: no fragments in ${join(dir, 'verdict-fragments')}`);
     return 2;
   }
+  const fragments = readFragments(paths);
+  const found = mergeProblems(fragments);
+  if (!allowPartial && found.incomplete.length + found.mismatched.length > 0) {
+    for (const p of [...found.incomplete, ...found.mismatched]) console.error(`merge: ${p}`);
+    console.error(`merge: refused, nothing written: a merge is one whole run (--allow-partial merges anyway, with the verdict PARTIAL)`);
+    return found.mismatched.length > 0 ? 2 : EXIT_PARTIAL;
+  }
   const { catalogue, problem } = await loadCatalogue();
   if (problem !== undefined) console.warn(`merge: requirement catalogue unavailable: ${problem}`);
-  const { report, problems } = mergeFragments(readFragments(paths), catalogue);
-  for (const p of problems) console.warn(`merge: warning: ${p}`);
+  const { report, problems } = mergeFragments(fragments, catalogue);
+  for (const p of problems) console.warn(`merge: --allow-partial: ${p}`);
   const written = writeConformance(dir, completeReport(report, adoption));
   const s = report.summary;
   console.log(`merged ${paths.length} fragment(s): ${s.passed} passed, ${s.failed} failed, ${s.warnings} warnings, ${s.notRun} not run, ${s.inconclusive ?? 0} inconclusive, ${s.errors} harness errors, ${s.requests} requests`);

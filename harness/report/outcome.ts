@@ -79,6 +79,11 @@ export interface CheckOutcome {
   accepted?: AcceptedFinding[];
   /** why the check did not run */
   notRun?: string;
+  /**
+   * not run because the run left it out (the API not tested, the profile's tier, a receiver run or
+   * not): out of the run's scope. A check not run for a missing capability is in scope, and missing.
+   */
+  outOfScope?: boolean;
   /** why the check could not be judged */
   inconclusive?: string;
   /** the check's time limit (ms), when it ran out of it */

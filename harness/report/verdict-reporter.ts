@@ -94,7 +94,8 @@ export function outcomeOf(testCase: TestCase): CheckOutcome {
   const name = testCase.fullName;
   const file = testCase.module.relativeModuleId;
   const base = { check: `${file} > ${name}`, name, title: testCase.name, file, requirements: [], failures: [], warnings: [], requests: 0, durationMs: Math.round(testCase.diagnostic()?.duration ?? 0) };
-  if (result.state === 'skipped' || result.state === 'pending') return { ...base, state: 'not-run', notRun: (result.state === 'skipped' ? result.note : undefined) ?? 'skipped' };
+  // not selected (--grep, a test that is not a check): out of the run's scope
+  if (result.state === 'skipped' || result.state === 'pending') return { ...base, state: 'not-run', outOfScope: true, notRun: (result.state === 'skipped' ? result.note : undefined) ?? 'skipped' };
   if (result.state === 'passed') return { ...base, state: 'passed' };
   const error = result.errors?.[0];
   const code: unknown = (error as { code?: unknown } | undefined)?.code;

@@ -271,18 +271,24 @@ function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   };
 }
 
-function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): string | undefined {
+/**
+ * Why a check does not start, if it does not: out of the run's scope (a receiver run or not, the API
+ * not tested, the profile's tier), which never makes a run partial; or a missing optional
+ * capability (a credential), which leaves the run's scope incomplete.
+ */
+function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): { reason: string; outOfScope: boolean } | undefined {
   const receiverReason = receiverNotRunReason(spec);
-  if (receiverReason !== undefined || spec.target === 'receiver') return receiverReason;
-  if (settings.api !== 'both' && settings.api !== spec.api) return `--api ${settings.api}: the ${spec.api} API is not tested in this run`;
+  if (receiverReason !== undefined) return { reason: receiverReason, outOfScope: true };
+  if (spec.target === 'receiver') return undefined;
+  if (settings.api !== 'both' && settings.api !== spec.api) return { reason: `--api ${settings.api}: the ${spec.api} API is not tested in this run`, outOfScope: true };
   const apiReason = notRunReason(target, spec.api);
-  if (apiReason) return apiReason;
+  if (apiReason) return { reason: apiReason, outOfScope: true };
   for (const capability of spec.needs ?? []) {
     const reason = notRunReason(target, capability);
-    if (reason) return reason;
+    if (reason) return { reason, outOfScope: false };
   }
-  if (spec.tier === 'timer' && settings.profile === 'quick') return 'waits for a contract timer: runs in the full and certify profiles';
-  if (spec.certifyOnly && settings.profile !== 'certify') return 'runs in the certify profile only';
+  if (spec.tier === 'timer' && settings.profile === 'quick') return { reason: 'waits for a contract timer: runs in the full and certify profiles', outOfScope: true };
+  if (spec.certifyOnly && settings.profile !== 'certify') return { reason: 'runs in the certify profile only', outOfScope: true };
   return undefined;
 }
 
@@ -328,10 +334,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     });
     await annotateCheck({ checkId: spec.id, api: spec.api, area: spec.area, requirements, severity });
     const target = workerTarget();
-    const skipReason = notRunFor(spec, target, settings);
-    if (skipReason) {
-      await reportOutcome(endCheck(identity, undefined, { skipped: skipReason }, endSettings()), ctx);
-      ctx.skip(skipReason);
+    const skip = notRunFor(spec, target, settings);
+    if (skip) {
+      await reportOutcome(endCheck(identity, undefined, { skipped: skip.reason, outOfScope: skip.outOfScope }, endSettings()), ctx);
+      ctx.skip(skip.reason);
       return;
     }
     // an exclusive check holds the lanes of its kinds alone for its whole run; every request holds
