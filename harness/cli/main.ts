@@ -38,6 +38,9 @@ import { writePreflightReport } from '../report/preflight-report.js';
 import { adoptionHelpLines, extractAdoptionArgs } from './adoption-args.js';
 import type { AdoptionOptions } from './adoption-args.js';
 import { adoptionEnv, checkAdoption, writeBaselineFile } from './adoption-run.js';
+import { evidenceEnv, evidenceHelpLines, extractEvidenceArgs } from './evidence-args.js';
+import type { EvidenceOptions } from './evidence-args.js';
+import { HAR_FILE, spoolDir } from '../report/har.js';
 import { commandFor } from './invocation.js';
 import { shellQuote } from '../http/curl.js';
 
@@ -105,7 +108,7 @@ function cleanOutputs(reportsDir: string, options: CliOptions): void {
     rmSync(fragmentPath(reportsDir, options.shard.index), { force: true });
     return;
   }
-  for (const name of ['allure-results', 'allure-report', 'conformance.json', 'conformance.md', 'junit.xml', 'verdict-fragments']) {
+  for (const name of ['allure-results', 'allure-report', 'conformance.json', 'conformance.md', 'junit.xml', 'verdict-fragments', HAR_FILE, spoolDir(HAR_FILE)]) {
     rmSync(join(reportsDir, name), { recursive: true, force: true });
   }
 }
@@ -140,6 +143,9 @@ function adoptionHelp(): string {
     'Adoption flags:',
     ...adoptionHelpLines(),
     '',
+    'Evidence flags:',
+    ...evidenceHelpLines(),
+    '',
     'Subcommands (installed package: npx paygate-conformance <subcommand>):',
     '  (none) | run [flags]            run the suite (the flags above)',
     '  report [--reports-dir DIR]      build DIR/allure-report/index.html, one self-contained file that opens from file://',
@@ -152,10 +158,13 @@ function adoptionHelp(): string {
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: CliOptions;
   let adoption: AdoptionOptions;
+  let evidence: EvidenceOptions;
   try {
     const extracted = extractAdoptionArgs(argv);
     adoption = extracted.options;
-    options = parseArgs(extracted.rest);
+    const kept = extractEvidenceArgs(extracted.rest);
+    evidence = kept.options;
+    options = parseArgs(kept.rest);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`paygate-conformance: ${error.message}\nRun with --help for the flags and environment variables.`);
@@ -212,6 +221,10 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   // the user's working directory, not the package's: an installed package must not write into node_modules
   const reportsDir = resolve(process.cwd(), adoption.reportsDir ?? env['PAYGATE_REPORTS_DIR'] ?? 'reports');
   process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
+  const evidenceVars = evidenceEnv(evidence, join(reportsDir, HAR_FILE));
+  Object.assign(exported, evidenceVars);
+  Object.assign(env, evidenceVars);
+  if (env !== process.env) Object.assign(process.env, evidenceVars);
   console.log(header(options, seed, env));
 
   const filters = options.receiver !== undefined ? [...RECEIVER_FILTERS] : apiFilters(options.api);
@@ -284,6 +297,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
           'conformance': rel(join(reportsDir, 'conformance.md')),
           'json': rel(join(reportsDir, 'conformance.json')),
           'junit': rel(join(reportsDir, 'junit.xml')),
+          ...(evidence.har === true && { 'har': rel(join(reportsDir, HAR_FILE)) }),
           ...(!options.noAllure && {
             'allure': `${rel(join(reportsDir, 'allure-results'))} (${commandFor('report', { bare: dirFlag === '' })}${dirFlag} → ${rel(join(reportsDir, 'allure-report', 'index.html'))}, one file)`,
           }),

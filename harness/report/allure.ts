@@ -7,7 +7,6 @@
  * attachments. Exchanges are already redacted by harness/http/client.ts.
  */
 import * as allure from 'allure-js-commons';
-import type { TestContext } from 'vitest';
 import type { Exchange } from '../core/exchange.js';
 import type { AcceptedFinding, CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
 import { writeOutcome } from './outcome.js';
@@ -129,21 +128,19 @@ export function outcomeFindingsText(outcome: Pick<CheckOutcome, 'failures' | 'wa
 }
 
 /**
- * Ends a check's reporting, from its outcome as it is: stores it for the verdict reporter, and
- * makes it visible in Allure and JUnit. Warnings show wherever failures do: in Allure a `warning`
- * tag, one broken step per warning and the `findings` attachment; in JUnit on stderr (system-err).
- * A failing sequence is an attachment of its own; accepted findings are a tag and a skipped step
- * each in Allure, a test annotation each in JUnit. Failures need nothing more: the failing test's
- * error carries them.
+ * Ends a check's reporting, from its outcome as it is: stores it for the verdict reporter (which
+ * writes conformance.json/md and junit.xml from it), and makes it visible in Allure. Warnings show
+ * wherever failures do: a `warning` tag, one broken step per warning and the `findings`
+ * attachment. A failing sequence is an attachment of its own; accepted findings are a tag and a
+ * skipped step each. Failures need nothing more: the failing test's error carries them.
  */
-export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder & Partial<Pick<TestContext, 'annotate'>>, exchanges: readonly Exchange[] = []): Promise<void> {
+export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder, exchanges: readonly Exchange[] = []): Promise<void> {
   writeOutcome(outcome, holder);
   if (outcome.notRun !== undefined) await allure.description(`Not run: ${outcome.notRun}`);
   if (outcome.inconclusive !== undefined) await allure.description(`Inconclusive: ${outcome.inconclusive}`);
   if (outcome.warnings.length > 0) {
     await allure.tag('warning');
     for (const warning of outcome.warnings) await allure.logStep(`warning ${warning.code}: ${warning.title}`, allure.Status.BROKEN);
-    console.warn(outcome.warnings.map((w) => renderFinding(w)).join('\n\n'));
   }
   const findings = outcomeFindingsText({ failures: outcome.failures, warnings: outcome.warnings });
   if (findings !== '') await allure.attachment('findings', findings, 'text/plain');
@@ -151,10 +148,7 @@ export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder &
   if (outcome.replay !== undefined) await allure.parameter('replay', outcome.replay);
   if (outcome.accepted !== undefined && outcome.accepted.length > 0) {
     await allure.tag('accepted-deviation');
-    for (const a of outcome.accepted) {
-      await allure.logStep(acceptedLine(a), allure.Status.SKIPPED);
-      await holder?.annotate?.(acceptedLine(a), 'accepted-deviation');
-    }
+    for (const a of outcome.accepted) await allure.logStep(acceptedLine(a), allure.Status.SKIPPED);
   }
   await attachExchanges(exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
   if (outcome.notes !== undefined && outcome.notes.length > 0) await attachText('observations', outcome.notes.join('\n'));

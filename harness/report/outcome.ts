@@ -105,6 +105,11 @@ export interface CheckOutcome {
   replayPath?: string;
   /** the shortest failing sequence of a model-based fuzzer */
   sequence?: FailingSequence;
+  /**
+   * `--confirm-failures N`: the failing case run N times more in the same run; `confirmed` when
+   * every one failed again, `flaky` otherwise (the check still fails: the deviation was seen)
+   */
+  confirmation?: { runs: number; failed: number; label: 'confirmed' | 'flaky' };
   durationMs: number;
   /** ms waited for the quiet-account lanes (harness/run/lane.ts), included in durationMs */
   laneWaitMs?: number;

@@ -39,6 +39,7 @@ import type { Capability, TargetConfig } from '../config/target.js';
 import { ReceiverClient } from '../webhooks/receiver-client.js';
 import { receiverNotRunReason } from '../config/receiver-target.js';
 import { annotateCheck, outcomeFindingsText, reportOutcome } from '../report/allure.js';
+import { spoolExchanges } from '../report/har.js';
 import type { CheckSeverity } from '../report/outcome.js';
 import type { Finding, RequirementId } from '../rules/finding.js';
 import type { Rule } from '../rules/rule.js';
@@ -407,6 +408,9 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     }
     const outcome = endCheck(identity, run, end, { ...endSettings((lane?.hold?.waitedMs ?? 0) + blocked()), redact: (text) => run.redactText(text) });
     await reportOutcome(outcome, ctx, run.exchanges);
+    // --har, certify: every exchange goes into the run's archive (harness/report/har.ts)
+    const har = process.env['PAYGATE_HAR'];
+    if (har !== undefined && har !== '') spoolExchanges(har, { check: spec.id, exchanges: run.exchanges });
     // vitest's own state follows the outcome (JUnit, Allure): skipped, failed or passed
     if (outcome.state === 'not-run') return ctx.skip(outcome.notRun);
     // neither passed nor failed: skipped in vitest's terms, `inconclusive` in the outcome
