@@ -173,3 +173,53 @@ describe('a check whose time limit comes while a property shrinks a failure', ()
     }
   }, 60_000);
 });
+
+// --confirm-failures N: a failing check runs N times more in the same run (a property replays its
+// shrunk case); it is confirmed when it failed every time, flaky (k/N) otherwise.
+const CONFIRM = `
+import fc from 'fast-check';
+import { check } from '../../harness/run/check.js';
+import { defineRule } from '../../harness/rules/rule.js';
+
+const atMostTen = defineRule({
+  name: 'fixtureAtMostTen',
+  requirements: ['GW-PIXIN-CREATE-200'],
+  codes: { 'fixture.too-big': 'failure' },
+  judge(n: number, v) {
+    if (n > 10) v.find('fixture.too-big', { title: 'above 10', expected: 'at most 10', actual: String(n) });
+  },
+});
+
+check('a property that always fails', { id: 'fixture.always', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen] }, async (t) => {
+  await t.property('big', fc.integer({ min: 0, max: 1000 }), async (n, it) => {
+    it.judge(atMostTen, n);
+  }, { numRuns: 20 });
+});
+
+let calls = 0;
+check('a check that fails once', { id: 'fixture.once', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen] }, async (t) => {
+  calls += 1;
+  t.judge(atMostTen, calls === 1 ? 11 : 1);
+});
+`;
+
+describe('--confirm-failures', () => {
+  test('labels a failure confirmed (k = N) or flaky (k < N); the check fails either way', () => {
+    const dir = join(ROOT, 'reports', `selftest-confirm-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, 'confirm.test.ts'), CONFIRM);
+      const out = join(dir, 'out');
+      const run = runCli(['--seed', '5', '--no-allure', '--confirm-failures', '2'], { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out });
+      expect(run.status, run.stdout + run.stderr).toBe(1);
+      const checks = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks;
+      expect(checks.find((c) => c.check === 'fixture.always')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 2, label: 'confirmed' } });
+      expect(checks.find((c) => c.check === 'fixture.once')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 0, label: 'flaky' } });
+      expect(run.stdout).toContain('fixture.once: deviation #1 (flaky 0/2)');
+      expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<property name="confirmation" value="confirmed 2/2"/>');
+      expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('— flaky 0/2');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -65,7 +65,8 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
     out.push('', `failed checks (${failed.length}):`);
     for (const c of failed.slice(0, max)) {
       const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => `#${number.get(f.key) ?? '?'}`))];
-      out.push(`  ✗ ${c.check}: ${refs.length > 0 ? `deviation ${refs.join(', ')}` : (c.error ?? 'the test failed').split('\n')[0]}`, `    replay: ${defaultReplay(report, c)}`);
+      const confirmed = c.confirmation !== undefined ? ` (${c.confirmation.label} ${c.confirmation.failed}/${c.confirmation.runs})` : '';
+      out.push(`  ✗ ${c.check}: ${refs.length > 0 ? `deviation ${refs.join(', ')}` : (c.error ?? 'the test failed').split('\n')[0]}${confirmed}`, `    replay: ${defaultReplay(report, c)}`);
     }
     if (failed.length > max) out.push(`  … ${failed.length - max} more in conformance.md`);
   }

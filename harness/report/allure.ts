@@ -119,6 +119,11 @@ export function acceptedLine(a: AcceptedFinding): string {
   return `accepted deviation ${a.code} (${a.severity}; baseline entry #${a.entry + 1}${a.expires !== undefined ? `, expires ${a.expires}` : ''}): ${a.title} — ${a.reason}`;
 }
 
+/** `confirmed 3/3`, `flaky 1/3`: how often a failing case failed again (`--confirm-failures`). */
+export function confirmationText(c: NonNullable<CheckOutcome['confirmation']>): string {
+  return `${c.label} ${c.failed}/${c.runs}`;
+}
+
 /** The check's findings (failures, then warnings) and its failing sequence, as text. */
 export function outcomeFindingsText(outcome: Pick<CheckOutcome, 'failures' | 'warnings' | 'sequence' | 'replay'>): string {
   const parts = [...outcome.failures, ...outcome.warnings].map((f) => renderFinding(f));
@@ -146,6 +151,10 @@ export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder, 
   if (findings !== '') await allure.attachment('findings', findings, 'text/plain');
   if (outcome.sequence !== undefined) await allure.attachment('failing sequence', renderSequence(outcome.sequence), 'text/plain');
   if (outcome.replay !== undefined) await allure.parameter('replay', outcome.replay);
+  if (outcome.confirmation !== undefined) {
+    await allure.tag(outcome.confirmation.label);
+    await allure.parameter('confirmation', confirmationText(outcome.confirmation));
+  }
   if (outcome.accepted !== undefined && outcome.accepted.length > 0) {
     await allure.tag('accepted-deviation');
     for (const a of outcome.accepted) await allure.logStep(acceptedLine(a), allure.Status.SKIPPED);

@@ -559,7 +559,8 @@ function deviationSections(report: ConformanceReport): string[] {
     for (const c of failed) {
       const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => f.key))].map((key) => `[#${number.get(key) ?? '?'}](#deviation-${key})`);
       const what = refs.length > 0 ? refs.join(', ') : cell(c.error ?? 'the test failed');
-      out.push(`| ${cell(c.check)} | ${what}${c.sequence !== undefined ? ' (failing sequence below)' : ''} | \`${cell(c.replay ?? defaultReplay(report, c))}\` |`);
+      const confirmed = c.confirmation !== undefined ? ` — ${c.confirmation.label} ${c.confirmation.failed}/${c.confirmation.runs}` : '';
+      out.push(`| ${cell(c.check)} | ${what}${confirmed}${c.sequence !== undefined ? ' (failing sequence below)' : ''} | \`${cell(c.replay ?? defaultReplay(report, c))}\` |`);
     }
     out.push('');
     for (const c of failed.filter((f) => f.sequence !== undefined)) {

@@ -277,6 +277,12 @@ function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
  * not tested, the profile's tier), which never makes a run partial; or a missing optional
  * capability (a credential), which leaves the run's scope incomplete.
  */
+/** `--confirm-failures N` (PAYGATE_CONFIRM_FAILURES): how many times a failing check runs again. */
+function confirmFailures(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env['PAYGATE_CONFIRM_FAILURES']);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 20) : 0;
+}
+
 function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): { reason: string; outOfScope: boolean } | undefined {
   const receiverReason = receiverNotRunReason(spec);
   if (receiverReason !== undefined) return { reason: receiverReason, outOfScope: true };
@@ -311,8 +317,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
   const budget = checkBudgetMs(spec, settings);
   // timer checks mostly sleep: those of one file wait side by side
   const register = spec.tier === 'timer' ? test.concurrent : test;
+  // --confirm-failures: a failing case runs this many times more, each within the check's limit
+  const confirmations = confirmFailures();
   // vitest's own limit only backs up ours, which keeps the findings made so far (plus the lane wait)
-  register(title, { timeout: budget + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
+  register(title, { timeout: budget * (1 + confirmations) + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
     const started = Date.now();
     const severity = spec.severity ?? 'normal';
     const identity: CheckIdentity = {
@@ -386,27 +394,49 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         }
       },
     };
-    const end: CheckEnd = {};
-    // time the check's requests waited behind another check's window is not held against its budget
-    const limit = deadline(budget, blocked);
-    try {
-      // an exclusive check's own requests pass its lanes (quiet-lane.ts runHoldingLanes)
-      const running = lane ? lane.run(() => body(tools)) : body(tools);
-      // after the deadline the body may still settle; its outcome no longer matters
-      running.catch(() => undefined);
-      if ((await Promise.race([running, limit.promise])) === 'deadline') {
-        end.outOfTimeMs = budget;
-        // a property shrinking a failure hands it over: the check fails on it, not inconclusive
-        run.reachedDeadline();
-        const silent = run.exchanges.filter((e) => !e.response).length;
-        run.note(`stopped after ${budget / 1000} s: ${run.exchanges.length} request(s) made, ${silent} without a response`);
+    /** Runs the body on `on` within the check's time limit: how it ended. */
+    const runBody = async (on: CheckRun, with_: CheckTools): Promise<CheckEnd> => {
+      const end: CheckEnd = {};
+      // time the check's requests waited behind another check's window is not held against its budget
+      const limit = deadline(budget, blocked);
+      try {
+        // an exclusive check's own requests pass its lanes (quiet-lane.ts runHoldingLanes)
+        const running = lane ? lane.run(() => body(with_)) : body(with_);
+        // after the deadline the body may still settle; its outcome no longer matters
+        running.catch(() => undefined);
+        if ((await Promise.race([running, limit.promise])) === 'deadline') {
+          end.outOfTimeMs = budget;
+          // a property shrinking a failure hands it over: the check fails on it, not inconclusive
+          on.reachedDeadline();
+          const silent = on.exchanges.filter((e) => !e.response).length;
+          on.note(`stopped after ${budget / 1000} s: ${on.exchanges.length} request(s) made, ${silent} without a response`);
+        }
+      } catch (error) {
+        end.thrown = error;
+      } finally {
+        limit.cancel();
       }
-    } catch (error) {
-      end.thrown = error;
-    } finally {
-      limit.cancel();
+      return end;
+    };
+    const end = await runBody(run, tools);
+    const ending = (): EndSettings => ({ ...endSettings((lane?.hold?.waitedMs ?? 0) + blocked()), redact: (text) => run.redactText(text) });
+    let outcome = endCheck(identity, run, end, ending());
+    if (outcome.state === 'failed' && confirmations > 0) {
+      // the same case again (its seed and fast-check path), on runs of its own: confirmed or flaky
+      let failedAgain = 0;
+      for (let i = 0; i < confirmations; i += 1) {
+        const again = session.check(title, requirements);
+        const replay = run.replay ?? settings.replay;
+        const retry: CheckTools = {
+          ...tools,
+          ...boundTools(session, again, tools.parallel),
+          settings: { ...settings, ...(replay !== undefined && { replay }) },
+          property: (name, arbitrary, predicate, options) => runProperty(session, again, { ...spec, requirements }, name, arbitrary, predicate, options, replay),
+        };
+        if (endCheck(identity, again, await runBody(again, retry), ending()).state === 'failed') failedAgain += 1;
+      }
+      outcome = endCheck(identity, run, { ...end, confirmation: { runs: confirmations, failed: failedAgain } }, ending());
     }
-    const outcome = endCheck(identity, run, end, { ...endSettings((lane?.hold?.waitedMs ?? 0) + blocked()), redact: (text) => run.redactText(text) });
     await reportOutcome(outcome, ctx, run.exchanges);
     // --har, certify: every exchange goes into the run's archive (harness/report/har.ts)
     const har = process.env['PAYGATE_HAR'];
@@ -432,6 +462,8 @@ async function runProperty<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, it: RunTools) => Promise<void>,
   options: PropertyOptions = {},
+  /** the fast-check path to replay (`--replay`, or a failing case being confirmed) */
+  replay: string | undefined = runSettings().replay,
 ): Promise<void> {
   const settings = runSettings();
   const quickRuns = options.numRuns ?? 8;
@@ -442,7 +474,7 @@ async function runProperty<T>(
   const concurrency = Math.floor(settings.concurrency ?? 1);
   // the check already ended (its time limit): nothing more is sent
   if (run.deadlineReached) return;
-  if (concurrency > 1 && numRuns > 1 && !settings.replay && options.concurrent !== false) {
+  if (concurrency > 1 && numRuns > 1 && !replay && options.concurrent !== false) {
     const runs = await runConcurrently(arbitrary, { seed: settings.seed, numRuns }, concurrency, async (value) => {
       const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
       await predicate(value, boundTools(session, iteration, concurrency));
@@ -469,7 +501,7 @@ async function runProperty<T>(
     stopped = true;
     recordAccepted();
     if (!lastFailing) return;
-    if (settings.replay) run.setReplay({ path: settings.replay });
+    if (replay) run.setReplay({ path: replay });
     run.absorb(lastFailing, { findings: 'all' });
     run.note(`${name}: the check's time limit stopped fast-check while it was shrinking a failure: the failure reported is the last failing run found, not necessarily the smallest (replay with the same seed)`);
   });
@@ -495,7 +527,7 @@ async function runProperty<T>(
   });
   const parameters: fc.Parameters<[T]> = { seed: settings.seed, numRuns };
   // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/run/model.ts)
-  if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
+  if (replay) parameters.path = replay.split('~')[0] ?? replay;
   let details: fc.RunDetails<[T]>;
   try {
     details = await fc.check(property, parameters);

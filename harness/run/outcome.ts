@@ -58,6 +58,8 @@ export interface CheckEnd {
   thrown?: unknown;
   /** the check's time limit (ms), when the body was still running at it */
   outOfTimeMs?: number;
+  /** `--confirm-failures`: a failing case run this many times more, and how many of them failed */
+  confirmation?: { runs: number; failed: number };
 }
 
 export interface EndSettings {
@@ -181,5 +183,6 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
     seed,
     ...(run.replay !== undefined && { replayPath: run.replay }),
     ...(sequence !== undefined && state === 'failed' && { sequence: { steps: redact(sequence.steps), curl: sequence.exchanges.map((e) => e.curl) } }),
+    ...(end.confirmation !== undefined && state === 'failed' && { confirmation: { ...end.confirmation, label: end.confirmation.failed === end.confirmation.runs ? ('confirmed' as const) : ('flaky' as const) } }),
   };
 }
