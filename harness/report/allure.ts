@@ -2,20 +2,18 @@
  * Allure annotations for one check, through allure-js-commons (a no-op outside allure-vitest).
  *
  * Layout in the report: epic = API, feature = functional area, story = each requirement ID,
- * severity, a `requirement` link per ID to its anchor in reports/conformance.md, parameters (seed,
- * sizes…), and one step per HTTP exchange with the request, the response and a curl line as
- * attachments. Exchanges are already redacted by harness/http/client.ts.
+ * severity, a description quoting the contract's words for each requirement, a `requirement` link
+ * per ID to the requirements catalogue inside the report (harness/report/requirements-page.ts),
+ * parameters (seed, sizes…), and one step per HTTP exchange with the request, the response and a
+ * curl line as attachments. Exchanges are already redacted by harness/http/client.ts.
  */
 import * as allure from 'allure-js-commons';
 import type { Exchange } from '../core/exchange.js';
 import type { AcceptedFinding, CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
 import { writeOutcome } from './outcome.js';
 import { renderFinding, renderSequence } from './format.js';
+import { checkDescription, requirementLink } from './requirements-page.js';
 
-/** Where the report links a requirement: its anchor in conformance.md, from the Allure report dir. */
-export function requirementLink(id: string): string {
-  return `../conformance.md#${id}`;
-}
 
 export interface AnnotateOptions {
   /** extra parameters shown on the test (seed, sizes, generator settings) */
@@ -141,8 +139,7 @@ export function outcomeFindingsText(outcome: Pick<CheckOutcome, 'failures' | 'wa
  */
 export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder, exchanges: readonly Exchange[] = []): Promise<void> {
   writeOutcome(outcome, holder);
-  if (outcome.notRun !== undefined) await allure.description(`Not run: ${outcome.notRun}`);
-  if (outcome.inconclusive !== undefined) await allure.description(`Inconclusive: ${outcome.inconclusive}`);
+  await allure.description(checkDescription(outcome.requirements, { ...(outcome.notRun !== undefined && { notRun: outcome.notRun }), ...(outcome.inconclusive !== undefined && { inconclusive: outcome.inconclusive }) }));
   if (outcome.warnings.length > 0) {
     await allure.tag('warning');
     for (const warning of outcome.warnings) await allure.logStep(`warning ${warning.code}: ${warning.title}`, allure.Status.BROKEN);
