@@ -5,6 +5,8 @@
 //   paygate-conformance [run] [flags]   the conformance suite (same flags as `npm run conformance`)
 //   paygate-conformance report [...]    the single-file HTML report from ./reports/allure-results
 //   paygate-conformance merge [...]     merge sharded verdicts into one conformance.{json,md}
+//   paygate-conformance certify [...]   a certify run and its bundle (reports/certificate/)
+//   paygate-conformance verify [DIR]    check a certification bundle
 //   paygate-conformance reference       start the embedded reference sandbox alone
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -19,6 +21,8 @@ const ENTRIES = {
   run: 'harness/cli/main.ts',
   report: 'harness/report/build-html.ts',
   merge: 'harness/report/merge.ts',
+  certify: 'harness/cli/certify.ts',
+  verify: 'harness/report/verify.ts',
   reference: 'reference/main.ts',
 };
 

@@ -60,7 +60,7 @@ test('fixture outcome without context', () => {
 });
 `;
 
-function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
+function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}, entry = 'harness/cli/main.ts'): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|HTTPS?_PROXY$|NO_PROXY$)/i.test(k)) env[k] = v;
   Object.assign(env, {
@@ -76,7 +76,7 @@ function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<ty
     ...extraEnv,
   });
   const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return spawnSync(process.execPath, [tsx, entry, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 90_000 });
 }
 
 describe('a CLI run', () => {
@@ -222,4 +222,55 @@ describe('--confirm-failures', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+// certify: a certify run with an optional credential missing is PARTIAL (exit 5), and its bundle
+// (reports/certificate/) verifies until one byte of one of its files changes.
+const CERTIFY = `
+import { check } from '../../harness/run/check.js';
+import { defineRule } from '../../harness/rules/rule.js';
+
+const conforms = defineRule({ name: 'fixtureConforms', requirements: ['GW-PIXIN-CREATE-200'], codes: {}, judge(_n: number) {} });
+
+check('a check that passes', { id: 'fixture.passes', api: 'gateway', area: 'PIX cash-in', rules: [conforms] }, async (t) => {
+  t.judge(conforms, 1);
+});
+
+check('a check that needs the production pair', { id: 'fixture.live', api: 'gateway', area: 'PIX cash-in', rules: [conforms], needs: ['gateway.live'] }, async (t) => {
+  t.judge(conforms, 1);
+});
+`;
+
+describe('certify and verify', () => {
+  test('a certify run missing an optional credential is PARTIAL; its bundle verifies, and fails verify once a byte changes', () => {
+    const dir = join(ROOT, 'reports', `selftest-certify-${process.pid}`);
+    mkdirSync(dir, { recursive: true });
+    try {
+      writeFileSync(join(dir, 'certify.test.ts'), CERTIFY);
+      const out = join(dir, 'out');
+      const env = { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out };
+      expect(runCli(['--implementation-version', '1.0'], env, 'harness/cli/certify.ts').status).toBe(2);
+      const run = runCli(['--implementation-name', 'acme', '--implementation-version', '2.4.1', '--seed', '5'], env, 'harness/cli/certify.ts');
+      expect(run.status, run.stdout + run.stderr).toBe(5);
+      expect(run.stdout).toContain('result: PARTIAL');
+      expect(run.stdout).toContain('fixture.live (not-run): GATEWAY_LIVE_CLIENT_ID');
+      const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+      expect(report.verdict).toBe('partial');
+      expect(report.scope.missingChecks.map((c) => c.check)).toEqual(['fixture.live']);
+      const bundle = join(out, 'certificate');
+      expect(readdirSync(bundle).sort()).toEqual(['MANIFEST.sha256', 'certificate.json', 'certificate.md', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml', 'report.html']);
+      expect(JSON.parse(readFileSync(join(bundle, 'certificate.json'), 'utf8'))).toMatchObject({ implementation: { name: 'acme', version: '2.4.1' }, verdict: 'partial', profile: 'certify', seed: 5, target: { hosts: { gateway: '127.0.0.1:9' } } });
+      const verified = runCli([bundle], {}, 'harness/report/verify.ts');
+      expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+      const html = join(bundle, 'report.html');
+      const bytes = readFileSync(html);
+      bytes[100] = (bytes[100]! + 1) % 256;
+      writeFileSync(html, bytes);
+      const altered = runCli([bundle], {}, 'harness/report/verify.ts');
+      expect(altered.status).toBe(1);
+      expect(altered.stderr).toContain('report.html: altered');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

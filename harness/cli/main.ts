@@ -150,7 +150,11 @@ function adoptionHelp(): string {
     '  (none) | run [flags]            run the suite (the flags above)',
     '  report [--reports-dir DIR]      build DIR/allure-report/index.html, one self-contained file that opens from file://',
     '  merge [--reports-dir DIR] [--baseline FILE] [--history FILE]',
-    "                                  merge sharded verdicts (DIR/verdict-fragments/shard-*.json) into DIR/conformance.{json,md}",
+    "                                  merge sharded verdicts (DIR/verdict-fragments/shard-*.json) into DIR/conformance.{json,md};",
+    '                                  missing, duplicated or mismatched shards are refused unless --allow-partial (verdict PARTIAL)',
+    '  certify --implementation-name N --implementation-version V [flags]',
+    '                                  a certify run and its bundle DIR/certificate/ (certificate, HAR, reports, MANIFEST.sha256)',
+    '  verify [DIR]                    check a certification bundle (default reports/certificate); exit 1 naming any altered file',
     '  reference                       start the embedded reference sandbox alone and print how to point a client at it',
   ].join('\n');
 }
