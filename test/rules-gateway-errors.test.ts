@@ -1,19 +1,108 @@
 import { describe, expect, it } from 'vitest';
 import {
+  answerErrorsInDocumentedShape,
+  carryPinnedErrorCode,
   expectCardRequestNotCharged,
   expectInvalidBodyRejected,
   expectUnknownIdRefused,
   idShape,
   isFirmBodyRule,
-  verifyErrorBody,
-  verifyMessageNamesField,
+  pointToTheField,
+  refuseInvalidRequestBody,
 } from '../harness/rules/gateway/errors.js';
-import { answered, codes, severities, unanswered } from './rules-gateway-fixtures.js';
+import { answer, answered, codes, severities, unanswered } from './rules-gateway-fixtures.js';
 import { TargetUnreachableError } from '../harness/http/transport.js';
+
+const ok = { success: false, message: 'amountInCents must be at least 100' };
+
+describe('refuseInvalidRequestBody ("400 | invalid body"; "422 | validation failure")', () => {
+  const what = 'amount 99';
+  it('accepts 400 and 422 in a documented shape; decides the 400 row, the shape and the field', () => {
+    expect(refuseInvalidRequestBody.judge({ answer: answer(400, ok), what }).findings).toEqual([]);
+    const j = refuseInvalidRequestBody.judge({ answer: answer(422, ok), what, field: 'amountInCents' });
+    expect(j.findings).toEqual([]);
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-ERR-400-MEANING', 'GW-ERR-SHAPES', 'GW-ERR-422-FIELD']));
+  });
+  it('warns on another 4xx; fails a 2xx and a 5xx; a 429 decides nothing; no answer is unanswered', () => {
+    expect(severities(refuseInvalidRequestBody.judge({ answer: answer(409, ok), what }))).toEqual(['warning']);
+    expect(codes(refuseInvalidRequestBody.judge({ answer: answer(201, { success: true }), what }))).toEqual(['validation.accepted']);
+    expect(codes(refuseInvalidRequestBody.judge({ answer: answer(500), what }))).toEqual(['validation.status']);
+    expect(refuseInvalidRequestBody.judge({ answer: answer(429, 'slow down'), what })).toMatchObject({ requirements: [], findings: [] });
+    const silent = { status: 0, json: undefined, exchange: unanswered() };
+    expect(refuseInvalidRequestBody.judge({ answer: silent, what }).unanswered).toEqual([silent.exchange]);
+  });
+  it('with exactly400 only 400 passes ("also card request with BRL or without currency")', () => {
+    expect(refuseInvalidRequestBody.judge({ answer: answer(400, ok), what, exactly400: true }).findings).toEqual([]);
+    expect(severities(refuseInvalidRequestBody.judge({ answer: answer(422, ok), what, exactly400: true }))).toEqual(['failure']);
+    expect(severities(refuseInvalidRequestBody.judge({ answer: answer(403, ok), what, exactly400: true }))).toEqual(['failure']);
+  });
+  it('a card request answered with a refused charge warns; with a paid one it was accepted', () => {
+    const charge = (status: string) => answer(201, { success: true, data: { id: 'c1', status } });
+    expect(severities(refuseInvalidRequestBody.judge({ answer: charge('refused'), what, card: true }))).toEqual(['warning']);
+    expect(codes(refuseInvalidRequestBody.judge({ answer: charge('paid'), what, card: true }))).toEqual(['validation.accepted']);
+    expect(codes(refuseInvalidRequestBody.judge({ answer: charge('refused'), what }))).toEqual(['validation.accepted']);
+  });
+  it('judges the body shape and the 422 message with the rules it uses', () => {
+    expect(codes(refuseInvalidRequestBody.judge({ answer: answer(400, { detail: 'x' }), what }))).toEqual(['error.shape']);
+    expect(codes(refuseInvalidRequestBody.judge({ answer: answer(422, { success: false, message: 'invalid' }), what, field: 'amountInCents' }))).toEqual(['validation.field-not-named']);
+  });
+});
+
+describe('answerErrorsInDocumentedShape ("Two body shapes occur")', () => {
+  it('accepts both shapes, and a message list or field map', () => {
+    expect(answerErrorsInDocumentedShape.judge(answer(400, { success: false, message: 'bad' })).findings).toEqual([]);
+    expect(answerErrorsInDocumentedShape.judge(answer(404, { error: 'NOT_FOUND', message: 'no' })).findings).toEqual([]);
+    expect(answerErrorsInDocumentedShape.judge(answer(422, { success: false, message: ['a', 'b'] })).findings).toEqual([]);
+    expect(answerErrorsInDocumentedShape.judge(answer(422, { error: 'VALIDATION_ERROR', message: { amountInCents: 'must be an integer' } })).findings).toEqual([]);
+  });
+  it('fails a shape without a message or with a null one, another shape, a body that is not JSON', () => {
+    expect(codes(answerErrorsInDocumentedShape.judge(answer(400, { success: false })))).toEqual(['error.shape']);
+    expect(codes(answerErrorsInDocumentedShape.judge(answer(404, { error: 'NOT_FOUND', message: null })))).toEqual(['error.shape']);
+    expect(codes(answerErrorsInDocumentedShape.judge(answer(400, { detail: 'x' })))).toEqual(['error.shape']);
+    expect(answerErrorsInDocumentedShape.judge(answer(404, undefined, { body: 'Not Found' })).findings[0]?.actual).toMatch(/not JSON/);
+  });
+  it('decides nothing for 401, 429 (body shape not shown) and non-4xx answers', () => {
+    for (const status of [401, 429, 200, 500]) expect(answerErrorsInDocumentedShape.judge(answer(status, undefined, { body: 'plain text' })).requirements).toEqual([]);
+  });
+});
+
+describe('carryPinnedErrorCode ("404 body {error: NOT_FOUND, message}"; "409 (IDEMPOTENCY_CONFLICT)")', () => {
+  it('accepts the pinned code and decides the route and GW-ERR-CODES', () => {
+    const j = carryPinnedErrorCode.judge({ answer: answer(404, { error: 'NOT_FOUND', message: 'no such charge' }), pin: 'charge-lookup' });
+    expect(j.findings).toEqual([]);
+    expect(j.requirements).toEqual(['GW-PIXIN-GET-404-SHAPE', 'GW-ERR-CODES']);
+    expect(carryPinnedErrorCode.judge({ answer: answer(409, { error: 'IDEMPOTENCY_CONFLICT', message: 'x' }), pin: 'idempotency-conflict' }).requirements).toEqual(['GW-ERR-CODES']);
+  });
+  it('fails {success:false} where the code is pinned, and another code', () => {
+    expect(codes(carryPinnedErrorCode.judge({ answer: answer(404, { success: false, message: 'not found' }), pin: 'transfer-lookup' }))).toEqual(['error.code-missing']);
+    expect(codes(carryPinnedErrorCode.judge({ answer: answer(404, { error: 'not_found', message: 'x' }), pin: 'charge-lookup' }))).toEqual(['error.code']);
+    expect(codes(carryPinnedErrorCode.judge({ answer: answer(409, { error: 'CONFLICT', message: 'x' }), pin: 'idempotency-conflict' }))).toEqual(['error.code']);
+  });
+  it('another status decides nothing', () => {
+    expect(carryPinnedErrorCode.judge({ answer: answer(400, { success: false, message: 'x' }), pin: 'charge-lookup' }).requirements).toEqual([]);
+  });
+});
+
+describe('pointToTheField ("422 … message points to the field")', () => {
+  it('accepts a 422 naming the field in any spelling, in a list or a field map', () => {
+    expect(pointToTheField.judge({ answer: answer(422, { success: false, message: 'amountInCents must be ≥ 100' }), field: 'amountInCents' }).findings).toEqual([]);
+    expect(pointToTheField.judge({ answer: answer(422, { success: false, message: 'customer.document invalid' }), field: 'customer.document' }).findings).toEqual([]);
+    expect(pointToTheField.judge({ answer: answer(422, { error: 'VALIDATION', message: ['amountInCents must be an integer'] }), field: 'amountInCents' }).findings).toEqual([]);
+    expect(pointToTheField.judge({ answer: answer(422, { success: false, message: { amountInCents: 'must be at least 100' } }), field: 'amountInCents' }).findings).toEqual([]);
+  });
+  it('warns on a 422 not naming it; fails a 422 with no message at all; decides nothing on a 400', () => {
+    expect(severities(pointToTheField.judge({ answer: answer(422, { success: false, message: 'invalid' }), field: 'amountInCents' }))).toEqual(['warning']);
+    expect(codes(pointToTheField.judge({ answer: answer(422, { success: false, message: { reason: 'invalid' } }), field: 'amountInCents' }))).toEqual(['validation.field-not-named']);
+    const none = pointToTheField.judge({ answer: answer(422, { errors: [{ msg: 'Invalid value', path: 'amountInCents' }] }), field: 'amountInCents' });
+    expect(codes(none)).toEqual(['validation.no-message']);
+    expect(none.findings[0]?.requirements).toEqual(['GW-ERR-422-FIELD']);
+    expect(pointToTheField.judge({ answer: answer(400, { success: false, message: 'invalid' }), field: 'amountInCents' }).requirements).toEqual([]);
+  });
+});
 
 const ctx = { requirements: ['GW-PIXIN-CREATE-400'] as const };
 
-describe('expectInvalidBodyRejected ("400 | invalid body"; "422 | validation failure")', () => {
+describe('expectInvalidBodyRejected (old-style, for the money-flow suites)', () => {
   it('accepts 400 and 422', () => {
     expect(expectInvalidBodyRejected(answered(400, { success: false, message: 'x' }), ctx).findings).toEqual([]);
     expect(expectInvalidBodyRejected(answered(422, { success: false, message: 'x' }), ctx).findings).toEqual([]);
@@ -34,51 +123,6 @@ describe('expectInvalidBodyRejected ("400 | invalid body"; "422 | validation fai
   it('prefixes the titles with what was sent', () => {
     const j = expectInvalidBodyRejected(answered(201), { ...ctx, subject: 'amount 99' });
     expect(j.findings[0]?.title.startsWith('amount 99: ')).toBe(true);
-  });
-});
-
-describe('verifyErrorBody ("Two body shapes occur")', () => {
-  const shapes = { requirements: ['GW-ERR-SHAPES'] as const };
-  it('accepts both shapes, and a message list', () => {
-    expect(verifyErrorBody(answered(400, { success: false, message: 'bad' }), shapes).findings).toEqual([]);
-    expect(verifyErrorBody(answered(404, { error: 'NOT_FOUND', message: 'no' }), shapes).findings).toEqual([]);
-    expect(verifyErrorBody(answered(422, { success: false, message: ['a', 'b'] }), shapes).findings).toEqual([]);
-    // the type of message is not stated: a field map is a message too
-    expect(verifyErrorBody(answered(422, { error: 'VALIDATION_ERROR', message: { amountInCents: 'must be an integer' } }), shapes).findings).toEqual([]);
-  });
-  it('fails a shape without a message, or with a null one', () => {
-    expect(codes(verifyErrorBody(answered(400, { success: false }), shapes))).toEqual(['error.shape']);
-    expect(codes(verifyErrorBody(answered(404, { error: 'NOT_FOUND', message: null }), shapes))).toEqual(['error.shape']);
-  });
-  it('fails another shape or a body that is not JSON', () => {
-    expect(codes(verifyErrorBody(answered(400, { detail: 'x' }), shapes))).toEqual(['error.shape']);
-    expect(codes(verifyErrorBody(answered(404, 'Not Found'), shapes))).toEqual(['error.shape']);
-  });
-  it('decides nothing for 401, 429 (body shape not shown) and non-4xx answers', () => {
-    for (const status of [401, 429, 200, 500]) expect(verifyErrorBody(answered(status, 'plain text'), shapes)).toEqual({ requirements: [], findings: [] });
-  });
-});
-
-describe('verifyMessageNamesField ("422 … message points to the field")', () => {
-  const c = { requirements: ['GW-ERR-422-FIELD'] as const };
-  it('accepts a 422 naming the field in any spelling', () => {
-    expect(verifyMessageNamesField(answered(422, { success: false, message: 'amountInCents must be ≥ 100' }), 'amountInCents', c).findings).toEqual([]);
-    expect(verifyMessageNamesField(answered(422, { success: false, message: 'customer.document invalid' }), 'customer.document', c).findings).toEqual([]);
-  });
-  it('warns on a 422 not naming it; decides nothing on a 400', () => {
-    expect(severities(verifyMessageNamesField(answered(422, { success: false, message: 'invalid' }), 'amountInCents', c))).toEqual(['warning']);
-    expect(verifyMessageNamesField(answered(400, { success: false, message: 'invalid' }), 'amountInCents', c).requirements).toEqual([]);
-  });
-  it('accepts a list of messages naming it; fails a 422 with no message at all', () => {
-    expect(verifyMessageNamesField(answered(422, { error: 'VALIDATION', message: ['amountInCents must be an integer'] }), 'amountInCents', c).findings).toEqual([]);
-    const none = verifyMessageNamesField(answered(422, { errors: [{ msg: 'Invalid value', path: 'amountInCents' }] }), 'amountInCents', c);
-    expect(severities(none)).toEqual(['failure']);
-    expect(codes(none)).toEqual(['error.no-message']);
-    expect(none.findings[0]?.requirements).toEqual(['GW-ERR-422-FIELD']);
-  });
-  it('a structured message object is a message: judged by whether it names the field, never error.no-message', () => {
-    expect(verifyMessageNamesField(answered(422, { success: false, message: { amountInCents: 'must be at least 100' } }), 'amountInCents', c).findings).toEqual([]);
-    expect(codes(verifyMessageNamesField(answered(422, { success: false, message: { reason: 'invalid' } }), 'amountInCents', c))).toEqual(['error.field-not-named']);
   });
 });
 

@@ -1,39 +1,45 @@
 import { describe, expect, it } from 'vitest';
-import { verifyEnvironmentsAlike, verifyHttpsBaseUrl, verifyServedUnderVersionPrefix } from '../harness/rules/gateway/general.js';
+import { behaveAlikeInBothEnvironments, serveOverHttps, serveUnderVersionPrefix, surviveBodyOnTokenExchange } from '../harness/rules/gateway/general.js';
 import { verifyTransactionLookup } from '../harness/rules/gateway/transactions.js';
-import { answered, codes, severities } from './rules-gateway-fixtures.js';
+import { answer, answered, codes, severities } from './rules-gateway-fixtures.js';
 
-describe('verifyHttpsBaseUrl ("JSON over HTTPS at {base_url}")', () => {
-  const c = { requirements: ['GW-SVC-JSON-HTTPS'] as const };
+describe('serveOverHttps ("JSON over HTTPS at {base_url}")', () => {
   it('accepts https, and plain HTTP on loopback (a local setup)', () => {
-    expect(verifyHttpsBaseUrl('https://api.example.com', c)).toEqual({ requirements: ['GW-SVC-JSON-HTTPS'], findings: [] });
-    expect(verifyHttpsBaseUrl('http://127.0.0.1:8080', c).findings).toEqual([]);
+    expect(serveOverHttps.judge('https://api.example.com')).toMatchObject({ requirements: ['GW-SVC-JSON-HTTPS'], findings: [] });
+    expect(serveOverHttps.judge('http://127.0.0.1:8080').findings).toEqual([]);
   });
-  it('warns on plain HTTP elsewhere', () => {
-    expect(severities(verifyHttpsBaseUrl('http://api.example.com', c))).toEqual(['warning']);
+  it('warns on plain HTTP elsewhere, and on a base URL that is no URL', () => {
+    expect(severities(serveOverHttps.judge('http://api.example.com'))).toEqual(['warning']);
+    expect(severities(serveOverHttps.judge('api'))).toEqual(['warning']);
   });
 });
 
-describe('verifyServedUnderVersionPrefix ("Routes other than authentication carry the prefix /api/v1")', () => {
-  const c = { requirements: ['GW-VER-PREFIX'] as const };
+describe('serveUnderVersionPrefix ("Routes other than authentication carry the prefix /api/v1")', () => {
   it('accepts a documented route answering under /api/v1 (any status but 404/405)', () => {
-    expect(verifyServedUnderVersionPrefix(answered(200, {}, { method: 'GET', path: '/api/v1/balance' }), c).findings).toEqual([]);
-    expect(verifyServedUnderVersionPrefix(answered(401, {}, { method: 'GET', path: '/api/v1/balance' }), c).findings).toEqual([]);
+    expect(serveUnderVersionPrefix.judge(answered(200, {}, { method: 'GET', path: '/api/v1/balance' })).findings).toEqual([]);
+    expect(serveUnderVersionPrefix.judge(answered(401, {}, { method: 'GET', path: '/api/v1/balance' })).findings).toEqual([]);
   });
   it('fails 404/405 on a documented route; decides nothing off the prefix', () => {
-    expect(codes(verifyServedUnderVersionPrefix(answered(404, '', { method: 'GET', path: '/api/v1/balance' }), c))).toEqual(['config.version']);
-    expect(verifyServedUnderVersionPrefix(answered(404, '', { path: '/api/auth' }), c).requirements).toEqual([]);
+    expect(codes(serveUnderVersionPrefix.judge(answered(404, '', { method: 'GET', path: '/api/v1/balance' })))).toEqual(['config.version']);
+    expect(serveUnderVersionPrefix.judge(answered(404, '', { path: '/api/auth' })).requirements).toEqual([]);
   });
 });
 
-describe('verifyEnvironmentsAlike ("everything else behaves identically in both")', () => {
-  const c = { requirements: ['GW-ENV-IDENTICAL-BEHAVIOUR'] as const };
+describe('surviveBodyOnTokenExchange ("No body is accepted": ignored or refused)', () => {
+  it('any 2xx or 4xx passes, a 5xx fails', () => {
+    expect(surviveBodyOnTokenExchange.judge(answer(200, {})).findings).toEqual([]);
+    expect(surviveBodyOnTokenExchange.judge(answer(400, {})).findings).toEqual([]);
+    expect(codes(surviveBodyOnTokenExchange.judge(answer(500)))).toEqual(['auth.body-crashes']);
+  });
+});
+
+describe('behaveAlikeInBothEnvironments ("everything else behaves identically in both")', () => {
   it('accepts the same status; decides nothing on a 429', () => {
-    expect(verifyEnvironmentsAlike(answered(400), answered(400), 'x', c).findings).toEqual([]);
-    expect(verifyEnvironmentsAlike(answered(400), answered(429), 'x', c).requirements).toEqual([]);
+    expect(behaveAlikeInBothEnvironments.judge({ sandbox: answer(400), live: answer(400), what: 'x' }).findings).toEqual([]);
+    expect(behaveAlikeInBothEnvironments.judge({ sandbox: answer(400), live: answer(429), what: 'x' }).requirements).toEqual([]);
   });
   it('fails different statuses', () => {
-    expect(codes(verifyEnvironmentsAlike(answered(400), answered(422), 'x', c))).toEqual(['environment.behaviour-differs']);
+    expect(codes(behaveAlikeInBothEnvironments.judge({ sandbox: answer(400), live: answer(422), what: 'x' }))).toEqual(['environment.behaviour-differs']);
   });
 });
 

@@ -1,20 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  answerWebhookCreation,
+  answerWebhookList,
+  deliverOnlySubscribedEvents,
+  deliverTableEvents,
   describeGatewaySignature,
-  ensureOnlySubscribedEventsDelivered,
-  ensureRemovedWebhookNotListedActive,
-  ensureRemovedWebhookReceivesNothing,
-  ensureWebhookListIsJson,
-  ensureWebhookSecretReturned,
-  judgeEventArrival,
+  removeWebhookOnDelete,
+  requireWebhookUrlAndEvents,
+  shapeEventPayloads,
+  signCallbacksWithSecret,
   verifyGatewayDeliverySignature,
-  verifyGatewayEventPayload,
   verifyWebhookId,
-  verifyWebhookResourceFields,
 } from '../harness/rules/gateway/webhooks.js';
-import { verifyIsoTimestampIfPresent } from '../harness/rules/gateway/fields.js';
 import { hmacSha256Hex } from '../harness/webhooks/signatures.js';
-import { delivery, exchange, found } from './rules-gateway-fixtures.js';
+import { answer, delivery, found } from './rules-gateway-fixtures.js';
 
 const SECRET = 'whsec_test';
 const E2E = 'E12345678202401011200abcdefghijk';
@@ -62,6 +61,12 @@ describe('verifyGatewayDeliverySignature', () => {
     expect(found(verifyGatewayDeliverySignature(d, SECRET))).toEqual(['warning:signature.reserialized-body']);
   });
 
+  it('signCallbacksWithSecret bridges it as a rule deciding the four signature requirements', () => {
+    const j = signCallbacksWithSecret.judge({ delivery: delivery(txnPaid, { secret: 'other' }), secret: SECRET });
+    expect(found(j)).toEqual(['failure:signature.mismatch']);
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-LOWER-HEX', 'GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED']));
+  });
+
   it('warns for a parseable header that is not exactly t=…,v1=…', () => {
     const raw = JSON.stringify(txnPaid);
     const t = String(Math.floor(Date.now() / 1000));
@@ -70,63 +75,64 @@ describe('verifyGatewayDeliverySignature', () => {
   });
 });
 
-describe('verifyGatewayEventPayload', () => {
+describe('shapeEventPayloads ("Payload shapes")', () => {
   it('accepts a documented transaction_paid payload', () => {
-    const j = verifyGatewayEventPayload(delivery(txnPaid), paidExpectation);
+    const j = shapeEventPayloads.judge({ delivery: delivery(txnPaid), expected: paidExpectation });
     expect(found(j)).toEqual([]);
-    expect(j.requirements).toEqual(expect.arrayContaining(['GW-EVT-TXN-PAYLOAD', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-TRANSACTION-PAID']));
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-EVT-TXN-PAYLOAD', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-MONEY-CENTS']));
   });
 
   it('accepts a *_created event without pix (not shown before settlement)', () => {
     const created = { ...txnPaid, event: 'transaction_created', transaction: { id: 'ch_1', amount: 1357, status: 'pending', pix: null } };
-    expect(found(verifyGatewayEventPayload(delivery(created), { ...paidExpectation, event: 'transaction_created' }))).toEqual([]);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(created), expected: { ...paidExpectation, event: 'transaction_created' } }))).toEqual([]);
   });
 
   it('fails an amount in reais, a transfer_completed not "paid", a wrong scope', () => {
     const reais = { ...txnPaid, transaction: { ...txnPaid.transaction, amount: 13.57 } };
-    expect(found(verifyGatewayEventPayload(delivery(reais), paidExpectation))).toEqual(['failure:money.integer-cents']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(reais), expected: paidExpectation }))).toEqual(['failure:money.integer-cents']);
     const transfer = { ...txnPaid, type: 'transfer', event: 'transfer_completed', transaction: undefined, transfer: { id: 'tr_1', amount: 246, status: 'completed', pix: { endToEndId: E2E, creditorAccount: { name: 'B', document: '1' } } } };
-    expect(found(verifyGatewayEventPayload(delivery(transfer), { kind: 'transfer', event: 'transfer_completed', id: 'tr_1', amount: 246 }))).toEqual(['failure:webhook.payload']);
-    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, scope: 'company' }), paidExpectation))).toEqual(['failure:webhook.payload']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(transfer), expected: { kind: 'transfer', event: 'transfer_completed', id: 'tr_1', amount: 246 } }))).toEqual(['failure:event.transfer-completed-status']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, scope: 'company' }), expected: paidExpectation }))).toEqual(['failure:event.scope']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, transaction: { ...txnPaid.transaction, status: 'pending' } }), expected: paidExpectation }))).toEqual(['failure:event.payload']);
   });
 
   it('warns for another event value, another integer amount, or an unknown payer name', () => {
-    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, event: 'TRANSACTION_PAID' }), paidExpectation))).toEqual(['warning:webhook.payload']);
-    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, transaction: { ...txnPaid.transaction, amount: 1300 } }), paidExpectation))).toEqual(['warning:webhook.payload']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, event: 'TRANSACTION_PAID' }), expected: paidExpectation }))).toEqual(['warning:event.name']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, transaction: { ...txnPaid.transaction, amount: 1300 } }), expected: paidExpectation }))).toEqual(['warning:event.payload-doubtful']);
     const noName = { ...txnPaid, transaction: { ...txnPaid.transaction, pix: { endToEndId: E2E, payerInfo: { document: '1' } } } };
-    expect(found(verifyGatewayEventPayload(delivery(noName), paidExpectation))).toEqual(['warning:webhook.payload']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(noName), expected: paidExpectation }))).toEqual(['warning:event.payload-doubtful']);
   });
 
   it('fails a body that is not a JSON object and a non-UUID event id', () => {
-    expect(found(verifyGatewayEventPayload(delivery(undefined, { raw: 'ok' }), paidExpectation))).toEqual(['failure:webhook.payload']);
-    expect(found(verifyGatewayEventPayload(delivery({ ...txnPaid, id: 42 }), paidExpectation))).toEqual(['failure:id.uuid']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery(undefined, { raw: 'ok' }), expected: paidExpectation }))).toEqual(['failure:event.payload']);
+    expect(found(shapeEventPayloads.judge({ delivery: delivery({ ...txnPaid, id: 42 }), expected: paidExpectation }))).toEqual(['failure:id.uuid']);
   });
 });
 
-describe('judgeEventArrival', () => {
+describe('deliverTableEvents ("sent to every active webhook subscribed … and also to the postbackUrl"; the Events table)', () => {
   const base = { event: 'transaction_created' as const, kind: 'transaction' as const, id: 'ch_1', label: 'charge postbackUrl', waitedMs: 20_000 };
   it('conforms when the delivery arrived', () => {
-    const j = judgeEventArrival({ ...base, destination: 'postback', delivery: delivery(txnPaid), seenElsewhere: false });
+    const j = deliverTableEvents.judge({ ...base, destination: 'postback', delivery: delivery(txnPaid), seenElsewhere: false });
     expect(found(j)).toEqual([]);
     expect(j.requirements).toEqual(['GW-EVT-POSTBACK', 'GW-EVT-TRANSACTION-CREATED']);
   });
   it('only warns when the event was seen nowhere within our wait (no contract timer)', () => {
-    expect(found(judgeEventArrival({ ...base, destination: 'postback', delivery: undefined, seenElsewhere: false }))).toEqual(['warning:webhook.not-seen']);
+    expect(found(deliverTableEvents.judge({ ...base, destination: 'postback', delivery: undefined, seenElsewhere: false }))).toEqual(['warning:event.not-seen']);
   });
   it('fails a destination left out while the same event reached another one', () => {
-    const j = judgeEventArrival({ ...base, destination: 'webhook', delivery: undefined, seenElsewhere: true });
-    expect(found(j)).toEqual(['failure:webhook.not-delivered']);
+    const j = deliverTableEvents.judge({ ...base, destination: 'webhook', delivery: undefined, seenElsewhere: true });
+    expect(found(j)).toEqual(['failure:event.not-delivered']);
     expect(j.findings[0]?.requirements).toEqual(['GW-EVT-DELIVERY-SUBSCRIBED']);
   });
   it('fails an event never sent while a later moment of the resource was announced', () => {
     const updated = delivery({ ...txnPaid, event: 'transaction_updated' });
     // transaction_created: the charge was announced paid (under any name)
-    const created = judgeEventArrival({ ...base, destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [updated] });
-    expect(found(created)).toEqual(['failure:webhook.not-emitted']);
+    const created = deliverTableEvents.judge({ ...base, destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [updated] });
+    expect(found(created)).toEqual(['failure:event.not-emitted']);
     expect(created.findings[0]?.requirements).toEqual(['GW-EVT-TRANSACTION-CREATED']);
     // transaction_paid: the payment was announced as transaction_updated only
-    const paid = judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [updated] });
-    expect(found(paid)).toEqual(['failure:webhook.not-emitted']);
+    const paid = deliverTableEvents.judge({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [updated] });
+    expect(found(paid)).toEqual(['failure:event.not-emitted']);
     expect(paid.findings[0]?.requirements).toEqual(['GW-EVT-TRANSACTION-PAID', 'GW-SANDBOX-SIM-EVENTS']);
   });
   it('only warns when nothing about the resource shows the moment passed', () => {
@@ -135,58 +141,98 @@ describe('judgeEventArrival', () => {
     // a transaction_paid delivery itself is no evidence that transaction_paid was left out
     const samePaid = delivery(txnPaid);
     for (const aboutResource of [[pending], [otherCharge]]) {
-      expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource }))).toEqual(['warning:webhook.not-seen']);
+      expect(found(deliverTableEvents.judge({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource }))).toEqual(['warning:event.not-seen']);
     }
-    expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [samePaid] }))).toEqual(['warning:webhook.not-seen']);
+    expect(found(deliverTableEvents.judge({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [samePaid] }))).toEqual(['warning:event.not-seen']);
     // a transaction_created rendered at send time, after the payment, carries status paid: no evidence either
     const lateCreated = delivery({ ...txnPaid, event: 'transaction_created' });
-    expect(found(judgeEventArrival({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [lateCreated] }))).toEqual(['warning:webhook.not-seen']);
+    expect(found(deliverTableEvents.judge({ ...base, event: 'transaction_paid', destination: 'webhook', delivery: undefined, seenElsewhere: false, aboutResource: [lateCreated] }))).toEqual(['warning:event.not-seen']);
   });
 });
 
-describe('absence rules', () => {
-  it('pass when nothing arrived, fail when something did', () => {
-    expect(found(ensureOnlySubscribedEventsDelivered(undefined, 'w'))).toEqual([]);
-    expect(found(ensureOnlySubscribedEventsDelivered(delivery(txnPaid), 'w'))).toEqual(['failure:webhook.unsubscribed-delivery']);
-    expect(found(ensureRemovedWebhookReceivesNothing(undefined, 'w'))).toEqual([]);
-    expect(found(ensureRemovedWebhookReceivesNothing(delivery(txnPaid), 'w'))).toEqual(['failure:webhook.deleted-delivery']);
+describe('deliverOnlySubscribedEvents ("subscribed to the event")', () => {
+  it('passes when nothing arrived, fails when something did', () => {
+    expect(found(deliverOnlySubscribedEvents.judge({ delivery: undefined, window: 'w' }))).toEqual([]);
+    expect(found(deliverOnlySubscribedEvents.judge({ delivery: delivery(txnPaid), window: 'w' }))).toEqual(['failure:event.unsubscribed-delivery']);
   });
 });
 
-describe('Webhook resource rules', () => {
-  it('verifyWebhookId: integer passes; string and absent fail', () => {
+describe('removeWebhookOnDelete ("Removes a webhook. Response body: not shown.")', () => {
+  it('any 2xx DELETE passes; another status fails', () => {
+    expect(found(removeWebhookOnDelete.judge({ kind: 'delete', answer: answer(204) }))).toEqual([]);
+    expect(found(removeWebhookOnDelete.judge({ kind: 'delete', answer: answer(404, { error: 'NOT_FOUND', message: 'x' }) }))).toEqual(['failure:webhook.delete-status']);
+  });
+  it('gone or inactive in the list passes; listed active warns', () => {
+    expect(found(removeWebhookOnDelete.judge({ kind: 'listed-after', entry: undefined, exchanges: [] }))).toEqual([]);
+    expect(found(removeWebhookOnDelete.judge({ kind: 'listed-after', entry: { id: 1, isActive: false }, exchanges: [] }))).toEqual([]);
+    expect(found(removeWebhookOnDelete.judge({ kind: 'listed-after', entry: { id: 1, isActive: true }, exchanges: [] }))).toEqual(['warning:webhook.still-listed']);
+  });
+  it('a delivery after the removal fails', () => {
+    expect(found(removeWebhookOnDelete.judge({ kind: 'delivered-after', delivery: undefined, window: 'w' }))).toEqual([]);
+    expect(found(removeWebhookOnDelete.judge({ kind: 'delivered-after', delivery: delivery(txnPaid), window: 'w' }))).toEqual(['failure:webhook.deleted-delivery']);
+  });
+});
+
+describe('answerWebhookCreation ("200: success, data (Webhook, with signatureSecret)" and the Webhook table)', () => {
+  const sent = { url: 'http://h/gw/1', events: ['transaction_paid'] };
+  const webhook = { id: 12, url: sent.url, events: ['transaction_paid'], isActive: true, signatureSecret: 'whsec_1', createdAt: '2026-11-22T10:00:00Z' };
+  const created = (data: Record<string, unknown>, status = 200) => answer(status, { success: true, data });
+  it('accepts the documented 200 and decides the route and every field of the table', () => {
+    const j = answerWebhookCreation.judge({ answer: created(webhook), sent });
+    expect(found(j)).toEqual([]);
+    expect(j.requirements).toEqual(expect.arrayContaining(['GW-WH-CREATE-200', 'GW-WH-SECRET-ON-CREATE', 'GW-WH-ID-INTEGER', 'GW-WH-RESOURCE-FIELDS', 'GW-WH-CREATED-AT-ISO']));
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, events: ['transaction_paid', 'x'] }), sent }))).toEqual([]);
+  });
+  it('fails another status, a 201 included', () => {
+    expect(found(answerWebhookCreation.judge({ answer: created(webhook, 201), sent }))).toEqual(['failure:webhook.create-status']);
+    expect(found(answerWebhookCreation.judge({ answer: answer(400, { success: false, message: 'x' }), sent }))).toEqual(['failure:webhook.create-status']);
+  });
+  it('fails each documented field missing or of another type', () => {
+    const { signatureSecret: _s, ...noSecret } = webhook;
+    const j = answerWebhookCreation.judge({ answer: created(noSecret), sent });
+    expect(found(j)).toEqual(['failure:webhook.secret']);
+    expect(j.findings[0]?.requirements).toEqual(['GW-WH-CREATE-200', 'GW-WH-SECRET-ON-CREATE']);
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, id: '12' }), sent }))).toEqual(['failure:webhook.id-integer']);
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, id: undefined }), sent }))).toEqual(['failure:webhook.no-id']);
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, isActive: 'yes', events: [] }), sent }))).toEqual(['failure:webhook.is-active', 'failure:webhook.events-echo']);
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, events: 'transaction_paid' }), sent }))).toEqual(['failure:webhook.events']);
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, url: 7 }), sent }))).toEqual(['failure:webhook.url']);
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, createdAt: 1764000000000 }), sent }))).toEqual(['failure:time.iso8601']);
+    expect(found(answerWebhookCreation.judge({ answer: answer(200, { success: true }), sent }))).toEqual(['failure:webhook.no-data']);
+  });
+  it('warns for another url spelling and for success other than true', () => {
+    expect(found(answerWebhookCreation.judge({ answer: created({ ...webhook, url: 'http://h/gw/1/' }), sent }))).toEqual(['warning:webhook.url-echo']);
+    expect(found(answerWebhookCreation.judge({ answer: answer(200, { success: 'ok', data: webhook }), sent }))).toEqual(['warning:webhook.success-not-true']);
+  });
+  it('registering the same url again: a 4xx decides nothing; a 200 without signatureSecret fails the route\'s 200', () => {
+    expect(answerWebhookCreation.judge({ answer: answer(409, { success: false, message: 'already registered' }), sent, again: true }).requirements).toEqual([]);
+    expect(found(answerWebhookCreation.judge({ answer: created(webhook), sent, again: true }))).toEqual([]);
+    const { signatureSecret: _s, ...noSecret } = webhook;
+    const j = answerWebhookCreation.judge({ answer: created(noSecret), sent, again: true });
+    expect(found(j)).toEqual(['failure:webhook.secret']);
+    expect(j.findings[0]?.requirements).toEqual(['GW-WH-CREATE-200']);
+    expect(found(answerWebhookCreation.judge({ answer: answer(500), sent, again: true }))).toEqual(['failure:webhook.create-status']);
+  });
+  it('verifyWebhookId (old-style, for the model): integer passes; string and absent fail', () => {
     expect(found(verifyWebhookId(12))).toEqual([]);
     expect(found(verifyWebhookId('12'))).toEqual(['failure:webhook.id-integer']);
     expect(found(verifyWebhookId(undefined))).toEqual(['failure:webhook.no-id']);
   });
-  it('ensureWebhookSecretReturned: a non-empty string passes', () => {
-    expect(found(ensureWebhookSecretReturned({ signatureSecret: 's' }))).toEqual([]);
-    expect(found(ensureWebhookSecretReturned({ signatureSecret: '' }))).toEqual(['failure:webhook.secret']);
-  });
-  it('verifyWebhookResourceFields: echoes pass; a missing event fails; another url warns', () => {
-    const sent = { url: 'http://h/gw/1', events: ['transaction_paid'] };
-    expect(found(verifyWebhookResourceFields({ isActive: true, events: ['transaction_paid', 'x'], url: sent.url }, sent))).toEqual([]);
-    expect(found(verifyWebhookResourceFields({ isActive: 'yes', events: [], url: sent.url }, sent))).toEqual(['failure:webhook.is-active', 'failure:webhook.events-echo']);
-    expect(found(verifyWebhookResourceFields({ isActive: true, events: ['transaction_paid'], url: 'http://h/gw/1/' }, sent))).toEqual(['warning:webhook.url-echo']);
-  });
-  it('ensureWebhookListIsJson: JSON or an empty body passes; other text fails', () => {
-    expect(found(ensureWebhookListIsJson(exchange(200, []), []))).toEqual([]);
-    expect(found(ensureWebhookListIsJson(exchange(204, undefined), undefined))).toEqual([]);
-    expect(found(ensureWebhookListIsJson(exchange(200, undefined, { body: '<html>' }), undefined))).toEqual(['failure:webhook.list-not-json']);
-  });
-  it('ensureRemovedWebhookNotListedActive: gone or inactive passes; active warns', () => {
-    expect(found(ensureRemovedWebhookNotListedActive(undefined))).toEqual([]);
-    expect(found(ensureRemovedWebhookNotListedActive({ id: 1, isActive: false }))).toEqual([]);
-    expect(found(ensureRemovedWebhookNotListedActive({ id: 1, isActive: true }))).toEqual(['warning:webhook.still-listed']);
+});
+
+describe('requireWebhookUrlAndEvents ("url string (required), events array of event names (required)")', () => {
+  it('a 400 or 422 passes; a 2xx fails; another 4xx warns', () => {
+    expect(found(requireWebhookUrlAndEvents.judge({ answer: answer(400, { success: false, message: 'events is required' }), what: 'events missing', field: 'events' }))).toEqual([]);
+    expect(found(requireWebhookUrlAndEvents.judge({ answer: answer(200, { success: true, data: {} }), what: 'events missing', field: 'events' }))).toEqual(['failure:webhook.created-without-required']);
+    expect(found(requireWebhookUrlAndEvents.judge({ answer: answer(403, { success: false, message: 'x' }), what: 'url missing', field: 'url' }))).toEqual(['warning:validation.other-4xx']);
   });
 });
 
-describe('verifyIsoTimestampIfPresent', () => {
-  it('accepts absent/null and ISO 8601; fails other text', () => {
-    const ctx = { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO' as const] };
-    expect(found(verifyIsoTimestampIfPresent(undefined, ctx))).toEqual([]);
-    expect(found(verifyIsoTimestampIfPresent(null, ctx))).toEqual([]);
-    expect(found(verifyIsoTimestampIfPresent('2024-01-01T12:00:00Z', ctx))).toEqual([]);
-    expect(found(verifyIsoTimestampIfPresent('yesterday', ctx))).toEqual(['failure:time.iso8601']);
+describe('answerWebhookList ("Lists webhooks. Response body: not shown.")', () => {
+  it('JSON or an empty body passes; other text or a non-2xx fails', () => {
+    expect(found(answerWebhookList.judge(answer(200, [])))).toEqual([]);
+    expect(found(answerWebhookList.judge(answer(204)))).toEqual([]);
+    expect(found(answerWebhookList.judge(answer(200, undefined, { body: '<html>' })))).toEqual(['failure:webhook.list-not-json']);
+    expect(found(answerWebhookList.judge(answer(404, { error: 'NOT_FOUND', message: 'x' })))).toEqual(['failure:webhook.list-status']);
   });
 });

@@ -14,15 +14,15 @@ import { check } from '../../harness/run/check.js';
 import type { RunTools } from '../../harness/run/check.js';
 import { basicAuthorization } from '../../harness/http/auth.js';
 import type { ApiResponse, GatewayAuthMode, GatewaySendOptions } from '../../harness/http/gateway-client.js';
-import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
 import {
   TOKEN_EXPIRY_LEEWAY_MS,
-  ensureNoTokenForInvalidCredentials,
-  expectCredentialsRefused,
-  expectTokenRefused,
-  judgeTokenExpiry,
-  verifyTokenResponse,
+  answerTokenExchange,
+  readCredentialsFromBasicHeader,
+  refuseExpiredToken,
+  refuseInvalidCredentials,
+  reissueTokenAfterExpiry,
+  requireBearerOnEveryRoute,
   type ExpiryProbe,
 } from '../../harness/rules/gateway/auth.js';
 import { cardChargeBody, isRecord, pixChargeBody, uniqueTag } from './support.js';
@@ -47,17 +47,17 @@ check(
     id: 'gateway.auth.exchange-shape',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-AUTH-BASIC', 'GW-AUTH-200-SHAPE', 'GW-AUTH-TOKEN-JWT', 'GW-AUTH-TOKEN-TYPE-BEARER', 'GW-AUTH-EXPIRES-IN-MS', 'GW-AUTH-BEARER-EVERY-ROUTE'],
+    rules: [readCredentialsFromBasicHeader, answerTokenExchange, requireBearerOnEveryRoute],
     severity: 'critical',
   },
   async (t) => {
     // "Header Authorization: Basic <base64(client_id:client_secret)>" → "200: success, token, tokenType, expiresIn"
     const r = await t.gateway().auth();
-    t.run.record(expectStatus(r.exchange, 200, { requirements: ['GW-AUTH-BASIC', 'GW-AUTH-200-SHAPE'] }));
+    t.judge(readCredentialsFromBasicHeader, { answer: r, form: 'basic', label: 'the sandbox pair' });
+    // the values a client relies on (success, token as JWT, tokenType Bearer in any case, expiresIn in ms)
+    t.judge(answerTokenExchange, r);
     if (r.status !== 200 || !isRecord(r.json)) return;
     const body = r.json;
-    // the values a client relies on (success, token as JWT, tokenType Bearer in any case, expiresIn in ms)
-    t.run.record(verifyTokenResponse(body, { exchanges: [r.exchange] }));
     const expiresIn = body.expiresIn;
     if (typeof body.tokenType === 'string' && body.tokenType !== 'Bearer') t.run.note(`tokenType is ${show(body.tokenType)} (auth schemes are case-insensitive; accepted)`);
     t.run.note(`expiresIn: ${show(expiresIn)} ms`);
@@ -76,7 +76,7 @@ check(
     }
     // "then send Authorization: Bearer <ACCESS_TOKEN> on every other route"
     const use = await useToken(t, body.token);
-    t.run.record(expectStatus(use.exchange, 200, { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'] }));
+    t.judge(requireBearerOnEveryRoute, { answer: use, token: 'issued', label: 'GET /api/v1/balance with the token just issued' });
   },
 );
 
@@ -86,7 +86,7 @@ check(
     id: 'gateway.auth.invalid-credentials',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-AUTH-401-INVALID', 'GW-AUTH-BASIC'],
+    rules: [refuseInvalidCredentials],
     severity: 'critical',
   },
   async (t) => {
@@ -103,7 +103,7 @@ check(
     const answers = await t.all(cases, (c) => gw.auth(c.pair));
     for (const [k, c] of cases.entries()) {
       const r = answers[k] as ApiResponse;
-      t.run.record(ensureNoTokenForInvalidCredentials(r.exchange, r.json, { subject: c.label }));
+      t.judge(refuseInvalidCredentials, { answer: r, label: c.label });
     }
   },
 );
@@ -114,7 +114,7 @@ check(
     id: 'gateway.auth.malformed-basic',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-AUTH-BASIC', 'GW-AUTH-401-INVALID'],
+    rules: [readCredentialsFromBasicHeader],
     severity: 'critical',
   },
   async (t) => {
@@ -135,7 +135,7 @@ check(
       const r = answers[k] as ApiResponse;
       // the credentials are missing or unreadable: "401 invalid credentials". A 400 for an
       // unparseable header is a reading the text does not exclude, so another 4xx only warns.
-      if (!t.run.record(expectCredentialsRefused(r.exchange, { subject: c.label })) && r.status >= 400 && r.status <= 499) t.run.note(`${c.label}: HTTP ${r.status}`);
+      if (!t.judge(readCredentialsFromBasicHeader, { answer: r, form: 'unreadable', label: c.label }) && r.status >= 400 && r.status <= 499) t.run.note(`${c.label}: HTTP ${r.status}`);
     }
   },
 );
@@ -184,7 +184,7 @@ check(
     id: 'gateway.auth.routes-require-bearer',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-AUTH-401-MISSING', 'GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE', 'GW-ANY-401-429'],
+    rules: [requireBearerOnEveryRoute],
     severity: 'critical',
   },
   async (t) => {
@@ -210,7 +210,7 @@ check(
     const answers = await t.all(probes, ({ mode, route }) => gw.send({ ...route.options, auth: mode.auth }));
     for (const [k, { mode, route }] of probes.entries()) {
       const r = answers[k] as ApiResponse;
-      t.run.record(expectTokenRefused(r.exchange, mode.kind, { subject: `${route.label} with ${mode.label}` }));
+      t.judge(requireBearerOnEveryRoute, { answer: r, token: mode.kind, label: `${route.label} with ${mode.label}` });
     }
   },
 );
@@ -221,14 +221,15 @@ check(
     id: 'gateway.auth.token-expiry',
     api: 'gateway',
     area: AREA,
-    requirements: ['GW-AUTH-EXPIRY', 'GW-AUTH-REAUTH', 'GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-EXPIRES-IN-MS'],
+    rules: [refuseExpiredToken, reissueTokenAfterExpiry, readCredentialsFromBasicHeader, answerTokenExchange, requireBearerOnEveryRoute],
     severity: 'critical',
     tier: 'timer',
   },
   async (t) => {
     const gw = t.gateway();
     const first = await gw.auth();
-    t.run.record(expectStatus(first.exchange, 200, { requirements: ['GW-AUTH-200-SHAPE'] }));
+    t.judge(readCredentialsFromBasicHeader, { answer: first, form: 'basic', label: 'the sandbox pair' });
+    t.judge(answerTokenExchange, first);
     const body = isRecord(first.json) ? first.json : {};
     const token = typeof body.token === 'string' ? body.token : undefined;
     const expiresIn = typeof body.expiresIn === 'number' && Number.isFinite(body.expiresIn) ? body.expiresIn : undefined;
@@ -237,7 +238,7 @@ check(
     if (expiresIn > 10 * 60_000) return t.notRun('timer', `expiresIn is ${expiresIn} ms: longer than this check waits (10 minutes)`);
     const issuedAt = Date.now();
     const before = await useToken(t, token);
-    t.run.record(expectStatus(before.exchange, 200, { requirements: ['GW-AUTH-BEARER-EVERY-ROUTE'] }));
+    t.judge(requireBearerOnEveryRoute, { answer: before, token: 'issued', label: 'GET /api/v1/balance with the token before it expires' });
 
     // "after expiry a route answers 401". Validators commonly allow a clock leeway past exp and the
     // contract names none: probe just after expiresIn, and once more beyond the leeway if still accepted
@@ -253,14 +254,10 @@ check(
       if (probe.status === 401) break;
       t.run.note(`the token was still accepted ${afterExpiryMs / 1000} s after expiresIn (HTTP ${probe.status})`);
     }
-    t.run.record(judgeTokenExpiry(probes));
+    t.judge(refuseExpiredToken, probes);
     // "the client calls POST /api/auth again"
     const again = await gw.auth();
-    t.run.record(expectStatus(again.exchange, 200, { requirements: ['GW-AUTH-REAUTH'] }));
-    const newToken = isRecord(again.json) && typeof again.json.token === 'string' ? again.json.token : undefined;
-    if (newToken) {
-      const use = await useToken(t, newToken);
-      t.run.record(expectStatus(use.exchange, 200, { requirements: ['GW-AUTH-REAUTH'] }));
-    }
+    const newToken = again.status === 200 && isRecord(again.json) && typeof again.json.token === 'string' ? again.json.token : undefined;
+    t.judge(reissueTokenAfterExpiry, { again, ...(newToken ? { use: await useToken(t, newToken) } : {}) });
   },
 );

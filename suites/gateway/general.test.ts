@@ -6,18 +6,18 @@
 import { check } from '../../harness/run/check.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import { expectStatus } from '../../harness/rules/status.js';
-import { verifyEnvironmentsAlike, verifyHttpsBaseUrl } from '../../harness/rules/gateway/general.js';
+import { behaveAlikeInBothEnvironments, serveOverHttps, surviveBodyOnTokenExchange } from '../../harness/rules/gateway/general.js';
 import { pixChargeBody } from './support.js';
 
 const AREA = 'General';
 
-// "JSON over HTTPS at {base_url}." (rules/gateway/general.ts verifyHttpsBaseUrl)
+// "JSON over HTTPS at {base_url}."
 check('the base URL is HTTPS', {
   id: 'gateway.general.https', api: 'gateway', area: AREA, severity: 'minor',
-  requirements: ['GW-SVC-JSON-HTTPS'],
+  rules: [serveOverHttps],
 }, async (t) => {
   const baseUrl = t.target.gateway?.baseUrl ?? '';
-  t.run.record(verifyHttpsBaseUrl(baseUrl, { requirements: ['GW-SVC-JSON-HTTPS'] }));
+  t.judge(serveOverHttps, baseUrl);
   if (!baseUrl.startsWith('https:')) t.run.note(`base URL ${baseUrl} is not HTTPS`);
 });
 
@@ -25,10 +25,10 @@ check('the base URL is HTTPS', {
 // stated: both are fine (noted); a 5xx is a failure.
 check('a body sent to POST /api/auth is ignored or refused, never a server error', {
   id: 'gateway.general.auth-body', api: 'gateway', area: AREA,
-  requirements: ['GW-AUTH-NO-BODY'],
+  rules: [surviveBodyOnTokenExchange],
 }, async (t) => {
   const r = await t.gateway().auth(undefined, { json: { grant_type: 'client_credentials' } });
-  t.run.record(expectStatus(r.exchange, ['2xx', '4xx'], { requirements: ['GW-AUTH-NO-BODY'] }));
+  t.judge(surviveBodyOnTokenExchange, r);
   t.run.note(`POST /api/auth with a JSON body answered ${r.status}`);
 });
 
@@ -47,7 +47,7 @@ check('a postbackUrl that is not a URI is refused or accepted, never a server er
 // anything is created) and the same unknown-id lookup must get the same status with either pair.
 check('production and sandbox answer the same invalid request and the same lookup alike', {
   id: 'gateway.general.environments-identical', api: 'gateway', area: AREA,
-  requirements: ['GW-ENV-IDENTICAL-BEHAVIOUR'], needs: ['gateway.live'],
+  rules: [behaveAlikeInBothEnvironments], needs: ['gateway.live'],
 }, async (t) => {
   const invalid = { amountInCents: 99, customer: { documentType: 'cpf', document: '52998224725' } };
   const unknownId = `conformance-unknown-${Date.now()}`;
@@ -64,7 +64,7 @@ check('production and sandbox answer the same invalid request and the same looku
     { what: `GET /api/v1/pix/in/qrcode/${unknownId}`, sandbox: sandboxLookup as ApiResponse, live: liveLookup as ApiResponse },
   ];
   for (const p of pairs) {
-    t.run.record(verifyEnvironmentsAlike(p.sandbox.exchange, p.live.exchange, p.what, { requirements: ['GW-ENV-IDENTICAL-BEHAVIOUR'] }));
+    t.judge(behaveAlikeInBothEnvironments, p);
     t.run.note(`${p.what}: sandbox ${p.sandbox.status}, production ${p.live.status}`);
   }
 });

@@ -14,10 +14,16 @@
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
-import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectStatus } from '../../harness/rules/index.js';
-import { ensureEnvironmentsShareHost, ensureSandboxStateUnchanged, ensureSandboxWebhookHidden, judgeForeignAccess } from '../../harness/rules/gateway/isolation.js';
-import { createCharge, dataOf, is2xx, registerWebhook, removeWebhooks, transferBody } from './webhook-steps.js';
+import {
+  hideOtherAccountsResources,
+  isolateSandboxData,
+  refuseSimulationWithProductionCredentials,
+  selectEnvironmentByCredentials,
+  type SandboxStateAfter,
+} from '../../harness/rules/gateway/isolation.js';
+import { answerWebhookList } from '../../harness/rules/gateway/webhooks.js';
+import { createCharge, dataOf, is2xx, registerWebhook, REGISTERS_WEBHOOKS, removeWebhooks, transferBody } from './webhook-steps.js';
 import { settle, taken } from '../../harness/run/parallel.js';
 import type { CreatedCharge } from './webhook-steps.js';
 
@@ -41,29 +47,26 @@ async function sandboxResources(t: CheckTools): Promise<SandboxResources | undef
   return { chargeId: charge.id, transferId };
 }
 
-/** The sandbox owner re-reads its resources: nothing done with other credentials took effect. */
-async function expectUnchanged(t: CheckTools, resources: SandboxResources, requirements: RequirementId[], by: string): Promise<void> {
+/** The sandbox owner re-reads its resources, to see that nothing done with other credentials took effect. */
+async function readAgain(t: CheckTools, resources: SandboxResources, by: string): Promise<SandboxStateAfter> {
   const gw = t.gateway();
   // two reads of two resources: together
   const [charge, transfer] = (await t.all([() => gw.getPixCharge(resources.chargeId), () => gw.getTransfer(resources.transferId)], (read) => read())) as [ApiResponse, ApiResponse];
-  t.run.record(ensureSandboxStateUnchanged({
-    ...(is2xx(charge) ? { charge, chargeStatus: dataOf(charge)?.status } : {}),
-    ...(is2xx(transfer) ? { transfer, transferStatus: dataOf(transfer)?.status } : {}),
-  }, requirements, by));
+  return {
+    by,
+    ...(is2xx(charge) ? { charge: { answer: charge, status: dataOf(charge)?.status } } : {}),
+    ...(is2xx(transfer) ? { transfer: { answer: transfer, status: dataOf(transfer)?.status } } : {}),
+  };
 }
 
-/**
- * A foreign resource (judged by judgeForeignAccess: 404 passes; 403 passes for production
- * credentials and warns for another account; a 2xx fails). Notes which status the target chose.
- */
-function expectForeign(t: CheckTools, r: ApiResponse, by: 'production' | 'other-account', requirements: RequirementId[], notFoundShape?: RequirementId[]): void {
+/** Notes which of the statuses the contract allows the target chose for a foreign resource. */
+function noteForeign(t: CheckTools, r: ApiResponse, by: 'production' | 'other-account'): void {
   if (r.status === 403 || r.status === 404) t.run.note(`${r.exchange.operation ?? 'request'} for a sandbox resource with ${by === 'production' ? 'production credentials' : "another account's credentials"}: HTTP ${r.status}`);
-  t.run.record(judgeForeignAccess(r, by, requirements, {}, notFoundShape));
 }
 
 check('production credentials: /pay and /complete answer 403 and change nothing', {
   id: 'gateway.isolation.live-simulation-403', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  requirements: ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'],
+  rules: [refuseSimulationWithProductionCredentials],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -71,14 +74,14 @@ check('production credentials: /pay and /complete answer 403 and change nothing'
   // "403 credentials are not sandbox credentials (production)." / "403 not sandbox credentials."
   // the two calls name two different resources: sent together, judged in order
   const [pay, complete] = (await t.all([() => live.payPixCharge(resources.chargeId), () => live.completeTransfer(resources.transferId)], (send) => send())) as [ApiResponse, ApiResponse];
-  t.run.record(expectStatus(pay.exchange, 403, { requirements: ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'] }));
-  t.run.record(expectStatus(complete.exchange, 403, { requirements: ['GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'] }));
-  await expectUnchanged(t, resources, ['GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ENV-ISOLATION'], 'with production credentials');
+  t.judge(refuseSimulationWithProductionCredentials, { kind: 'call', route: 'pay', answer: pay });
+  t.judge(refuseSimulationWithProductionCredentials, { kind: 'call', route: 'complete', answer: complete });
+  t.judge(refuseSimulationWithProductionCredentials, { kind: 'after', state: await readAgain(t, resources, 'with production credentials') });
 });
 
 check('production credentials never see sandbox charges, transfers or webhooks', {
   id: 'gateway.isolation.live-cannot-see-sandbox', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  requirements: ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS', 'GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-SAME-HOST'],
+  rules: [selectEnvironmentByCredentials, isolateSandboxData, ...REGISTERS_WEBHOOKS, answerWebhookList],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -94,18 +97,19 @@ check('production credentials never see sandbox charges, transfers or webhooks',
     [() => sandbox.auth(), () => live.auth(), () => live.getPixCharge(resources.chargeId), () => live.getTransfer(resources.transferId), () => live.getTransaction(resources.chargeId)],
     (send) => settle(send()),
   );
-  t.run.record(ensureEnvironmentsShareHost(taken(sandboxAuth).exchange, taken(liveAuth).exchange));
+  t.judge(selectEnvironmentByCredentials, { sandbox: taken(sandboxAuth), live: taken(liveAuth) });
   // "Sandbox data is isolated": 403 or 404 both pass
-  expectForeign(t, taken(charge), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXIN-GET-404-SHAPE']);
-  expectForeign(t, taken(transfer), 'production', ['GW-ENV-ISOLATION', 'GW-ENV-BY-CREDENTIALS'], ['GW-PIXOUT-GET-404-SHAPE']);
-  expectForeign(t, taken(txn), 'production', ['GW-ENV-ISOLATION']);
+  for (const [r, pin] of [[taken(charge), 'charge-lookup'], [taken(transfer), 'transfer-lookup'], [taken(txn), undefined]] as const) {
+    noteForeign(t, r, 'production');
+    t.judge(isolateSandboxData, { kind: 'read', answer: r, ...(pin !== undefined ? { pin } : {}) });
+  }
   // "webhooks are registered separately using the sandbox token": the production list must not show ours
   const hook = await registerWebhook(sandbox, t.run, t.callbackUrl, ['transaction_paid']);
   try {
     if (!hook) return;
     const list = await live.listWebhooks();
-    t.run.record(expectStatus(list.exchange, '2xx', { requirements: ['GW-WH-LIST'] }));
-    if (is2xx(list)) t.run.record(ensureSandboxWebhookHidden(list, hook, { exchanges: [hook.response.exchange] }));
+    t.judge(answerWebhookList, list);
+    if (is2xx(list)) t.judge(isolateSandboxData, { kind: 'webhook-list', list, hook: { id: hook.id, url: hook.url, exchange: hook.response.exchange } });
   } finally {
     await removeWebhooks(sandbox, [hook]);
   }
@@ -113,7 +117,7 @@ check('production credentials never see sandbox charges, transfers or webhooks',
 
 check("another account gets 404 on this account's charges, transfers and webhooks", {
   id: 'gateway.isolation.other-account', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.other'],
-  requirements: ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXIN-GET-404-SHAPE', 'GW-PIXOUT-GET-404-SHAPE', 'GW-PIXIN-PAY-404', 'GW-PIXOUT-COMPLETE-404'],
+  rules: [hideOtherAccountsResources, ...REGISTERS_WEBHOOKS],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -122,19 +126,23 @@ check("another account gets 404 on this account's charges, transfers and webhook
   // the three reads together, then the two writes (one per resource) together: the reads still see
   // the resources before any foreign write; each batch is judged in order
   const [charge, transfer, txn] = (await t.all([() => other.getPixCharge(resources.chargeId), () => other.getTransfer(resources.transferId), () => other.getTransaction(resources.chargeId)], (read) => read())) as [ApiResponse, ApiResponse, ApiResponse];
-  expectForeign(t, charge, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT'], ['GW-PIXIN-GET-404-SHAPE']);
-  expectForeign(t, transfer, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT'], ['GW-PIXOUT-GET-404-SHAPE']);
-  expectForeign(t, txn, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT']);
+  const foreign = (r: ApiResponse, pin?: 'charge-lookup' | 'transfer-lookup'): void => {
+    noteForeign(t, r, 'other-account');
+    t.judge(hideOtherAccountsResources, { kind: 'request', answer: r, ...(pin !== undefined ? { pin } : {}) });
+  };
+  foreign(charge, 'charge-lookup');
+  foreign(transfer, 'transfer-lookup');
+  foreign(txn);
   const [pay, complete] = (await t.all([() => other.payPixCharge(resources.chargeId), () => other.completeTransfer(resources.transferId)], (send) => send())) as [ApiResponse, ApiResponse];
-  expectForeign(t, pay, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXIN-PAY-404']);
-  expectForeign(t, complete, 'other-account', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-PIXOUT-COMPLETE-404']);
-  await expectUnchanged(t, resources, ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "with another account's credentials");
+  foreign(pay);
+  foreign(complete);
+  t.judge(hideOtherAccountsResources, { kind: 'after', state: await readAgain(t, resources, "with another account's credentials") });
   const sandbox = t.gateway();
   const hook = await registerWebhook(sandbox, t.run, t.callbackUrl, ['transaction_paid']);
   try {
     if (!hook) return;
     // "DELETE /api/v1/webhook/{id} … Removes a webhook": not another account's
-    expectForeign(t, await other.deleteWebhook(hook.id), 'other-account', ['GW-ERR-404-OTHER-ACCOUNT']);
+    foreign(await other.deleteWebhook(hook.id));
   } finally {
     await removeWebhooks(sandbox, [hook]);
   }

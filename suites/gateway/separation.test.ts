@@ -17,7 +17,7 @@ import { check } from '../../harness/run/check.js';
 import { expectStatus } from '../../harness/rules/status.js';
 import { show } from '../../harness/rules/judgement.js';
 import { judgeCompletionAboveBalance, judgeTransferDebitWindows, type DebitWindow } from '../../harness/rules/gateway/ledger.js';
-import { ensureBalancesSeparate, ensureIdempotencyKeyScopedToAccount } from '../../harness/rules/gateway/separation.js';
+import { hideOtherAccountsResources, isolateSandboxData, refuseSimulationWithProductionCredentials } from '../../harness/rules/gateway/isolation.js';
 import { balanceAround, readPixBalance } from './support.js';
 import { createCharge, dataOf, fundSandbox, is2xx, transferBody } from './webhook-steps.js';
 
@@ -25,7 +25,7 @@ const AREA = 'Isolation';
 
 check("an idempotency key is the operation of one account: another account's first use gets its own transfer", {
   id: 'gateway.separation.idempotency-account', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.other'],
-  requirements: ['GW-ERR-404-OTHER-ACCOUNT'],
+  rules: [hideOtherAccountsResources],
 }, async (t) => {
   const key = randomUUID();
   const body = transferBody(140);
@@ -33,13 +33,13 @@ check("an idempotency key is the operation of one account: another account's fir
   t.run.record(expectStatus(mine.exchange, 200, { requirements: ['GW-PIXOUT-CREATE-200'] }));
   if (!is2xx(mine)) return;
   const theirs = await t.gateway('other').createTransfer(body, { idempotencyKey: key });
-  t.run.record(ensureIdempotencyKeyScopedToAccount(mine, theirs));
+  t.judge(hideOtherAccountsResources, { kind: 'idempotency-key', mine, theirs });
   t.run.note(`another account, same key and body: HTTP ${theirs.status}, data.id ${show(dataOf(theirs)?.id)} (ours ${show(dataOf(mine)?.id)})`);
 });
 
 check('the production balance does not move with the sandbox balance', {
   id: 'gateway.separation.balance', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  requirements: ['GW-ENV-BALANCE-SEPARATE', 'GW-ENV-ISOLATION'],
+  rules: [isolateSandboxData],
 }, async (t) => {
   const sandbox = t.gateway();
   const live = t.gateway('live');
@@ -51,13 +51,13 @@ check('the production balance does not move with the sandbox balance', {
   const [sb, pb] = before.map((b) => b.cents);
   const [sa, pa] = after.map((b) => b.cents);
   if (sb === undefined || pb === undefined || sa === undefined || pa === undefined) return t.notRun('gateway', 'a balance could not be read as reais (reported by gateway.balance.shape)');
-  t.run.record(ensureBalancesSeparate({ sandboxBefore: sb, sandboxAfter: sa, productionBefore: pb, productionAfter: pa, exchanges: [...before, ...after].map((b) => b.response.exchange) }));
+  t.judge(isolateSandboxData, { kind: 'balance', window: { sandboxBefore: sb, sandboxAfter: sa, productionBefore: pb, productionAfter: pa, exchanges: [...before, ...after].map((b) => b.response.exchange) } });
   t.run.note(`sandbox ${sb} → ${sa} cents, production ${pb} → ${pa} cents around a sandbox credit`);
 });
 
 check('production credentials cannot confirm a production charge through /pay (403)', {
   id: 'gateway.separation.live-pay-own-charge', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  requirements: ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'],
+  rules: [refuseSimulationWithProductionCredentials],
 }, async (t) => {
   // the 403 must come from the credentials, not from the resource belonging to another environment:
   // a charge created in production, paid with production credentials ("with production credentials
@@ -66,7 +66,7 @@ check('production credentials cannot confirm a production charge through /pay (4
   const charge = await createCharge(live, t.run, 1_070);
   if (!charge) return t.notRun('gateway.live', 'production did not create a pending PIX charge');
   const pay = await live.payPixCharge(charge.id);
-  t.run.record(expectStatus(pay.exchange, 403, { requirements: ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'] }));
+  t.judge(refuseSimulationWithProductionCredentials, { kind: 'call', route: 'pay', answer: pay });
 });
 
 check('a completed transfer is debited from pix.balance', {

@@ -9,12 +9,17 @@
 import { randomUUID } from 'node:crypto';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, GatewayClient, PixChargeRequest, TransferRequest } from '../../harness/http/gateway-client.js';
-import type { Judgement, RequirementId } from '../../harness/rules/finding.js';
+import type { RequirementId } from '../../harness/rules/finding.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
-import { expectStatus, show, verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../../harness/rules/index.js';
-import { describeGatewaySignature, verifyGatewayDeliverySignature, verifyWebhookId } from '../../harness/rules/gateway/webhooks.js';
+import { expectStatus, show } from '../../harness/rules/index.js';
+import {
+  answerWebhookCreation,
+  describeGatewaySignature,
+  postCallbacksAsJson,
+  sendDocumentedCallbackHeaders,
+  signCallbacksWithSecret,
+} from '../../harness/rules/gateway/webhooks.js';
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
-import { verifyIsoTimestampIfPresent } from '../../harness/rules/gateway/fields.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
 import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/core/json.js';
 import { pixChargeBody } from './support.js';
@@ -116,7 +121,13 @@ export interface RegisteredWebhook {
   response: ApiResponse;
 }
 
-/** POST /api/v1/webhook for a fresh receiver path; records a failure unless 2xx with an id. */
+/** The rules every registration through {@link registerWebhook} or {@link judgeWebhookRegistration} is judged by. */
+export const REGISTERS_WEBHOOKS = [answerWebhookCreation] as const;
+
+/** The rules every delivery handed to {@link checkDeliveryTransport} is judged by. */
+export const JUDGES_DELIVERY_TRANSPORT = [postCallbacksAsJson, sendDocumentedCallbackHeaders, signCallbacksWithSecret] as const;
+
+/** POST /api/v1/webhook for a fresh receiver path, judged as the documented 200 ({@link REGISTERS_WEBHOOKS}). */
 export async function registerWebhook(gw: GatewayClient, run: CheckRun, callbackUrl: (path: string) => string, events: string[]): Promise<RegisteredWebhook | undefined> {
   return judgeWebhookRegistration(gw, run, await sendWebhookRegistration(gw, callbackUrl, events));
 }
@@ -136,17 +147,19 @@ export async function sendWebhookRegistration(gw: GatewayClient, callbackUrl: (p
   return { path, url, events, r: await gw.createWebhook({ url, events }) };
 }
 
-/** The judging half of {@link registerWebhook}: records a failure unless 2xx with an id. */
+/**
+ * The judging half of {@link registerWebhook}: the answer is the documented 200, every field of it
+ * (answerWebhookCreation). The webhook, when a 2xx gave it an id.
+ */
 export function judgeWebhookRegistration(gw: GatewayClient, run: CheckRun, sent: SentWebhookRegistration): RegisteredWebhook | undefined {
   const { path, url, events, r } = sent;
-  run.record(expectStatus(r.exchange, '2xx', { requirements: ['GW-WH-CREATE-200'] }));
   const data = dataOf(r);
-  const id = data?.id;
-  if (!is2xx(r)) return undefined;
-  run.record(verifyWebhookId(id, { exchanges: [r.exchange] }));
-  if (typeof id !== 'number' && typeof id !== 'string') return undefined;
-  const secret = typeof data?.signatureSecret === 'string' ? data.signatureSecret : undefined;
+  const secret = typeof data?.signatureSecret === 'string' && data.signatureSecret !== '' ? data.signatureSecret : undefined;
+  // before the judgement, so that no finding shows it
   if (secret !== undefined) gw.http.redactor.register(secret, 'GATEWAY_WEBHOOK_SECRET');
+  run.judge(answerWebhookCreation, { answer: r, sent: { url, events } });
+  const id = data?.id;
+  if (!is2xx(r) || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
   return { id, secret, path, url, events, response: r };
 }
 
@@ -221,31 +234,22 @@ function where(d: Delivery): string {
 }
 
 /**
- * Hands one delivery's transport to the rules: POST with a JSON body, the callback headers, and, for a
- * webhook with a signatureSecret, `ServiceGateway-Signature` (harness/rules/gateway/webhooks.ts). A
+ * Hands one delivery's transport to the rules ({@link JUDGES_DELIVERY_TRANSPORT}): POST with a JSON
+ * body, the callback headers, and, for a webhook with a signatureSecret, `ServiceGateway-Signature`. A
  * postbackUrl belongs to no webhook and has no secret: no signature is expected, one is noted. Notes
  * what the target chose where the contract is open (signing input, unit of `t`). Returns the signing
  * input that matched, if any.
  */
 export function checkDeliveryTransport(d: Delivery, secret: string | undefined, run: CheckRun): 'raw-body' | 'compact-json' | undefined {
-  const at = { subject: where(d) };
-  run.record(verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
-  run.record(verifyGatewayCallbackHeaders(d, { subject: where(d), requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
+  run.judge(postCallbacksAsJson, d);
+  run.judge(sendDocumentedCallbackHeaders, d);
   const header = d.headers[GATEWAY_SIGNATURE_HEADER];
   if (secret === undefined) {
     if (header !== undefined) run.note(`${where(d)} (postbackUrl, no signatureSecret) carries ServiceGateway-Signature ${show(header, 120)} (tolerated)`);
     return undefined;
   }
-  if (!run.record(verifyGatewayDeliverySignature(d, secret, at))) return undefined;
+  if (!run.judge(signCallbacksWithSecret, { delivery: d, secret })) return undefined;
   const seen = describeGatewaySignature(d, secret);
   if (seen.timestampUnit === 'milliseconds') run.note(`${where(d)}: ServiceGateway-Signature t is an epoch in milliseconds (the unit of <epoch> is not stated; tolerated)`);
   return seen.matchedOver;
-}
-
-/**
- * ISO 8601 check of a field that may be absent or null before an event ("not shown" until then):
- * a thin step over the one timestamp rule (harness/rules/gateway/fields.ts).
- */
-export function verifyOptionalIso(value: unknown, requirements: RequirementId[], subject: string): Judgement {
-  return verifyIsoTimestampIfPresent(value, { requirements, subject });
 }

@@ -17,22 +17,21 @@ import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { summarizeDeliveries } from '../../harness/webhooks/dedupe.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import { notRunReason } from '../../harness/config/target.js';
-import { ensureNoForeignDelivery } from '../../harness/rules/gateway/separation.js';
-import { expectStatus, kindOf, verifyIsoTimestamp } from '../../harness/rules/index.js';
+import { hideOtherAccountsResources, isolateSandboxData } from '../../harness/rules/gateway/isolation.js';
+import { expectStatus, kindOf } from '../../harness/rules/index.js';
 import {
   announcedOtherwise,
-  ensureOnlySubscribedEventsDelivered,
-  ensureRemovedWebhookNotListedActive,
-  ensureRemovedWebhookReceivesNothing,
-  ensureWebhookListIsJson,
-  ensureWebhookSecretReturned,
-  judgeEventArrival,
-  verifyGatewayEventPayload,
-  verifyWebhookId,
-  verifyWebhookResourceFields,
+  answerWebhookCreation,
+  answerWebhookList,
+  deliverOnlySubscribedEvents,
+  deliverTableEvents,
+  removeWebhookOnDelete,
+  requireWebhookUrlAndEvents,
+  shapeEventPayloads,
 } from '../../harness/rules/gateway/webhooks.js';
 import {
   checkDeliveryTransport,
+  JUDGES_DELIVERY_TRANSPORT,
   createCharge,
   dataOf,
   is2xx,
@@ -41,6 +40,7 @@ import {
   payCharge,
   receiverPath,
   judgeWebhookRegistration,
+  REGISTERS_WEBHOOKS,
   removeWebhooks,
   sendWebhookRegistration,
   RUN_EVENTS,
@@ -53,7 +53,7 @@ import type { GatewayEvent, RegisteredWebhook, ResourceKind } from './webhook-st
 const AREA = 'Webhooks';
 /**
  * "Retry schedule and delivery timeout: not shown": how long the suite waits for a delivery is its own
- * patience, not a contract timer (a delivery not seen in time is judged by judgeEventArrival).
+ * patience, not a contract timer (a delivery not seen in time is judged by deliverTableEvents).
  */
 const DELIVERY_WAIT_MS = 20_000;
 /** Extra wait for a destination still missing an event that already reached another destination. */
@@ -102,7 +102,7 @@ async function checkDeliveries(rc: ReceiverClient, run: CheckRun, e: Expectation
   for (const d of all) {
     const over = checkDeliveryTransport(d, e.secret, run);
     if (over) matched.set(over, (matched.get(over) ?? 0) + 1);
-    run.record(verifyGatewayEventPayload(d, { kind: e.kind, event: e.event, id: e.id, amount: e.amount }));
+    run.judge(shapeEventPayloads, { delivery: d, expected: { kind: e.kind, event: e.event, id: e.id, amount: e.amount } });
   }
   return all;
 }
@@ -113,74 +113,71 @@ function noteDuplicates(run: CheckRun, label: string, deliveries: Delivery[]): v
   if (summary.duplicateCount > 0) run.note(`${label}: ${summary.duplicateCount} duplicate delivery(ies) of an event id (${summary.duplicates.map((d) => `${d.id}×${d.count}`).join(', ')}); tolerated`);
 }
 
-check('webhook creation returns the Webhook with signatureSecret; list and delete', {
+check('webhook creation returns the Webhook with signatureSecret, registering again too; list and delete', {
   id: 'gateway.webhooks.crud', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: ['GW-WH-CREATE-200', 'GW-WH-SECRET-ON-CREATE', 'GW-WH-ID-INTEGER', 'GW-WH-CREATED-AT-ISO', 'GW-WH-RESOURCE-FIELDS', 'GW-WH-LIST', 'GW-WH-DELETE'],
+  rules: [answerWebhookCreation, answerWebhookList, removeWebhookOnDelete],
 }, async (t) => {
   const gw = t.gateway();
   const events: GatewayEvent[] = ['transaction_paid', 'transfer_completed'];
   const url = t.callbackUrl(receiverPath());
   const created = await gw.createWebhook({ url, events });
-  // "200: `success`, `data` (Webhook, with signatureSecret)."
-  t.run.record(expectStatus(created.exchange, 200, { requirements: ['GW-WH-CREATE-200'] }));
   const data = dataOf(created);
+  if (typeof data?.signatureSecret === 'string' && data.signatureSecret !== '') gw.http.redactor.register(data.signatureSecret, 'GATEWAY_WEBHOOK_SECRET');
+  // "200: `success`, `data` (Webhook, with signatureSecret)": every field of the Webhook table
+  t.judge(answerWebhookCreation, { answer: created, sent: { url, events } });
   if (!is2xx(created) || !data) return;
-  const at = { exchanges: [created.exchange] };
-  if (typeof data.signatureSecret === 'string' && data.signatureSecret !== '') gw.http.redactor.register(data.signatureSecret, 'GATEWAY_WEBHOOK_SECRET');
-  // "signatureSecret | string | returned on creation; used to verify signatures"
-  t.run.record(ensureWebhookSecretReturned(data, at));
-  // "id | integer |"
-  t.run.record(verifyWebhookId(data.id, at));
-  // "createdAt | string | ISO 8601"
-  t.run.record(verifyIsoTimestamp(data.createdAt, { exchanges: [created.exchange], requirements: ['GW-WH-CREATED-AT-ISO'], subject: 'data.createdAt' }));
-  // "isActive | boolean"; "events | array of string | subscribed event names"; "url | string"
-  t.run.record(verifyWebhookResourceFields(data, { url, events }, at));
   if (data.isActive === false) t.run.note('a newly created webhook answered isActive: false');
   const id = data.id;
   if (typeof id !== 'number' && typeof id !== 'string') return;
 
+  // the same url and events registered again: whether a duplicate is refused is not stated, but a 200
+  // is the route's documented 200, with signatureSecret
+  const again = await gw.createWebhook({ url, events });
+  const againData = dataOf(again);
+  if (typeof againData?.signatureSecret === 'string' && againData.signatureSecret !== '') gw.http.redactor.register(againData.signatureSecret, 'GATEWAY_WEBHOOK_SECRET');
+  t.judge(answerWebhookCreation, { answer: again, sent: { url, events }, again: true });
+  const againId = againData?.id;
+  t.run.note(`the same url registered again: HTTP ${again.status}${is2xx(again) ? `, ${String(againId) === String(id) ? 'the same webhook' : `another webhook (${String(againId)})`}` : ''}`);
+  if (is2xx(again) && (typeof againId === 'number' || typeof againId === 'string') && String(againId) !== String(id)) await removeWebhooks(gw, [{ id: againId, secret: undefined, path: '', url, events, response: again }]);
+
   // "Lists webhooks. Response body: not shown." — any 2xx with a JSON body passes; ours is looked for
   const list = await gw.listWebhooks();
-  t.run.record(expectStatus(list.exchange, '2xx', { requirements: ['GW-WH-LIST'] }));
-  if (is2xx(list)) {
-    t.run.record(ensureWebhookListIsJson(list.exchange, list.json));
-    if (list.json !== undefined) {
-      const listed = findListed(list.json, id);
-      const shape = isRecord(list.json) ? `object with keys ${Object.keys(list.json).join(', ')}` : kindOf(list.json);
-      t.run.note(listed ? `webhook list: ${shape}; ours found under ${listed.where} with keys ${Object.keys(listed.entry).join(', ')}` : `webhook list: ${shape}; our webhook ${id} not found in any array of objects with an id`);
-      if (listed && 'signatureSecret' in listed.entry) t.run.note('the list repeats signatureSecret (the text shows it "on creation" only)');
-    }
+  t.judge(answerWebhookList, list);
+  if (is2xx(list) && list.json !== undefined) {
+    const listed = findListed(list.json, id);
+    const shape = isRecord(list.json) ? `object with keys ${Object.keys(list.json).join(', ')}` : kindOf(list.json);
+    t.run.note(listed ? `webhook list: ${shape}; ours found under ${listed.where} with keys ${Object.keys(listed.entry).join(', ')}` : `webhook list: ${shape}; our webhook ${id} not found in any array of objects with an id`);
+    if (listed && 'signatureSecret' in listed.entry) t.run.note('the list repeats signatureSecret (the text shows it "on creation" only)');
   }
 
   // "Removes a webhook. Response body: not shown." — any 2xx passes, with or without a body
   const removed = await gw.deleteWebhook(id);
-  t.run.record(expectStatus(removed.exchange, '2xx', { requirements: ['GW-WH-DELETE'] }));
-  if (!is2xx(removed)) return;
+  if (!t.judge(removeWebhookOnDelete, { kind: 'delete', answer: removed }) || !is2xx(removed)) return;
   t.run.note(`DELETE /api/v1/webhook/{id} answered ${removed.status}${(removed.exchange.response?.body ?? '') === '' ? ' with no body' : ''}`);
   const after = await gw.listWebhooks();
   if (is2xx(after)) {
     const still = findListed(after.json, id);
-    t.run.record(ensureRemovedWebhookNotListedActive(still?.entry, { exchanges: [removed.exchange, after.exchange] }));
+    t.judge(removeWebhookOnDelete, { kind: 'listed-after', entry: still?.entry, exchanges: [removed.exchange, after.exchange] });
     if (still && still.entry.isActive === false) t.run.note('a removed webhook stays listed with isActive: false');
   }
 });
 
 check('webhook creation requires url and events', {
   id: 'gateway.webhooks.create-required', api: 'gateway', area: AREA,
-  requirements: ['GW-WH-CREATE-REQUIRED'],
+  rules: [requireWebhookUrlAndEvents],
 }, async (t) => {
   // "Body: `url` string (required), `events` array of event names (required)."
   const url = t.callbackUrl(receiverPath());
   const cases = [
-    { label: 'url missing', body: { events: ['transaction_paid'] } },
-    { label: 'events missing', body: { url } },
-    { label: 'events not an array', body: { url, events: 'transaction_paid' } },
-    { label: 'url not a string', body: { url: 12345, events: ['transaction_paid'] } },
+    { label: 'url missing', field: 'url' as const, body: { events: ['transaction_paid'] } },
+    { label: 'events missing', field: 'events' as const, body: { url } },
+    { label: 'events not an array', field: 'events' as const, body: { url, events: 'transaction_paid' } },
+    { label: 'url not a string', field: 'url' as const, body: { url: 12345, events: ['transaction_paid'] } },
   ];
   const created: RegisteredWebhook[] = [];
   await t.property('missing or mistyped required field', fc.constantFrom(...cases), async (c, it) => {
     const r = await it.gateway().createWebhook(c.body);
-    it.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-WH-CREATE-REQUIRED', 'GW-ERR-400-MEANING'] }));
+    it.judge(requireWebhookUrlAndEvents, { answer: r, what: c.label, field: c.field });
     const id = dataOf(r)?.id;
     if (is2xx(r) && (typeof id === 'number' || typeof id === 'string')) created.push({ id, secret: undefined, path: '', url, events: [], response: r });
   }, { numRuns: cases.length * 2 });
@@ -199,12 +196,7 @@ async function registerAll(t: CheckTools, gw: GatewayClient, specs: string[][]):
 
 check('every run event reaches each subscribed webhook and the postbackUrl, signed and well-formed', {
   id: 'gateway.webhooks.delivery', api: 'gateway', area: AREA, severity: 'critical',
-  requirements: [
-    'GW-EVT-DELIVERY-SUBSCRIBED', 'GW-EVT-POSTBACK', 'GW-EVT-HTTP-POST-JSON', 'GW-EVT-TRANSACTION-CREATED', 'GW-EVT-TRANSACTION-PAID', 'GW-EVT-TRANSFER-CREATED',
-    'GW-EVT-TRANSFER-COMPLETED', 'GW-SANDBOX-SIM-EVENTS', 'GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT', 'GW-WH-SIGNATURE-HEADER', 'GW-WH-SIGNATURE-LOWER-HEX',
-    'GW-WH-SIGNATURE-HMAC', 'GW-AUTH-CALLBACKS-SIGNED', 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD',
-    'GW-EVT-TRANSFER-COMPLETED-PAID',
-  ],
+  rules: [...REGISTERS_WEBHOOKS, ...JUDGES_DELIVERY_TRANSPORT, deliverTableEvents, shapeEventPayloads],
 }, async (t) => {
   const rc = t.receiver();
   const gw = t.gateway();
@@ -284,7 +276,7 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
       // only an announcement seen before the grace wait counts (the missing event then had that grace
       // after it: "Retry schedule and delivery timeout: not shown", so one arriving in the last
       // moments proves nothing about an event emitted earlier but delivered more slowly)
-      t.run.record(judgeEventArrival({ event: e.event, kind: e.kind, id: e.id, destination: e.destination, label: e.label, delivery: firsts[k], waitedMs, seenElsewhere: seenElsewhere(e), aboutResource: aboutResource(early, e) }));
+      t.judge(deliverTableEvents, { event: e.event, kind: e.kind, id: e.id, destination: e.destination, label: e.label, delivery: firsts[k], waitedMs, seenElsewhere: seenElsewhere(e), aboutResource: aboutResource(early, e) });
       received.push(firsts[k] ? await checkDeliveries(rc, t.run, e, matched) : []);
     }
     // "JSON of the payload": which signing input verified (raw body, or only a compact re-serialisation)
@@ -302,7 +294,7 @@ check('every run event reaches each subscribed webhook and the postbackUrl, sign
 
 check('unsubscribed and deleted webhooks receive nothing', {
   id: 'gateway.webhooks.only-subscribed', api: 'gateway', area: AREA,
-  requirements: ['GW-EVT-ONLY-SUBSCRIBED', 'GW-WH-DELETE', 'GW-EVT-DELIVERY-SUBSCRIBED', 'GW-EVT-POSTBACK'],
+  rules: [...REGISTERS_WEBHOOKS, deliverTableEvents, deliverOnlySubscribedEvents, removeWebhookOnDelete, isolateSandboxData, hideOtherAccountsResources],
 }, async (t) => {
   const rc = t.receiver();
   const gw = t.gateway();
@@ -327,8 +319,7 @@ check('unsubscribed and deleted webhooks receive nothing', {
     const [control, unsubscribed, deleted] = hooks;
     if (!control || !unsubscribed || !deleted) return;
     const removed = await gw.deleteWebhook(deleted.id);
-    t.run.record(expectStatus(removed.exchange, '2xx', { requirements: ['GW-WH-DELETE'] }));
-    if (!is2xx(removed)) return;
+    if (!t.judge(removeWebhookOnDelete, { kind: 'delete', answer: removed }) || !is2xx(removed)) return;
     const postback = receiverPath();
     // created only after the DELETE answered: this event did not exist while the webhook did
     const charge = await createCharge(gw, t.run, 1_111, t.callbackUrl(postback));
@@ -340,8 +331,8 @@ check('unsubscribed and deleted webhooks receive nothing', {
       rc.waitFor(isAbout('transaction', charge.id, 'transaction_created'), { path: postback, timeoutMs: DELIVERY_WAIT_MS }),
     ]);
     const arrival = { event: 'transaction_created' as const, kind: 'transaction' as const, id: charge.id, waitedMs: DELIVERY_WAIT_MS };
-    t.run.record(judgeEventArrival({ ...arrival, destination: 'webhook', label: 'subscribed webhook', delivery: atControl, seenElsewhere: atPostback !== undefined }));
-    t.run.record(judgeEventArrival({ ...arrival, destination: 'postback', label: 'charge postbackUrl', delivery: atPostback, seenElsewhere: atControl !== undefined }));
+    t.judge(deliverTableEvents, { ...arrival, destination: 'webhook', label: 'subscribed webhook', delivery: atControl, seenElsewhere: atPostback !== undefined });
+    t.judge(deliverTableEvents, { ...arrival, destination: 'postback', label: 'charge postbackUrl', delivery: atPostback, seenElsewhere: atControl !== undefined });
     // without a positive control the absence cannot be judged (the arrival judgements above say why)
     if (!atControl && !atPostback) return;
     const [atUnsubscribed, atDeleted, ...atForeign] = await Promise.all([
@@ -352,12 +343,15 @@ check('unsubscribed and deleted webhooks receive nothing', {
     const window = `within ${ABSENCE_GRACE_MS} ms after the same event reached the subscribed webhook/postbackUrl`;
     foreign.forEach((f, i) => {
       const d = atForeign[i];
-      t.run.record(ensureNoForeignDelivery(d ? [{ bodyText: d.bodyText, hook: f.label }] : [], [charge.id], f.by));
+      const seen = { kind: 'webhook-delivery' as const, deliveries: d ? [{ bodyText: d.bodyText, hook: f.label }] : [], resourceIds: [charge.id] };
+      // "webhooks are registered separately using the sandbox token"; "404 … belongs to another account"
+      if (f.by === 'production') t.judge(isolateSandboxData, seen);
+      else t.judge(hideOtherAccountsResources, seen);
     });
     // "sent to every active webhook subscribed to the event": a subscription selects events
-    t.run.record(ensureOnlySubscribedEventsDelivered(atUnsubscribed, window));
+    t.judge(deliverOnlySubscribedEvents, { delivery: atUnsubscribed, window });
     // "Removes a webhook." The event was created after the DELETE answered 2xx, so it was not under way
-    t.run.record(ensureRemovedWebhookReceivesNothing(atDeleted, window));
+    t.judge(removeWebhookOnDelete, { kind: 'delivered-after', delivery: atDeleted, window });
     if (!atUnsubscribed && !atDeleted) t.run.note(`nothing arrived at the unsubscribed or removed webhook ${window}`);
   } finally {
     // cleanups of distinct webhooks, recording nothing: together (the deleted one was removed above)

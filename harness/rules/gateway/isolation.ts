@@ -1,74 +1,26 @@
 /**
- * Environments and accounts (gateway-api.md "What the service does": "Two environments share the
- * same host. The environment is chosen by the credential pair used at `POST /api/auth`. Sandbox data
- * is isolated, … webhooks are registered separately using the sandbox token"; "Authentication" 4:
- * "Simulation routes (`/pay`, `/complete`) work only with sandbox credentials; with production
- * credentials they answer 403."; "Errors": "403 | route unavailable in this environment (simulation
- * with production credentials; resource not owned by a sandbox key)", "404 | resource not found or
- * belongs to another account").
+ * Environments and accounts (gateway-api.md):
+ * - "What the service does": "Two environments share the same host. The environment is chosen by the
+ *   credential pair used at `POST /api/auth`. Sandbox data is isolated, the sandbox balance starts at
+ *   zero and is separate from the real balance, webhooks are registered separately using the sandbox
+ *   token" ({@link selectEnvironmentByCredentials}, {@link isolateSandboxData});
+ * - "Authentication" 4: "Simulation routes (`/pay`, `/complete`) work only with sandbox credentials;
+ *   with production credentials they answer 403.", restated by both routes ("403 credentials are not
+ *   sandbox credentials (production)", "403 not sandbox credentials") and by the Errors table ("403 |
+ *   route unavailable in this environment (simulation with production credentials; resource not owned
+ *   by a sandbox key)") ({@link refuseSimulationWithProductionCredentials});
+ * - "Errors": "404 | resource not found or belongs to another account" ({@link hideOtherAccountsResources}).
+ *
+ * These rules also judge the places where real implementations share state by accident: an
+ * idempotency cache keyed without the account, a balance query without the environment, webhooks
+ * selected by event name only or without the environment.
  */
 import type { Exchange } from '../../core/exchange.js';
-import type { Finding, Judgement, RequirementId } from '../finding.js';
-import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { expectStatus } from '../status.js';
-import { ensureErrorShapeNotFound } from '../errors.js';
-import { isRecord } from '../../core/json.js';
-
-export type Observed = Omit<RuleContext, 'requirements'>;
-
-export interface Answer {
-  status: number;
-  json: unknown;
-  exchange: Exchange;
-}
-
-/**
- * A request for a resource of another environment or account.
- * - `by: 'production'` (GW-ENV-ISOLATION, "Sandbox data is isolated"): 404 or 403 conform (403 is
- *   the Errors table's "resource not owned by a sandbox key"); the caller notes which.
- * - `by: 'other-account'` (GW-ERR-404-OTHER-ACCOUNT, "404 | resource not found or belongs to another
- *   account"): 404 conforms; 403 is a WARNING `isolation.403-for-other-account` (the 403 row reads
- *   about sandbox keys, not accounts, but refuses all the same).
- * - a 2xx (the resource was visible or acted on) or another status: failure (status rule).
- * A 404 also gets the `{error: NOT_FOUND, message}` shape where the route pins it (`notFoundShape`).
- */
-export function judgeForeignAccess(answer: Answer, by: 'production' | 'other-account', requirements: readonly RequirementId[], at: Observed = {}, notFoundShape?: readonly RequirementId[]): Judgement {
-  const ctx: RuleContext = { ...at, requirements, exchanges: [...(at.exchanges ?? []), answer.exchange] };
-  if (answer.status === 403) {
-    if (by === 'production') return judge(ctx);
-    return judge(
-      ctx,
-      makeFinding(ctx, {
-        code: 'isolation.403-for-other-account',
-        title: `${answer.exchange.operation ?? 'request'} answered 403 for another account's resource`,
-        severity: 'warning',
-        expected: 'HTTP 404 ("resource not found or belongs to another account")',
-        actual: 'HTTP 403 (the "resource not owned by a sandbox key" reading)',
-      }),
-    );
-  }
-  const status = expectStatus(answer.exchange, [404, 403], ctx);
-  if (answer.status !== 404 || !notFoundShape) return status;
-  return combine(status, ensureErrorShapeNotFound(answer.json, { ...at, requirements: notFoundShape, exchanges: [answer.exchange] }));
-}
-
-/**
- * After calls with other credentials, the sandbox owner re-reads its resources: the pending charge
- * is still `pending` and the transfer is not `completed` (nothing done with the other credentials
- * took effect). A changed state: FAILURE `isolation.state-changed`. Unreadable answers are not judged
- * here (the status rule judges them).
- */
-export function ensureSandboxStateUnchanged(observed: { charge?: Answer; chargeStatus?: unknown; transfer?: Answer; transferStatus?: unknown }, requirements: readonly RequirementId[], by: string, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements };
-  const findings: Finding[] = [];
-  if (observed.charge && observed.chargeStatus !== undefined && observed.chargeStatus !== 'pending') {
-    findings.push(makeFinding(ctx, { code: 'isolation.state-changed', exchanges: [observed.charge.exchange], title: `the sandbox charge changed state after calls ${by}`, severity: 'failure', expected: 'status "pending"', actual: `status ${show(observed.chargeStatus)}` }));
-  }
-  if (observed.transfer && observed.transferStatus === 'completed') {
-    findings.push(makeFinding(ctx, { code: 'isolation.state-changed', exchanges: [observed.transfer.exchange], title: `the sandbox transfer was completed by calls ${by}`, severity: 'failure', expected: 'not completed', actual: `status ${show(observed.transferStatus)}` }));
-  }
-  return judge(ctx, findings);
-}
+import { show } from '../judgement.js';
+import { judgeStatus } from '../status.js';
+import { defineRule, type Verdict } from '../rule.js';
+import { dataOf, is2xx, isRecord } from '../../core/json.js';
+import { carryPinnedErrorCode, type Answer, type PinnedErrorCode } from './errors.js';
 
 /** A listed object whose id equals `id`, anywhere in a body whose shape is not shown. */
 export function findListedById(json: unknown, id: number | string, depth = 0): Record<string, unknown> | undefined {
@@ -89,46 +41,262 @@ export function findListedById(json: unknown, id: number | string, depth = 0): R
   return undefined;
 }
 
+/** The sandbox owner's resources read again after calls with other credentials. */
+export interface SandboxStateAfter {
+  /** the pending charge's lookup and the status it shows (when the lookup answered 2xx) */
+  charge?: { answer: Answer; status: unknown };
+  /** the banking_processing transfer's lookup and the status it shows */
+  transfer?: { answer: Answer; status: unknown };
+  /** the credentials used meanwhile, for the titles */
+  by: string;
+}
+
 /**
- * "webhooks are registered separately using the sandbox token": the production list (shape not
- * shown) must not show a webhook registered with the sandbox token (its url, or its id with that
- * url). Shown: FAILURE `isolation.webhook-visible`.
+ * Nothing done with the other credentials took effect: the pending charge is still `pending` and the
+ * transfer is not `completed`. Finds `code` otherwise; unreadable lookups are not judged here.
  */
-export function ensureSandboxWebhookHidden(list: Answer, hook: { id: number | string; url: string }, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-ISOLATION'], exchanges: [...(at.exchanges ?? []), list.exchange] };
-  const text = JSON.stringify(list.json ?? null);
-  const sameId = findListedById(list.json, hook.id);
-  const leaked = text.includes(hook.url) || (sameId !== undefined && sameId.url === hook.url);
-  if (!leaked) return judge(ctx);
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'isolation.webhook-visible',
-      title: 'the production webhook list shows a webhook registered with the sandbox token',
-      severity: 'failure',
-      expected: `no webhook with url ${hook.url}`,
-      actual: show(sameId ?? hook.url),
-    }),
-  );
+function judgeStateUnchanged<C extends string>(v: Verdict<C>, after: SandboxStateAfter, code: C): void {
+  if (after.charge && after.charge.status !== undefined && after.charge.status !== 'pending') {
+    v.find(code, { title: `the sandbox charge changed state after calls ${after.by}`, expected: 'status "pending"', actual: `status ${show(after.charge.status)}`, exchanges: [after.charge.answer.exchange] });
+  }
+  if (after.transfer && after.transfer.status === 'completed') {
+    v.find(code, { title: `the sandbox transfer was completed by calls ${after.by}`, expected: 'not completed', actual: `status ${show(after.transfer.status)}`, exchanges: [after.transfer.answer.exchange] });
+  }
+}
+
+/** A callback that arrived at a webhook registered by someone else than the sandbox account. */
+export interface ForeignDelivery {
+  bodyText: string;
+  /** where the webhook was registered, for the finding */
+  hook: string;
+}
+
+/** Foreign deliveries whose body names one of `resourceIds` (the foreign webhook's own traffic is ignored). */
+function leakedDeliveries(deliveries: readonly ForeignDelivery[], resourceIds: readonly string[]): ForeignDelivery[] {
+  return deliveries.filter((d) => resourceIds.some((id) => id !== '' && d.bodyText.includes(id)));
+}
+
+/** POST /api/auth with both pairs at the origin the target is configured with. */
+export interface EnvironmentExchanges {
+  sandbox: Answer;
+  live: Answer;
 }
 
 /**
  * "Two environments share the same host. The environment is chosen by the credential pair used at
- * `POST /api/auth`." Both pairs exchanged at the SAME origin must each get a token (200): a pair
- * refused at that host, or exchanges made at different origins, fail (`env.different-host`).
+ * `POST /api/auth`." Both pairs exchanged at the SAME origin each get a token (200): a pair refused at
+ * that host, or exchanges made at different origins, fail.
  */
-export function ensureEnvironmentsShareHost(sandboxAuth: Exchange, liveAuth: Exchange, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-ENV-SAME-HOST', 'GW-ENV-BY-CREDENTIALS'], exchanges: [...(at.exchanges ?? []), sandboxAuth, liveAuth] };
-  const origin = (e: Exchange): string => {
-    try {
-      return new URL(e.request.url).origin;
-    } catch {
-      return e.request.url;
+export const selectEnvironmentByCredentials = defineRule({
+  name: 'selectEnvironmentByCredentials',
+  requirements: ['GW-ENV-SAME-HOST', 'GW-ENV-BY-CREDENTIALS'],
+  codes: { 'env.different-host': 'failure', 'env.pair-refused': 'failure' },
+  judge(o: EnvironmentExchanges, v) {
+    const origin = (e: Exchange): string => {
+      try {
+        return new URL(e.request.url).origin;
+      } catch {
+        return e.request.url;
+      }
+    };
+    v.shows(o.sandbox.exchange, o.live.exchange);
+    if (origin(o.sandbox.exchange) !== origin(o.live.exchange)) {
+      v.find('env.different-host', { title: 'the two credential pairs were exchanged at different hosts', expected: 'one host for both environments', actual: `${origin(o.sandbox.exchange)} and ${origin(o.live.exchange)}` });
     }
-  };
-  const findings: Finding[] = [];
-  if (origin(sandboxAuth) !== origin(liveAuth)) {
-    findings.push(makeFinding(ctx, { code: 'env.different-host', title: 'the two credential pairs were exchanged at different hosts', severity: 'failure', expected: 'one host for both environments', actual: `${origin(sandboxAuth)} and ${origin(liveAuth)}` }));
-  }
-  return combine(judge(ctx, findings), expectStatus(sandboxAuth, 200, ctx), expectStatus(liveAuth, 200, ctx));
+    judgeStatus(v, o.sandbox.exchange, 200, { unexpected: 'env.pair-refused' }, 'POST /api/auth with the sandbox pair');
+    judgeStatus(v, o.live.exchange, 200, { unexpected: 'env.pair-refused' }, 'POST /api/auth with the production pair, at the same host');
+  },
+});
+
+/** Balances around one sandbox credit, in cents: both environments read before and after. */
+export interface BalanceSeparationWindow {
+  sandboxBefore: number;
+  sandboxAfter: number;
+  productionBefore: number;
+  productionAfter: number;
+  exchanges: readonly Exchange[];
 }
+
+/** What production credentials were shown of the sandbox account's data. */
+export type SandboxDataObservation =
+  /** a sandbox resource read with production credentials; `pin`: the route pins the 404 body */
+  | { kind: 'read'; answer: Answer; pin?: PinnedErrorCode }
+  /** the balances of both environments around a sandbox credit */
+  | { kind: 'balance'; window: BalanceSeparationWindow }
+  /** the production webhook list, after a webhook was registered with the sandbox token */
+  | { kind: 'webhook-list'; list: Answer; hook: { id: number | string; url: string; exchange: Exchange } }
+  /** what a webhook registered with the production token received while sandbox events were sent */
+  | { kind: 'webhook-delivery'; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[] };
+
+/**
+ * "Sandbox data is isolated, the sandbox balance … is separate from the real balance, webhooks are
+ * registered separately using the sandbox token": one sentence, whose clause each observation shows.
+ * - `read`: a sandbox resource read with production credentials answers 404 ("resource not found") or
+ *   403 ("resource not owned by a sandbox key"); a 2xx (the resource was visible) or another status
+ *   fails. A 404 carries the code its route pins ({@link carryPinnedErrorCode}).
+ * - `balance`: the production balance is only read (real traffic moves it at any time); when the
+ *   sandbox moved and production moved by exactly the same amount, the two are one ledger: failure. A
+ *   sandbox that did not move decides nothing; production moving by another amount is real traffic.
+ * - `webhook-list`: the production list (shape not shown) shows no webhook registered with the sandbox
+ *   token (its url, or its id with that url).
+ * - `webhook-delivery`: a webhook registered with the production token receives no callback naming a
+ *   sandbox resource.
+ */
+export const isolateSandboxData = defineRule({
+  name: 'isolateSandboxData',
+  requirements: ['GW-ENV-ISOLATION', 'GW-ENV-BALANCE-SEPARATE', 'GW-ENV-WEBHOOKS-SEPARATE'],
+  codes: { 'isolation.sandbox-visible': 'failure', 'env.balance-shared': 'failure', 'isolation.webhook-visible': 'failure', 'isolation.webhook-delivered-across': 'failure' },
+  uses: [carryPinnedErrorCode],
+  judge(o: SandboxDataObservation, v) {
+    switch (o.kind) {
+      case 'read': {
+        v.decides('GW-ENV-ISOLATION');
+        const matched = judgeStatus(v, o.answer.exchange, [404, 403], { unexpected: 'isolation.sandbox-visible' }, `${o.answer.exchange.operation ?? 'a request'} for a sandbox resource with production credentials`);
+        if (matched && o.pin !== undefined) v.apply(carryPinnedErrorCode, { answer: o.answer, pin: o.pin });
+        return;
+      }
+      case 'balance': {
+        const w = o.window;
+        const sandboxDelta = w.sandboxAfter - w.sandboxBefore;
+        if (sandboxDelta === 0) return v.nothingToJudge();
+        v.decides('GW-ENV-BALANCE-SEPARATE', 'GW-ENV-ISOLATION');
+        if (w.productionAfter - w.productionBefore !== sandboxDelta) return;
+        v.find('env.balance-shared', {
+          title: 'the production balance moved with the sandbox balance',
+          expected: 'the production pix.balance unmoved by sandbox activity ("separate from the real balance")',
+          actual: `sandbox ${w.sandboxBefore} → ${w.sandboxAfter} cents; production ${w.productionBefore} → ${w.productionAfter} cents (the same ${sandboxDelta} cents)`,
+          exchanges: w.exchanges,
+        });
+        return;
+      }
+      case 'webhook-list': {
+        v.decides('GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-ISOLATION');
+        const text = JSON.stringify(o.list.json ?? null);
+        const sameId = findListedById(o.list.json, o.hook.id);
+        if (!text.includes(o.hook.url) && !(sameId !== undefined && sameId.url === o.hook.url)) return;
+        v.find('isolation.webhook-visible', { title: 'the production webhook list shows a webhook registered with the sandbox token', expected: `no webhook with url ${o.hook.url}`, actual: show(sameId ?? o.hook.url), exchanges: [o.hook.exchange, o.list.exchange] });
+        return;
+      }
+      case 'webhook-delivery': {
+        v.decides('GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-ISOLATION');
+        const leaked = leakedDeliveries(o.deliveries, o.resourceIds);
+        if (leaked.length === 0) return;
+        v.find('isolation.webhook-delivered-across', {
+          title: 'a webhook registered with the production token received an event of the sandbox account',
+          expected: `no callback about ${o.resourceIds.join(', ')} at a webhook registered with the production token`,
+          actual: `${leaked.length} callback(s) at ${leaked.map((d) => d.hook).join(', ')}: ${show(leaked[0]?.bodyText, 160)}`,
+        });
+      }
+    }
+  },
+});
+
+/** What the simulation routes did with production credentials. */
+export type ProductionSimulation =
+  /** /pay or /complete called with production credentials (on a sandbox or a production resource) */
+  | { kind: 'call'; route: 'pay' | 'complete'; answer: Answer }
+  /** the sandbox resources read again by their owner after those calls */
+  | { kind: 'after'; state: SandboxStateAfter };
+
+/**
+ * "Simulation routes (`/pay`, `/complete`) work only with sandbox credentials; with production
+ * credentials they answer 403." (and the two routes' and the Errors table's 403 rows). The 403 comes
+ * from the credentials, whoever owns the resource: production credentials get exactly 403 on a sandbox
+ * and on a production resource, and the resource is left as it was (a charge still `pending`, a
+ * transfer not `completed`).
+ */
+export const refuseSimulationWithProductionCredentials = defineRule({
+  name: 'refuseSimulationWithProductionCredentials',
+  requirements: ['GW-AUTH-SIM-SANDBOX-ONLY', 'GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-ERR-403-MEANING'],
+  codes: { 'isolation.simulation-not-403': 'failure', 'isolation.simulated-in-production': 'failure' },
+  judge(o: ProductionSimulation, v) {
+    if (o.kind === 'after') {
+      v.decides('GW-AUTH-SIM-SANDBOX-ONLY');
+      judgeStateUnchanged(v, o.state, 'isolation.simulated-in-production');
+      return;
+    }
+    v.decides(o.route === 'pay' ? 'GW-PIXIN-PAY-PROD-403' : 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING');
+    judgeStatus(v, o.answer.exchange, 403, { unexpected: 'isolation.simulation-not-403' }, `/${o.route} with production credentials`);
+  },
+});
+
+/** What another account was shown of, or did to, this account's data. */
+export type OtherAccountObservation =
+  /** a request naming this account's resource with another account's credentials; `pin`: the route pins the 404 body */
+  | { kind: 'request'; answer: Answer; pin?: PinnedErrorCode }
+  /** this account's resources read again by their owner after those requests */
+  | { kind: 'after'; state: SandboxStateAfter }
+  /** this account's first transfer under a key, then another account's first transfer with the same key and body */
+  | { kind: 'idempotency-key'; mine: Answer; theirs: Answer }
+  /** what another account's webhook received while this account's events were sent */
+  | { kind: 'webhook-delivery'; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[] };
+
+/**
+ * "404 | resource not found or belongs to another account": nothing of an account exists for another.
+ * - `request`: 404 passes (with the code its route pins); 403 is a WARNING (the 403 row reads about
+ *   sandbox keys, not accounts, but refuses all the same); a 2xx or another status fails.
+ * - `after`: the requests changed nothing (the charge still `pending`, the transfer not `completed`).
+ * - `idempotency-key`: the key is an operation of this account only: the other account gets a transfer
+ *   of its own. Getting this account's transfer (same `data.id`) fails; a 409 is a WARNING (nothing
+ *   leaks, but its own first use was refused, and the 409 of the text is for a key "reused with a
+ *   different body"). Either creation failing for its own reasons decides nothing.
+ * - `webhook-delivery`: another account's webhook receives no callback naming this account's resources.
+ */
+export const hideOtherAccountsResources = defineRule({
+  name: 'hideOtherAccountsResources',
+  requirements: ['GW-ERR-404-OTHER-ACCOUNT'],
+  codes: {
+    'isolation.other-account-visible': 'failure',
+    'isolation.403-for-other-account': 'warning',
+    'isolation.changed-by-other-account': 'failure',
+    'idempotency.cross-account': 'failure',
+    'idempotency.cross-account-409': 'warning',
+    'isolation.delivered-to-other-account': 'failure',
+  },
+  uses: [carryPinnedErrorCode],
+  judge(o: OtherAccountObservation, v) {
+    switch (o.kind) {
+      case 'request': {
+        const what = `${o.answer.exchange.operation ?? 'a request'} for this account's resource with another account's credentials`;
+        if (o.answer.status === 403) {
+          v.find('isolation.403-for-other-account', { title: `${what} answered 403`, expected: 'HTTP 404 ("resource not found or belongs to another account")', actual: 'HTTP 403 (the "resource not owned by a sandbox key" reading)', exchanges: [o.answer.exchange] });
+          return;
+        }
+        const matched = judgeStatus(v, o.answer.exchange, 404, { unexpected: 'isolation.other-account-visible' }, what);
+        if (matched && o.pin !== undefined) v.apply(carryPinnedErrorCode, { answer: o.answer, pin: o.pin });
+        return;
+      }
+      case 'after':
+        judgeStateUnchanged(v, o.state, 'isolation.changed-by-other-account');
+        return;
+      case 'idempotency-key': {
+        const { mine, theirs } = o;
+        const mineId = dataOf(mine.json)?.id;
+        if (!is2xx(mine.status) || mineId === undefined) return v.nothingToJudge();
+        v.shows(mine.exchange, theirs.exchange);
+        if (theirs.status === 409) {
+          v.find('idempotency.cross-account-409', { title: "another account's first use of a key, with the same body, answered 409", expected: 'a transfer of its own: the key is an operation of this account only', actual: 'HTTP 409 (the key space looks shared between accounts)' });
+          return;
+        }
+        if (!is2xx(theirs.status)) return v.nothingToJudge();
+        const theirsId = dataOf(theirs.json)?.id;
+        if (theirsId === undefined || String(theirsId) !== String(mineId)) return;
+        v.find('idempotency.cross-account', {
+          title: "another account reusing a key got this account's transfer",
+          expected: "a transfer of the other account's own (another id): a resource of another account is not found",
+          actual: `HTTP ${theirs.status} with data.id ${show(theirsId)}, the id of this account's transfer`,
+        });
+        return;
+      }
+      case 'webhook-delivery': {
+        const leaked = leakedDeliveries(o.deliveries, o.resourceIds);
+        if (leaked.length === 0) return;
+        v.find('isolation.delivered-to-other-account', {
+          title: "another account's webhook received an event of this account",
+          expected: `no callback about ${o.resourceIds.join(', ')} at another account's webhook`,
+          actual: `${leaked.length} callback(s) at ${leaked.map((d) => d.hook).join(', ')}: ${show(leaked[0]?.bodyText, 160)}`,
+        });
+      }
+    }
+  },
+});

@@ -1,23 +1,25 @@
 /**
- * Gateway webhooks and events (gateway-api.md "Webhook" resource, "POST/GET /api/v1/webhook",
+ * Gateway webhooks and events (gateway-api.md "Webhook" resource, "GET/POST /api/v1/webhook",
  * "DELETE /api/v1/webhook/{id}", "Events", "Callback headers", "Payload shapes").
  *
- * Every rule here is pure: it judges a recorded delivery (harness/webhooks/types.ts) or a parsed
- * response body and decides the requirement IDs it is named after. The suites only register
- * webhooks, trigger events, wait for deliveries and hand what arrived to these rules.
+ * Every rule here is pure: it judges a recorded delivery (harness/webhooks/types.ts) or an answer of
+ * a webhook route. The suites register webhooks, trigger events, wait for deliveries and hand what
+ * arrived to these rules.
  */
 import type { Delivery } from '../../webhooks/types.js';
 import type { Exchange } from '../../core/exchange.js';
 import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature, type SignatureCheck } from '../../webhooks/signatures.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import type { FindingCode } from '../codes.js';
-import { combine, judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
+import { judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyEndToEndId, verifyUuid } from '../identifiers.js';
 import { verifyIntegerCents } from '../money.js';
-import { isRecord } from '../../core/json.js';
-
-/** Where an observation comes from (the rule decides its own requirement IDs). */
-export type Observed = Omit<RuleContext, 'requirements'>;
+import { verifyIsoTimestamp } from '../time.js';
+import { verifyGatewayCallbackHeaders, verifyWebhookIsJsonPost } from '../webhooks.js';
+import { judgeStatus } from '../status.js';
+import { defineRule, legacyRule } from '../rule.js';
+import { dataOf, is2xx, isRecord } from '../../core/json.js';
+import { refuseInvalidRequestBody, type Answer } from './errors.js';
 
 /** The parts of a delivery these rules read. */
 export type GatewayDelivery = Pick<Delivery, 'seq' | 'path' | 'method' | 'headers' | 'rawBody' | 'receivedAt' | 'bodyText'> & { json?: unknown };
@@ -28,6 +30,27 @@ export type GatewayEvent = 'transaction_created' | 'transaction_paid' | 'transfe
 function where(d: Pick<GatewayDelivery, 'seq' | 'path'>): string {
   return `delivery #${d.seq} to ${d.path}`;
 }
+
+// ── bridges to old-style primitives of modules that declare no rule yet ─────────────────────────
+// (MIGRATION ONLY: each applies the primitive with the requirement of the sentence that uses it)
+
+/** "`id` (string UUID)" of an event (rules/identifiers.ts verifyUuid). */
+export const identifyEventsByUuid = legacyRule('identifyEventsByUuid', ['GW-EVT-ID-UUID'], (o: { value: unknown; subject: string }) => verifyUuid(o.value, { requirements: ['GW-EVT-ID-UUID'], subject: o.subject }));
+
+/** "createdAt | string | ISO 8601" of a Webhook (rules/time.ts verifyIsoTimestamp). */
+export const stampWebhookCreatedAtIso = legacyRule('stampWebhookCreatedAtIso', ['GW-WH-CREATED-AT-ISO'], (o: { value: unknown; exchange: Exchange }) => verifyIsoTimestamp(o.value, { requirements: ['GW-WH-CREATED-AT-ISO'], exchanges: [o.exchange], subject: 'data.createdAt', pointer: '/data/createdAt' }));
+
+/** An event's `amount (integer cents)` (rules/money.ts verifyIntegerCents); it names "Money values are integers in cents" too. */
+export const countEventAmountInCents = legacyRule('countEventAmountInCents', [], (o: { value: unknown; requirement: RequirementId; subject: string }) => verifyIntegerCents(o.value, { requirements: [o.requirement, 'GW-MONEY-CENTS'], subject: o.subject }));
+
+/** An event's `pix{endToEndId}` (rules/identifiers.ts verifyEndToEndId). */
+export const identifyEventEndToEnd = legacyRule('identifyEventEndToEnd', [], (o: { value: unknown; requirement: RequirementId; subject: string }) => verifyEndToEndId(o.value, { requirements: [o.requirement], subject: o.subject }));
+
+/** "Webhooks are HTTP POST callbacks with a JSON body" (rules/webhooks.ts verifyWebhookIsJsonPost). */
+export const postCallbacksAsJson = legacyRule('postCallbacksAsJson', ['GW-EVT-HTTP-POST-JSON'], (d: GatewayDelivery) => verifyWebhookIsJsonPost(d, { subject: where(d), requirements: ['GW-EVT-HTTP-POST-JSON'] }));
+
+/** "Content-Type | application/json", "User-Agent | Gateway" (rules/webhooks.ts verifyGatewayCallbackHeaders). */
+export const sendDocumentedCallbackHeaders = legacyRule('sendDocumentedCallbackHeaders', ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'], (d: GatewayDelivery) => verifyGatewayCallbackHeaders(d, { subject: where(d), requirements: ['GW-WH-CONTENT-TYPE', 'GW-WH-USER-AGENT'] }));
 
 // ── signature ────────────────────────────────────────────────────────────────────────────────────
 
@@ -59,11 +82,11 @@ export function describeGatewaySignature(d: GatewayDelivery, secret: string): Si
  * - Failures: no header, an unparseable header, v1 not 64 hex digits or not lowercase, t not an
  *   integer, an HMAC that matches neither the raw body nor its compact re-serialisation.
  * - Accepted: `t` in milliseconds. "`<epoch>`" names no unit and the gateway states no tolerance, so
- *   `t` is only the text the HMAC covers; the suite notes the unit (issue 14).
+ *   `t` is only the text the HMAC covers; the suite notes the unit.
  * - Warnings: a parseable header that is not exactly `t=…,v1=…`; a match only over re-serialised
  *   JSON ("JSON of the payload" may mean either; the raw body is the likelier reading).
  */
-export function verifyGatewayDeliverySignature(d: GatewayDelivery, secret: string, at: Observed = {}): Judgement {
+export function verifyGatewayDeliverySignature(d: GatewayDelivery, secret: string, at: Omit<RuleContext, 'requirements'> = {}): Judgement {
   const ctx: RuleContext = { ...at, requirements: SIGNATURE_REQUIREMENTS };
   const result = verifyGatewaySignature({ header: d.headers[GATEWAY_SIGNATURE_HEADER], rawBody: d.rawBody, secret, receivedAt: d.receivedAt });
   const issues: { code: FindingCode; severity: 'failure' | 'warning'; detail: string }[] = [];
@@ -106,6 +129,12 @@ export function verifyGatewayDeliverySignature(d: GatewayDelivery, secret: strin
   return judge(ctx, findings);
 }
 
+/**
+ * MIGRATION ONLY: the signature judgement above, until the signature primitives return facts and
+ * rules/gateway/signature.ts declares its rules.
+ */
+export const signCallbacksWithSecret = legacyRule('signCallbacksWithSecret', SIGNATURE_REQUIREMENTS, (o: { delivery: GatewayDelivery; secret: string }) => verifyGatewayDeliverySignature(o.delivery, o.secret));
+
 // ── payload shapes ───────────────────────────────────────────────────────────────────────────────
 
 export interface ExpectedEvent {
@@ -117,7 +146,7 @@ export interface ExpectedEvent {
   amount: number;
 }
 
-const PAYLOAD_REQ: Record<ResourceKind, RequirementId> = { transaction: 'GW-EVT-TXN-PAYLOAD', transfer: 'GW-EVT-TRANSFER-PAYLOAD' };
+const PAYLOAD_REQ: Record<ResourceKind, 'GW-EVT-TXN-PAYLOAD' | 'GW-EVT-TRANSFER-PAYLOAD'> = { transaction: 'GW-EVT-TXN-PAYLOAD', transfer: 'GW-EVT-TRANSFER-PAYLOAD' };
 
 /**
  * "Payload shapes": "Transaction events: `id` (string UUID), `type` (`transaction`), `event`, `scope`
@@ -130,70 +159,54 @@ const PAYLOAD_REQ: Record<ResourceKind, RequirementId> = { transaction: 'GW-EVT-
  * amount is gross or net is not said (another integer warns); a sandbox may not know the simulated
  * party's name/document (a non-string inside payerInfo/creditorAccount warns).
  */
-export function verifyGatewayEventPayload(d: GatewayDelivery, expected: ExpectedEvent, at: Observed = {}): Judgement {
-  const req = PAYLOAD_REQ[expected.kind];
-  const requirements: RequirementId[] = [req, 'GW-EVT-ID-UUID', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME'];
-  if (expected.event === 'transaction_paid') requirements.push('GW-EVT-TRANSACTION-PAID');
-  if (expected.event === 'transfer_completed') requirements.push('GW-EVT-TRANSFER-COMPLETED-PAID');
-  const ctx: RuleContext = { ...at, requirements };
-  const label = `${expected.event}, ${where(d)}`;
-  const sub = (ids: RequirementId[], subject: string): RuleContext => ({ ...at, requirements: ids, subject: `${subject} (${label})` });
-  const findings: Finding[] = [];
-  const bad = (ids: RequirementId[], title: string, expectedText: string, actual: string, severity: 'failure' | 'warning' = 'failure'): void => {
-    findings.push(makeFinding(ctx, { code: 'webhook.payload', requirements: ids, title: `${title} (${expected.event})`, severity, expected: expectedText, actual: `${actual} (${where(d)})` }));
-  };
-  const json = d.json;
-  if (!isRecord(json)) {
-    bad([req, 'GW-EVT-HTTP-POST-JSON'], 'event body is not a JSON object', 'a JSON object', show(d.bodyText));
-    return judge(ctx, findings);
-  }
-  const parts: Judgement[] = [verifyUuid(json.id, sub(['GW-EVT-ID-UUID'], 'event id'))];
-  if (json.type !== expected.kind) bad([req], 'event type is wrong', `type = "${expected.kind}"`, `type = ${show(json.type)}`);
-  if (json.event !== expected.event) bad(['GW-EVT-EVENT-NAME'], 'event field does not name the delivered event', `event = "${expected.event}"`, `event = ${show(json.event)}`, 'warning');
-  if (json.scope !== 'user') bad(['GW-EVT-SCOPE-USER'], 'event scope is not "user"', 'scope = "user"', `scope = ${show(json.scope)}`);
-  const inner = json[expected.kind];
-  if (!isRecord(inner)) {
-    bad([req], `event has no ${expected.kind} object`, `${expected.kind}{id, amount, status, pix{…}}`, `${expected.kind} = ${kindOf(inner)} ${show(inner)}`);
-    return combine(judge(ctx, findings), ...parts);
-  }
-  const amount = verifyIntegerCents(inner.amount, sub([req, 'GW-MONEY-CENTS'], `${expected.kind}.amount`));
-  parts.push(amount);
-  if (amount.findings.length === 0 && inner.amount !== expected.amount) {
-    bad([req], `${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, 'warning');
-  }
-  if (typeof inner.status !== 'string') bad([req], `${expected.kind}.status is not a string`, 'a status string', `${kindOf(inner.status)} ${show(inner.status)}`);
-  if (expected.event === 'transaction_paid' && inner.status !== 'paid') {
-    bad(['GW-EVT-TRANSACTION-PAID', req], 'transaction_paid does not carry status "paid"', 'transaction.status = "paid"', `status = ${show(inner.status)}`);
-  }
-  if (expected.event === 'transfer_completed' && inner.status !== 'paid') {
-    bad(['GW-EVT-TRANSFER-COMPLETED-PAID', req], 'transfer_completed does not carry status "paid"', 'transfer.status = "paid" ("Event payload status for a completed transfer is `paid`")', `status = ${show(inner.status)}`);
-  }
-  const settled = expected.event === 'transaction_paid' || expected.event === 'transfer_completed';
-  const pix = inner.pix;
-  if (!settled) {
-    if (pix !== undefined && pix !== null && !isRecord(pix)) bad([req], `${expected.kind}.pix is not an object`, 'pix{…} (or absent before settlement)', `${kindOf(pix)} ${show(pix)}`);
-    return combine(judge(ctx, findings), ...parts);
-  }
-  if (!isRecord(pix)) {
-    bad([req], `${expected.kind}.pix is missing on a settled event`, 'pix{endToEndId, …}', `${kindOf(pix)} ${show(pix)}`);
-    return combine(judge(ctx, findings), ...parts);
-  }
-  parts.push(verifyEndToEndId(pix.endToEndId, sub([req], `${expected.kind}.pix.endToEndId`)));
-  const partyKey = expected.kind === 'transaction' ? 'payerInfo' : 'creditorAccount';
-  const party = pix[partyKey];
-  if (!isRecord(party)) {
-    bad([req], `${expected.kind}.pix.${partyKey} is missing on a settled event`, `${partyKey}{name, document}`, `${kindOf(party)} ${show(party)}`);
-  } else {
-    for (const key of ['name', 'document']) {
-      if (typeof party[key] !== 'string') bad([req], `${expected.kind}.pix.${partyKey}.${key} is not a string`, 'a string', `${kindOf(party[key])} ${show(party[key])}`, 'warning');
+export const shapeEventPayloads = defineRule({
+  name: 'shapeEventPayloads',
+  requirements: ['GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-EVT-TRANSFER-COMPLETED-PAID'],
+  codes: { 'event.payload': 'failure', 'event.payload-doubtful': 'warning', 'event.scope': 'failure', 'event.name': 'warning', 'event.transfer-completed-status': 'failure' },
+  uses: [identifyEventsByUuid, countEventAmountInCents, identifyEventEndToEnd],
+  judge(o: { delivery: GatewayDelivery; expected: ExpectedEvent }, v) {
+    const { delivery: d, expected } = o;
+    const req = PAYLOAD_REQ[expected.kind];
+    v.decides(req, 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', ...(expected.event === 'transfer_completed' ? (['GW-EVT-TRANSFER-COMPLETED-PAID'] as const) : []));
+    const label = `${expected.event}, ${where(d)}`;
+    const bad = (title: string, expectedText: string, actual: string, doubtful = false): void => {
+      v.find(doubtful ? 'event.payload-doubtful' : 'event.payload', { requirements: [req], title: `${title} (${expected.event})`, expected: expectedText, actual: `${actual} (${where(d)})` });
+    };
+    const json = d.json;
+    if (!isRecord(json)) return bad('event body is not a JSON object', 'a JSON object', show(d.bodyText));
+    v.apply(identifyEventsByUuid, { value: json.id, subject: `event id (${label})` });
+    if (json.type !== expected.kind) bad('event type is wrong', `type = "${expected.kind}"`, `type = ${show(json.type)}`);
+    if (json.event !== expected.event) v.find('event.name', { requirements: ['GW-EVT-EVENT-NAME'], title: `event field does not name the delivered event (${expected.event})`, expected: `event = "${expected.event}"`, actual: `event = ${show(json.event)} (${where(d)})` });
+    if (json.scope !== 'user') v.find('event.scope', { requirements: ['GW-EVT-SCOPE-USER'], title: `event scope is not "user" (${expected.event})`, expected: 'scope = "user"', actual: `scope = ${show(json.scope)} (${where(d)})` });
+    const inner = json[expected.kind];
+    if (!isRecord(inner)) return bad(`event has no ${expected.kind} object`, `${expected.kind}{id, amount, status, pix{…}}`, `${expected.kind} = ${kindOf(inner)} ${show(inner)}`);
+    const amount = v.apply(countEventAmountInCents, { value: inner.amount, requirement: req, subject: `${expected.kind}.amount (${label})` });
+    if (amount.findings.length === 0 && inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
+    if (typeof inner.status !== 'string') bad(`${expected.kind}.status is not a string`, 'a status string', `${kindOf(inner.status)} ${show(inner.status)}`);
+    if (expected.event === 'transaction_paid' && inner.status !== 'paid') bad('transaction_paid does not carry status "paid"', 'transaction.status = "paid" ("transaction_paid | PIX charge paid")', `status = ${show(inner.status)}`);
+    if (expected.event === 'transfer_completed' && inner.status !== 'paid') {
+      v.find('event.transfer-completed-status', { requirements: ['GW-EVT-TRANSFER-COMPLETED-PAID', req], title: 'transfer_completed does not carry status "paid"', expected: 'transfer.status = "paid" ("Event payload status for a completed transfer is `paid`")', actual: `status = ${show(inner.status)} (${where(d)})` });
     }
-  }
-  return combine(judge(ctx, findings), ...parts);
-}
+    const settled = expected.event === 'transaction_paid' || expected.event === 'transfer_completed';
+    const pix = inner.pix;
+    if (!settled) {
+      if (pix !== undefined && pix !== null && !isRecord(pix)) bad(`${expected.kind}.pix is not an object`, 'pix{…} (or absent before settlement)', `${kindOf(pix)} ${show(pix)}`);
+      return;
+    }
+    if (!isRecord(pix)) return bad(`${expected.kind}.pix is missing on a settled event`, 'pix{endToEndId, …}', `${kindOf(pix)} ${show(pix)}`);
+    v.apply(identifyEventEndToEnd, { value: pix.endToEndId, requirement: req, subject: `${expected.kind}.pix.endToEndId (${label})` });
+    const partyKey = expected.kind === 'transaction' ? 'payerInfo' : 'creditorAccount';
+    const party = pix[partyKey];
+    if (!isRecord(party)) return bad(`${expected.kind}.pix.${partyKey} is missing on a settled event`, `${partyKey}{name, document}`, `${kindOf(party)} ${show(party)}`);
+    for (const key of ['name', 'document']) {
+      if (typeof party[key] !== 'string') bad(`${expected.kind}.pix.${partyKey}.${key} is not a string`, 'a string', `${kindOf(party[key])} ${show(party[key])}`, true);
+    }
+  },
+});
 
 // ── delivery and absence ─────────────────────────────────────────────────────────────────────────
 
-const EVENT_REQUIREMENT: Record<GatewayEvent, RequirementId[]> = {
+const EVENT_REQUIREMENT: Record<GatewayEvent, readonly RequirementId[]> = {
   transaction_created: ['GW-EVT-TRANSACTION-CREATED'],
   transaction_paid: ['GW-EVT-TRANSACTION-PAID', 'GW-SANDBOX-SIM-EVENTS'],
   transfer_created: ['GW-EVT-TRANSFER-CREATED'],
@@ -250,164 +263,231 @@ export function announcedOtherwise(event: GatewayEvent, kind: ResourceKind, id: 
 
 /**
  * "Webhooks are … sent to every active webhook subscribed to the event and also to the `postbackUrl`
- * given on the charge or transfer" and the Events table (when each event is sent). "Retry schedule and
- * delivery timeout: not shown", so the wait is the suite's patience, never a contract timer:
+ * given on the charge or transfer", with the Events table (when each event is sent) and "the
+ * simulation routes fire `transaction_paid` and `transfer_completed`". "Retry schedule and delivery
+ * timeout: not shown", so the wait is the suite's patience, never a contract timer:
  * - arrived: conforms;
+ * - never sent anywhere, while a delivery shows that a later moment of the same resource was
+ *   announced: FAILURE (the table names the event for that moment);
  * - not seen, while the same event of the same resource reached another destination within the same
- *   wait: FAILURE (`webhook.not-delivered`): the event was emitted and this destination was left out;
- * - not seen anywhere: WARNING (`webhook.not-seen`): inconclusive (the target may deliver later).
+ *   wait: FAILURE: the event was emitted and this destination was left out;
+ * - not seen anywhere: WARNING: inconclusive (the target may deliver later).
  */
-export function judgeEventArrival(o: ArrivalObservation, at: Observed = {}): Judgement {
-  const requirements: RequirementId[] = [o.destination === 'webhook' ? 'GW-EVT-DELIVERY-SUBSCRIBED' : 'GW-EVT-POSTBACK', ...EVENT_REQUIREMENT[o.event]];
-  const ctx: RuleContext = { ...at, requirements };
-  if (o.delivery) return judge(ctx);
-  const seconds = Math.round(o.waitedMs / 1000);
-  const later = o.seenElsewhere ? undefined : announcedOtherwise(o.event, o.kind, o.id, o.aboutResource ?? []);
-  if (later !== undefined) {
-    // the Events table: "transaction_created | PIX charge created", "transaction_paid | PIX charge paid", …
-    const named = isRecord(later.json) ? later.json.event : undefined;
-    return judge(
-      ctx,
-      makeFinding(ctx, {
-        code: 'webhook.not-emitted',
+export const deliverTableEvents = defineRule({
+  name: 'deliverTableEvents',
+  requirements: ['GW-EVT-DELIVERY-SUBSCRIBED', 'GW-EVT-POSTBACK', 'GW-EVT-TRANSACTION-CREATED', 'GW-EVT-TRANSACTION-PAID', 'GW-EVT-TRANSFER-CREATED', 'GW-EVT-TRANSFER-COMPLETED', 'GW-SANDBOX-SIM-EVENTS'],
+  codes: { 'event.not-emitted': 'failure', 'event.not-delivered': 'failure', 'event.not-seen': 'warning' },
+  judge(o: ArrivalObservation, v) {
+    const destination: RequirementId = o.destination === 'webhook' ? 'GW-EVT-DELIVERY-SUBSCRIBED' : 'GW-EVT-POSTBACK';
+    v.decides(destination, ...EVENT_REQUIREMENT[o.event]);
+    if (o.delivery) return;
+    const seconds = Math.round(o.waitedMs / 1000);
+    const later = o.seenElsewhere ? undefined : announcedOtherwise(o.event, o.kind, o.id, o.aboutResource ?? []);
+    if (later !== undefined) {
+      const named = isRecord(later.json) ? later.json.event : undefined;
+      return v.find('event.not-emitted', {
         requirements: EVENT_REQUIREMENT[o.event],
         title: `${o.event} of ${o.kind} ${o.id} was never sent, while a later moment of the same ${o.kind} was announced`,
-        severity: 'failure',
         expected: `${o.event} at the ${o.label} (the Events table names it for this moment)`,
         actual: `no ${o.event} anywhere within ${seconds} s; ${where(later)} announced event ${show(named)} with the ${o.kind} settled`,
-      }),
-    );
-  }
-  if (o.seenElsewhere) {
-    return judge(
-      ctx,
-      makeFinding(ctx, {
-        code: 'webhook.not-delivered',
-        requirements: [requirements[0] as RequirementId],
+      });
+    }
+    if (o.seenElsewhere) {
+      return v.find('event.not-delivered', {
+        requirements: [destination],
         title: `${o.event} of ${o.kind} ${o.id} reached other destinations but not the ${o.label}`,
-        severity: 'failure',
         expected: `the same event at the ${o.label} as well ("sent to every active webhook subscribed to the event and also to the postbackUrl")`,
         actual: `delivered elsewhere; nothing at the ${o.label} within ${seconds} s`,
-      }),
-    );
-  }
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'webhook.not-seen',
+      });
+    }
+    v.find('event.not-seen', {
       title: `${o.event} of ${o.kind} ${o.id} was not seen within the suite's wait`,
-      severity: 'warning',
       expected: `a POST to the ${o.label} (the contract states no delivery timeout; the suite waits ${seconds} s)`,
       actual: `no delivery of this event anywhere within ${seconds} s (inconclusive)`,
-    }),
-  );
+    });
+  },
+});
+
+/** Old-style {@link deliverTableEvents} for the suites that still record judgements themselves. */
+export function judgeEventArrival(o: ArrivalObservation): Judgement {
+  return deliverTableEvents.judge(o);
 }
 
 /**
  * "sent to every active webhook subscribed to the event": a subscription selects events, so a
- * delivery of an event outside it fails (GW-EVT-ONLY-SUBSCRIBED). `delivery`: what arrived at the
- * webhook subscribed to other events only, after the same event reached a subscribed destination.
+ * delivery of an event outside it fails. `delivery`: what arrived at a webhook of the account
+ * subscribed to other events only, after the same event reached a subscribed destination.
  */
-export function ensureOnlySubscribedEventsDelivered(delivery: GatewayDelivery | undefined, window: string, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-EVT-ONLY-SUBSCRIBED'] };
-  if (!delivery) return judge(ctx);
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'webhook.unsubscribed-delivery',
-      title: 'a webhook received an event it did not subscribe to',
-      severity: 'failure',
-      expected: `no such event at a webhook subscribed to other events only (${window})`,
-      actual: `delivery #${delivery.seq}: ${delivery.bodyText.slice(0, 200)}`,
-    }),
-  );
+export const deliverOnlySubscribedEvents = defineRule({
+  name: 'deliverOnlySubscribedEvents',
+  requirements: ['GW-EVT-ONLY-SUBSCRIBED'],
+  codes: { 'event.unsubscribed-delivery': 'failure' },
+  judge(o: { delivery: GatewayDelivery | undefined; window: string }, v) {
+    if (!o.delivery) return;
+    v.find('event.unsubscribed-delivery', { title: 'a webhook received an event it did not subscribe to', expected: `no such event at a webhook subscribed to other events only (${o.window})`, actual: `${where(o.delivery)}: ${o.delivery.bodyText.slice(0, 200)}` });
+  },
+});
+
+// ── the webhook routes ───────────────────────────────────────────────────────────────────────────
+
+/** What a webhook registration sent. */
+export interface WebhookRegistration {
+  answer: Answer;
+  sent: { url: string; events: readonly string[] };
+  /**
+   * the same url and events registered a second time: whether a service refuses a duplicate is not
+   * stated, so a 4xx decides nothing; a 2xx is the documented 200 and carries every field of it
+   */
+  again?: boolean;
+}
+
+/** Why a webhook id is not the documented integer, or undefined. */
+function webhookIdProblem(id: unknown): 'missing' | 'not-integer' | undefined {
+  if (Number.isSafeInteger(id)) return undefined;
+  return typeof id !== 'number' && typeof id !== 'string' ? 'missing' : 'not-integer';
 }
 
 /**
- * "DELETE /api/v1/webhook/{id}: Removes a webhook." An event created after the DELETE answered 2xx
- * was never under way for it: a delivery of it to the removed webhook fails (GW-WH-DELETE).
+ * "POST /api/v1/webhook … 200: `success`, `data` (Webhook, with signatureSecret)." with the Webhook
+ * table: "id | integer", "url | string", "events | array of string | subscribed event names",
+ * "isActive | boolean", "signatureSecret | string | returned on creation; used to verify signatures",
+ * "createdAt | string | ISO 8601". Every field of every 200 of the route is judged, a second
+ * registration of the same url included (its 200 is the same documented answer: "with
+ * signatureSecret"):
+ * - not 200 (a 2xx other than 200 included): failure; for a second registration a 4xx decides
+ *   nothing (refusing a duplicate is not excluded by the text);
+ * - `success` other than true: WARNING (contradictory on a 200); no `data` object: failure;
+ * - id not an integer, isActive not a boolean, events not an array of strings or missing a subscribed
+ *   event, signatureSecret not a non-empty string: failure; createdAt not ISO 8601: failure
+ *   ({@link stampWebhookCreatedAtIso});
+ * - url not echoed exactly: WARNING (a service may normalise a URL).
  */
-export function ensureRemovedWebhookReceivesNothing(delivery: GatewayDelivery | undefined, window: string, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-WH-DELETE'] };
-  if (!delivery) return judge(ctx);
-  return judge(
-    ctx,
-    makeFinding(ctx, {
-      code: 'webhook.deleted-delivery',
-      title: 'a removed webhook received an event created after its removal',
-      severity: 'failure',
-      expected: `nothing at the removed webhook (${window})`,
-      actual: `delivery #${delivery.seq}: ${delivery.bodyText.slice(0, 200)}`,
-    }),
-  );
-}
+export const answerWebhookCreation = defineRule({
+  name: 'answerWebhookCreation',
+  requirements: ['GW-WH-CREATE-200', 'GW-WH-SECRET-ON-CREATE', 'GW-WH-ID-INTEGER', 'GW-WH-RESOURCE-FIELDS'],
+  codes: {
+    'webhook.create-status': 'failure',
+    'webhook.success-not-true': 'warning',
+    'webhook.no-data': 'failure',
+    'webhook.no-id': 'failure',
+    'webhook.id-integer': 'failure',
+    'webhook.secret': 'failure',
+    'webhook.is-active': 'failure',
+    'webhook.events': 'failure',
+    'webhook.events-echo': 'failure',
+    'webhook.url': 'failure',
+    'webhook.url-echo': 'warning',
+  },
+  uses: [stampWebhookCreatedAtIso],
+  judge(o: WebhookRegistration, v) {
+    const { answer, sent } = o;
+    const what = o.again ? 'POST /api/v1/webhook registering the same url again' : 'POST /api/v1/webhook';
+    if (o.again && answer.exchange.response && answer.status >= 400 && answer.status <= 499) return v.nothingToJudge();
+    if (!judgeStatus(v, answer.exchange, 200, { unexpected: 'webhook.create-status' }, what)) return;
+    v.shows(answer.exchange);
+    const json = answer.json;
+    if (isRecord(json) && json.success !== true) v.find('webhook.success-not-true', { requirements: ['GW-WH-CREATE-200'], title: `${what}: a 200 says success other than true`, expected: 'success: true', actual: `success: ${show(json.success)}` });
+    const data = dataOf(json);
+    if (!data) return v.find('webhook.no-data', { requirements: ['GW-WH-CREATE-200'], title: `${what}: the 200 carries no data object`, expected: '{success, data: Webhook}', actual: show(json, 300) });
+    const idProblem = webhookIdProblem(data.id);
+    if (idProblem === 'missing') v.find('webhook.no-id', { requirements: ['GW-WH-CREATE-200', 'GW-WH-ID-INTEGER'], title: `${what}: the webhook carries no id`, expected: 'data.id: integer', actual: `${kindOf(data.id)} ${show(data.id)}`, pointer: '/data/id' });
+    if (idProblem === 'not-integer') v.find('webhook.id-integer', { requirements: ['GW-WH-ID-INTEGER'], title: `${what}: the webhook id is not an integer`, expected: 'data.id: integer', actual: `${kindOf(data.id)} ${show(data.id)}`, pointer: '/data/id' });
+    const secret = data.signatureSecret;
+    if (typeof secret !== 'string' || secret === '') {
+      // the 200 of the route carries it ("with signatureSecret"), whether or not this was a first creation
+      v.find('webhook.secret', { requirements: o.again ? ['GW-WH-CREATE-200'] : ['GW-WH-CREATE-200', 'GW-WH-SECRET-ON-CREATE'], title: `${what}: the webhook carries no signatureSecret`, expected: 'data.signatureSecret: a non-empty string', actual: kindOf(secret), pointer: '/data/signatureSecret' });
+    }
+    if (typeof data.isActive !== 'boolean') v.find('webhook.is-active', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: isActive is not a boolean`, expected: 'data.isActive: boolean', actual: `${kindOf(data.isActive)} ${show(data.isActive)}`, pointer: '/data/isActive' });
+    const events = data.events;
+    if (!Array.isArray(events) || !events.every((e) => typeof e === 'string')) {
+      v.find('webhook.events', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: events is not an array of strings`, expected: 'data.events: array of string', actual: show(events), pointer: '/data/events' });
+    } else if (!sent.events.every((e) => (events as string[]).includes(e))) {
+      v.find('webhook.events-echo', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: events does not list the subscribed events`, expected: `events ⊇ ${show(sent.events)}`, actual: show(events), pointer: '/data/events' });
+    }
+    if (typeof data.url !== 'string') v.find('webhook.url', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: url is not a string`, expected: `url = ${show(sent.url)}`, actual: `${kindOf(data.url)} ${show(data.url)}`, pointer: '/data/url' });
+    else if (data.url !== sent.url) v.find('webhook.url-echo', { requirements: ['GW-WH-RESOURCE-FIELDS'], title: `${what}: url differs from the one registered`, expected: `url = ${show(sent.url)}`, actual: `url = ${show(data.url)}`, pointer: '/data/url' });
+    v.apply(stampWebhookCreatedAtIso, { value: data.createdAt, exchange: answer.exchange });
+  },
+});
 
-// ── the Webhook resource ─────────────────────────────────────────────────────────────────────────
-
-/**
- * "Webhook" resource: "id | integer". Absent (or not a scalar): failure `webhook.no-id` (the creation
- * answer "200: success, data (Webhook …)" carries no usable id); a string or a fraction: failure
- * `webhook.id-integer`.
- */
-export function verifyWebhookId(id: unknown, at: Observed = {}): Judgement {
+/** Old-style "id | integer" for the suites that still record judgements themselves (the model). */
+export function verifyWebhookId(id: unknown, at: Omit<RuleContext, 'requirements'> = {}): Judgement {
   const ctx: RuleContext = { ...at, requirements: ['GW-WH-ID-INTEGER'] };
-  if (Number.isSafeInteger(id)) return judge(ctx);
-  if (typeof id !== 'number' && typeof id !== 'string') {
-    return judge(ctx, makeFinding(ctx, { code: 'webhook.no-id', requirements: ['GW-WH-CREATE-200', 'GW-WH-ID-INTEGER'], title: 'the created webhook carries no id', severity: 'failure', expected: 'data.id: integer', actual: `${kindOf(id)} ${show(id)}` }));
-  }
+  const problem = webhookIdProblem(id);
+  if (problem === undefined) return judge(ctx);
+  if (problem === 'missing') return judge(ctx, makeFinding(ctx, { code: 'webhook.no-id', requirements: ['GW-WH-CREATE-200', 'GW-WH-ID-INTEGER'], title: 'the created webhook carries no id', severity: 'failure', expected: 'data.id: integer', actual: `${kindOf(id)} ${show(id)}` }));
   return judge(ctx, makeFinding(ctx, { code: 'webhook.id-integer', title: 'the webhook id is not an integer', severity: 'failure', expected: 'data.id: integer', actual: `${kindOf(id)} ${show(id)}` }));
 }
 
-/** "signatureSecret | string | returned on creation; used to verify signatures": a non-empty string. */
-export function ensureWebhookSecretReturned(data: Record<string, unknown>, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-WH-SECRET-ON-CREATE'] };
-  const secret = data.signatureSecret;
-  if (typeof secret === 'string' && secret !== '') return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'webhook.secret', requirements: ['GW-WH-SECRET-ON-CREATE', 'GW-WH-CREATE-200'], title: 'the created webhook carries no signatureSecret', severity: 'failure', expected: 'data.signatureSecret: a non-empty string', actual: kindOf(secret) }));
-}
-
 /**
- * "Webhook" resource: "isActive | boolean", "events | array of string | subscribed event names",
- * "url | string". Failures: isActive not a boolean, events not an array of strings or missing a
- * subscribed event. Warning: url not echoed exactly (a target may normalise a URL).
+ * "Body: `url` string (required), `events` array of event names (required)." A body missing one, or
+ * with one of the wrong type, is refused: a 2xx (a webhook created without them) fails; otherwise it
+ * is an invalid body ({@link refuseInvalidRequestBody}: 400/422, another 4xx warns, a 5xx fails).
  */
-export function verifyWebhookResourceFields(data: Record<string, unknown>, sent: { url: string; events: readonly string[] }, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-WH-RESOURCE-FIELDS'] };
-  const findings: Finding[] = [];
-  if (typeof data.isActive !== 'boolean') {
-    findings.push(makeFinding(ctx, { code: 'webhook.is-active', title: 'isActive is not a boolean', severity: 'failure', expected: 'data.isActive: boolean', actual: `${kindOf(data.isActive)} ${show(data.isActive)}` }));
-  }
-  const events = data.events;
-  if (!Array.isArray(events) || !events.every((e) => typeof e === 'string')) {
-    findings.push(makeFinding(ctx, { code: 'webhook.events', title: 'events is not an array of strings', severity: 'failure', expected: 'data.events: array of string', actual: show(events) }));
-  } else if (!sent.events.every((e) => (events as string[]).includes(e))) {
-    findings.push(makeFinding(ctx, { code: 'webhook.events-echo', title: 'events does not list the subscribed events', severity: 'failure', expected: `events ⊇ ${show(sent.events)}`, actual: show(events) }));
-  }
-  if (data.url !== sent.url) {
-    findings.push(makeFinding(ctx, { code: 'webhook.url-echo', title: 'url differs from the one registered', severity: 'warning', expected: `url = ${show(sent.url)}`, actual: `url = ${show(data.url)}` }));
-  }
-  return judge(ctx, findings);
-}
+export const requireWebhookUrlAndEvents = defineRule({
+  name: 'requireWebhookUrlAndEvents',
+  requirements: ['GW-WH-CREATE-REQUIRED'],
+  codes: { 'webhook.created-without-required': 'failure' },
+  uses: [refuseInvalidRequestBody],
+  judge(o: { answer: Answer; what: string; field: 'url' | 'events' }, v) {
+    const { answer } = o;
+    if (answer.exchange.response && is2xx(answer.status)) {
+      return v.find('webhook.created-without-required', { title: `POST /api/v1/webhook with ${o.what} was accepted`, expected: 'a 4xx ("url string (required), events array of event names (required)")', actual: `HTTP ${answer.status} ${show(answer.exchange.response.body, 200)}`, exchanges: [answer.exchange] });
+    }
+    v.apply(refuseInvalidRequestBody, { answer, what: `POST /api/v1/webhook with ${o.what}`, field: o.field });
+  },
+});
 
 /**
  * "GET /api/v1/webhook: Lists webhooks. Response body: not shown." The shape is open, but the API is
- * "JSON over HTTPS": a 2xx whose body is not JSON fails. An empty body is not judged here (the
- * caller passes `undefined` for it only when the exchange had a body).
+ * "JSON over HTTPS": a 2xx whose body is not JSON fails (an empty body is not judged); another status
+ * fails.
  */
-export function ensureWebhookListIsJson(exchange: Exchange, json: unknown, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-WH-LIST'], exchanges: [...(at.exchanges ?? []), exchange] };
-  const body = exchange.response?.body ?? '';
-  if (json !== undefined || body.trim() === '') return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'webhook.list-not-json', title: 'the webhook list is not JSON', severity: 'failure', expected: 'a JSON body ("JSON over HTTPS")', actual: show(body) }));
-}
+export const answerWebhookList = defineRule({
+  name: 'answerWebhookList',
+  requirements: ['GW-WH-LIST'],
+  codes: { 'webhook.list-status': 'failure', 'webhook.list-not-json': 'failure' },
+  judge(answer: Answer, v) {
+    if (!judgeStatus(v, answer.exchange, '2xx', { unexpected: 'webhook.list-status' }, 'GET /api/v1/webhook')) return;
+    const body = answer.exchange.response?.body ?? '';
+    if (answer.json !== undefined || body.trim() === '') return;
+    v.find('webhook.list-not-json', { title: 'the webhook list is not JSON', expected: 'a JSON body ("JSON over HTTPS")', actual: show(body), exchanges: [answer.exchange] });
+  },
+});
+
+/** What shows that DELETE removed a webhook. */
+export type WebhookRemoval =
+  /** the DELETE itself ("Response body: not shown": any 2xx) */
+  | { kind: 'delete'; answer: Answer }
+  /** the webhook's entry in a list read after a 2xx DELETE (undefined: not listed) */
+  | { kind: 'listed-after'; entry: Record<string, unknown> | undefined; exchanges: readonly Exchange[] }
+  /** what arrived at the removed webhook for an event created after the DELETE answered 2xx */
+  | { kind: 'delivered-after'; delivery: GatewayDelivery | undefined; window: string };
 
 /**
- * "Removes a webhook." After a 2xx DELETE, the list (shape not shown) should not show the webhook as
- * active: still listed active is a WARNING (a list may lag, or keep inactive entries); listed with
- * `isActive: false` conforms (the suite notes it).
+ * "DELETE /api/v1/webhook/{id}: Removes a webhook. Response body: not shown."
+ * - `delete`: any 2xx, with or without a body; another status fails;
+ * - `listed-after`: still listed as active is a WARNING (a list may lag, or keep inactive entries);
+ *   gone, or listed with `isActive: false`, conforms;
+ * - `delivered-after`: an event created after the DELETE answered 2xx was never under way for the
+ *   webhook: a delivery of it fails.
  */
-export function ensureRemovedWebhookNotListedActive(entry: Record<string, unknown> | undefined, at: Observed = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-WH-DELETE'] };
-  if (!entry || entry.isActive === false) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'webhook.still-listed', title: 'a removed webhook is still listed as active', severity: 'warning', expected: 'the webhook is gone from the list (or inactive)', actual: show(entry) }));
-}
+export const removeWebhookOnDelete = defineRule({
+  name: 'removeWebhookOnDelete',
+  requirements: ['GW-WH-DELETE'],
+  codes: { 'webhook.delete-status': 'failure', 'webhook.still-listed': 'warning', 'webhook.deleted-delivery': 'failure' },
+  judge(o: WebhookRemoval, v) {
+    switch (o.kind) {
+      case 'delete':
+        judgeStatus(v, o.answer.exchange, '2xx', { unexpected: 'webhook.delete-status' }, 'DELETE /api/v1/webhook/{id}');
+        return;
+      case 'listed-after':
+        if (!o.entry || o.entry.isActive === false) return;
+        v.find('webhook.still-listed', { title: 'a removed webhook is still listed as active', expected: 'the webhook is gone from the list (or inactive)', actual: show(o.entry), exchanges: o.exchanges });
+        return;
+      case 'delivered-after':
+        if (!o.delivery) return;
+        v.find('webhook.deleted-delivery', { title: 'a removed webhook received an event created after its removal', expected: `nothing at the removed webhook (${o.window})`, actual: `${where(o.delivery)}: ${o.delivery.bodyText.slice(0, 200)}` });
+    }
+  },
+});
