@@ -79,6 +79,22 @@ function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}, entry = 'harne
   return spawnSync(process.execPath, [tsx, entry, ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 90_000 });
 }
 
+/**
+ * Runs `body` with a fixture suite `source` written under reports/ (removed afterwards): `env`
+ * points a run at it and at its own reports directory `out`.
+ */
+function withFixtureSuite(name: string, source: string, body: (fixture: { out: string; env: NodeJS.ProcessEnv }) => void): void {
+  const dir = join(ROOT, 'reports', `selftest-${name}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, `${name}.test.ts`), source);
+    const out = join(dir, 'out');
+    body({ out, env: { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('a CLI run', () => {
   let result: ReturnType<typeof runCli>;
   let report: ConformanceReport;
@@ -157,20 +173,14 @@ check('a property still shrinking at the time limit', { id: 'fixture.shrinking',
 
 describe('a check whose time limit comes while a property shrinks a failure', () => {
   test('fails on the last failing run found, with a note, instead of ending inconclusive', () => {
-    const dir = join(ROOT, 'reports', `selftest-shrink-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'shrinking.test.ts'), SHRINKING);
-      const out = join(dir, 'out');
-      const run = runCli(['--seed', '5', '--no-allure'], { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out });
+    withFixtureSuite('shrinking', SHRINKING, ({ out, env }) => {
+      const run = runCli(['--seed', '5', '--no-allure'], env);
       expect(run.status, run.stdout + run.stderr).toBe(1);
       const shrinking = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks.find((c) => c.check === 'fixture.shrinking');
       expect(shrinking?.state).toBe('failed');
       expect(shrinking?.failures.map((f) => f.code)).toEqual(['fixture.too-big']);
       expect(shrinking?.notes?.join('\n')).toContain("the check's time limit stopped fast-check while it was shrinking a failure");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 
@@ -205,12 +215,8 @@ check('a check that fails once', { id: 'fixture.once', api: 'gateway', area: 'PI
 
 describe('--confirm-failures', () => {
   test('labels a failure confirmed (k = N) or flaky (k < N); the check fails either way', () => {
-    const dir = join(ROOT, 'reports', `selftest-confirm-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'confirm.test.ts'), CONFIRM);
-      const out = join(dir, 'out');
-      const run = runCli(['--seed', '5', '--no-allure', '--confirm-failures', '2'], { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out });
+    withFixtureSuite('confirm', CONFIRM, ({ out, env }) => {
+      const run = runCli(['--seed', '5', '--no-allure', '--confirm-failures', '2'], env);
       expect(run.status, run.stdout + run.stderr).toBe(1);
       const checks = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks;
       expect(checks.find((c) => c.check === 'fixture.always')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 2, label: 'confirmed' } });
@@ -218,9 +224,7 @@ describe('--confirm-failures', () => {
       expect(run.stdout).toContain('fixture.once: deviation #1 (flaky 0/2)');
       expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<property name="confirmation" value="confirmed 2/2"/>');
       expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('— flaky 0/2');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
 });
 
@@ -243,12 +247,7 @@ check('a check that needs the production pair', { id: 'fixture.live', api: 'gate
 
 describe('certify and verify', () => {
   test('a certify run missing an optional credential is PARTIAL; its bundle verifies, and fails verify once a byte changes', () => {
-    const dir = join(ROOT, 'reports', `selftest-certify-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'certify.test.ts'), CERTIFY);
-      const out = join(dir, 'out');
-      const env = { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out };
+    withFixtureSuite('certify', CERTIFY, ({ out, env }) => {
       expect(runCli(['--implementation-version', '1.0'], env, 'harness/cli/certify.ts').status).toBe(2);
       const run = runCli(['--implementation-name', 'acme', '--implementation-version', '2.4.1', '--seed', '5'], env, 'harness/cli/certify.ts');
       expect(run.status, run.stdout + run.stderr).toBe(5);
@@ -269,8 +268,6 @@ describe('certify and verify', () => {
       const altered = runCli([bundle], {}, 'harness/report/verify.ts');
       expect(altered.status).toBe(1);
       expect(altered.stderr).toContain('report.html: altered');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 180_000);
 });
