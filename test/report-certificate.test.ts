@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, test } from 'vitest';
 import type { Requirement } from '../harness/contract/requirements.js';
 import { buildConformance, renderMarkdown } from '../harness/report/verdict.js';
-import type { RunInfo } from '../harness/report/verdict.js';
+import type { ConformanceReport, RunInfo } from '../harness/report/verdict.js';
 import { buildHar } from '../harness/report/har.js';
 import { renderJUnit } from '../harness/report/junit.js';
-import { MANIFEST, contractHashes, manifestText, sha256File, verifyBundle, writeBundle } from '../harness/report/certificate.js';
+import { MANIFEST, buildCertificate, contractHashes, manifestText, renderCertificate, sha256File, verifyBundle, writeBundle } from '../harness/report/certificate.js';
 import type { Certificate } from '../harness/report/certificate.js';
 import type { Exchange } from '../harness/core/exchange.js';
 import { outcome } from './report-fixtures.js';
@@ -68,6 +68,15 @@ describe('the certificate', () => {
     expect(cert.hashes.contract['specs/contract/gateway-api.md']).toBe(sha256File(join(process.cwd(), 'specs/contract/gateway-api.md')));
     expect(cert.hashes).toEqual(own);
     expect(cert.files['report.html']).toBe(sha256File(join(bundle, 'report.html')));
+    expect(cert.accepted).toEqual([]);
+  });
+
+  test('discloses the deviations a baseline accepted', () => {
+    const report = JSON.parse(readFileSync(join(bundle, 'conformance.json'), 'utf8')) as ConformanceReport;
+    const accepted = [{ check: 'gateway.balance.fields', code: 'balance.format', requirements: ['GW-BAL-FIELDS'], title: 'one decimal', expected: '2', actual: '1', severity: 'failure' as const, key: 'k', curl: [], entry: 0, reason: 'PAY-123', expires: '2027-01-01' }];
+    const withBaseline = buildCertificate({ report: { ...report, accepted }, implementation: { name: 'x', version: '1' }, files: {} });
+    expect(withBaseline.accepted).toEqual([{ check: 'gateway.balance.fields', code: 'balance.format', requirements: ['GW-BAL-FIELDS'], title: 'one decimal', reason: 'PAY-123', expires: '2027-01-01' }]);
+    expect(renderCertificate(withBaseline)).toContain('## Accepted deviations (1)');
   });
 
   test('lists every in-scope requirement with its verdict, evaluation count and evidence', () => {

@@ -121,6 +121,8 @@ export interface Certificate {
   /** SHA-256 of the bundle's other files (the certificate's own view; MANIFEST.sha256 covers every file) */
   files: Record<string, string>;
   requirements: CertifiedRequirement[];
+  /** deviations the run's baseline accepted (`--baseline`): they did not fail it, and an auditor must see them */
+  accepted: { check: string; code: string; requirements: string[]; title: string; reason: string; expires?: string }[];
 }
 
 function hostOf(url: string): string {
@@ -177,6 +179,7 @@ export function buildCertificate(input: CertificateInput): Certificate {
     summary: report.summary,
     hashes: input.hashes ?? contractHashes(),
     files: { ...input.files },
+    accepted: (report.accepted ?? []).map((a) => ({ check: a.check, code: a.code, requirements: a.requirements, title: a.title, reason: a.reason, ...(a.expires !== undefined && { expires: a.expires }) })),
     requirements: inScope.map((r) => ({
       id: r.id,
       ...(r.api !== undefined && { api: r.api }),
@@ -239,6 +242,11 @@ export function renderCertificate(cert: Certificate): string {
     out.push('## Undecided in scope', '');
     for (const c of cert.scope.missingChecks) out.push(`- check ${mdCell(c.check)} (${c.state}): ${mdCell(c.reason)}`);
     for (const r of cert.scope.missingRequirements) out.push(`- ${r.id} (${r.verdict}): ${mdCell(r.reason)}`);
+    out.push('');
+  }
+  if (cert.accepted.length > 0) {
+    out.push(`## Accepted deviations (${cert.accepted.length})`, '', 'The run\'s baseline accepted these findings: they did not fail it.', '');
+    for (const a of cert.accepted) out.push(`- ${mdCell(a.check)} \`${a.code}\` (${a.requirements.join(', ')}): ${mdCell(a.title)} — ${mdCell(a.reason)}${a.expires !== undefined ? ` (expires ${a.expires})` : ''}`);
     out.push('');
   }
   out.push(`## Requirements in scope (${cert.requirements.length})`, '', 'Evidence: the checks that decided each requirement, their test case in junit.xml and their entries in exchanges.har.', '');
@@ -377,12 +385,15 @@ export function verifyBundle(dir: string, env: NodeJS.ProcessEnv = process.env, 
     }
   }
   const verify = env['PAYGATE_VERIFY_COMMAND'];
-  if (existsSync(join(dir, SIGNATURE)) && verify !== undefined && verify.trim() !== '') {
-    try {
-      runHook(verify, dir);
-      checked.push(`${SIGNATURE}: PAYGATE_VERIFY_COMMAND accepted it`);
-    } catch {
-      problems.push(`${SIGNATURE}: PAYGATE_VERIFY_COMMAND rejected the signature`);
+  if (existsSync(join(dir, SIGNATURE))) {
+    if (verify === undefined || verify.trim() === '') checked.push(`${SIGNATURE}: present, not checked (set PAYGATE_VERIFY_COMMAND)`);
+    else {
+      try {
+        runHook(verify, dir);
+        checked.push(`${SIGNATURE}: PAYGATE_VERIFY_COMMAND accepted it`);
+      } catch {
+        problems.push(`${SIGNATURE}: PAYGATE_VERIFY_COMMAND rejected the signature`);
+      }
     }
   }
   return { ok: problems.length === 0, problems, checked };
