@@ -9,9 +9,9 @@
  */
 import * as allure from 'allure-js-commons';
 import type { Exchange } from '../core/exchange.js';
-import type { AcceptedFinding, CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
+import type { CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
 import { writeOutcome } from './outcome.js';
-import { renderFinding, renderSequence } from './format.js';
+import { acceptedLine, renderFinding, renderSequence } from './format.js';
 import { checkDescription, requirementLink } from './requirements-page.js';
 
 
@@ -111,11 +111,6 @@ export async function attachText(name: string, text: string): Promise<void> {
 
 /** How many exchanges a check attaches at most (a property can make hundreds). */
 const MAX_ATTACHED_EXCHANGES = 40;
-
-/** The line Allure (a skipped step) and JUnit (a test annotation) show for an accepted finding. */
-export function acceptedLine(a: AcceptedFinding): string {
-  return `accepted deviation ${a.code} (${a.severity}; baseline entry #${a.entry + 1}${a.expires !== undefined ? `, expires ${a.expires}` : ''}): ${a.title} — ${a.reason}`;
-}
 
 /** `confirmed 3/3`, `flaky 1/3`: how often a failing case failed again (`--confirm-failures`). */
 export function confirmationText(c: NonNullable<CheckOutcome['confirmation']>): string {

@@ -11,7 +11,7 @@
  *   warnings show wherever failures do).
  */
 import type { CheckOutcome } from './outcome.js';
-import { renderFinding, renderSequence } from './format.js';
+import { acceptedLine, renderFinding, renderSequence } from './format.js';
 
 /** XML 1.0 text: markup escaped, characters XML cannot carry dropped. */
 export function xmlText(text: string): string {
@@ -45,7 +45,7 @@ export function junitProperties(check: CheckOutcome): [string, string][] {
   const findings = [...check.failures, ...check.warnings];
   for (const code of [...new Set(findings.map((f) => f.code))]) out.push(['finding', code]);
   for (const key of [...new Set(findings.map((f) => f.key))]) out.push(['deviation', key]);
-  for (const a of check.accepted ?? []) out.push(['accepted-deviation', `${a.code} (${a.severity}; baseline entry #${a.entry + 1}): ${a.title} — ${a.reason}`]);
+  for (const a of check.accepted ?? []) out.push(['accepted-deviation', acceptedLine(a)]);
   if (check.confirmation !== undefined) out.push(['confirmation', `${check.confirmation.label} ${check.confirmation.failed}/${check.confirmation.runs}`]);
   if (check.replay !== undefined) out.push(['replay', check.replay]);
   return out;
