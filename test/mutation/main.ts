@@ -1,0 +1,235 @@
+/**
+ * `npm run mutation -- [--sample N] [--seed S] [--concurrency C] [--api gateway|partner|both]
+ * [--files TEXT] [--timeout-ms MS] [--min-score PCT] [--stub-triage] [--list]`
+ *
+ * Mutation testing of the reference with StrykerJS: how many of the mutants of reference/ (a
+ * seeded sample, ./mutants.ts) the quick profile kills. One Stryker run per API group (the mutated
+ * file's API: gateway/, partner/, or both for shared code), its command runner running
+ * ./command.ts in Stryker's sandbox; the sample is enforced by the `paygate-sample` checker and
+ * fault code is left out by the `paygate-fault-code` ignorer (./stryker-plugins.ts). Writes
+ * reports/mutation.json and reports/mutation.md (./report.ts), with the triage of
+ * ./survivors.yaml (./triage.ts).
+ *
+ * --list: enumerate and sample only (no Stryker). --stub-triage: add the untriaged survivors to
+ * survivors.yaml as `open` / "not triaged yet", to be triaged by hand. --min-score: exit 1 below it.
+ * Not part of `npm test` (minutes per mutant group); `npm run bench -- --only mutation` runs it.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { LogLevel, MutantResult } from '@stryker-mutator/api/core';
+import type { SampledMutant } from './mutants.js';
+import { MUTATOR_OPTIONS, enumerateMutants, keyString, mutantIdentity, sampleMutants } from './mutants.js';
+import type { MutantOutcome, Outcome } from './report.js';
+import { buildReport, renderMarkdown } from './report.js';
+import type { MutationApi } from './scope.js';
+import { scopeFiles } from './scope.js';
+import { CHECKER_NAME, IGNORER_NAME, OUTSIDE_SAMPLE, ROOT, SAMPLE_ENV, faultCodeIgnorer } from './stryker-plugins.js';
+import { readTriage, triageIndex, writeTriage } from './triage.js';
+
+export interface MutationFlags {
+  sample: number;
+  seed: number;
+  concurrency: number;
+  api?: MutationApi;
+  files?: string;
+  timeoutMs: number;
+  minScore?: number;
+  stubTriage: boolean;
+  list: boolean;
+  outDir: string;
+}
+
+const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--out-dir reports]';
+
+export function parseMutationFlags(argv: readonly string[]): MutationFlags {
+  const { values } = parseArgs({
+    args: argv.filter((a) => a !== '--'),
+    options: {
+      sample: { type: 'string' },
+      seed: { type: 'string' },
+      concurrency: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'min-score': { type: 'string' },
+      files: { type: 'string' },
+      'out-dir': { type: 'string' },
+      api: { type: 'string' },
+      'stub-triage': { type: 'boolean' },
+      list: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help === true) throw new Error(HELP);
+  const int = (name: string, text: string | undefined, min: number, fallback: number): number => {
+    if (text === undefined) return fallback;
+    const n = Number(text);
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} needs an integer ≥ ${min}, got "${text}"`);
+    return n;
+  };
+  const api = values.api;
+  if (api !== undefined && api !== 'gateway' && api !== 'partner' && api !== 'both') throw new Error('--api is gateway, partner or both');
+  return {
+    sample: int('sample', values.sample, 1, 200),
+    seed: int('seed', values.seed, 0, 1),
+    concurrency: int('concurrency', values.concurrency, 1, 1),
+    timeoutMs: int('timeout-ms', values['timeout-ms'], 1000, 120_000),
+    ...(values['min-score'] !== undefined && { minScore: int('min-score', values['min-score'], 0, 0) }),
+    ...(api !== undefined && { api }),
+    ...(values.files !== undefined && { files: values.files }),
+    stubTriage: values['stub-triage'] === true,
+    list: values.list === true,
+    outDir: values['out-dir'] ?? join(ROOT, 'reports'),
+  };
+}
+
+/** Stryker's result status → ours; a mutant the sample checker stopped is not ours (undefined). */
+export function outcomeOf(r: Pick<MutantResult, 'status' | 'statusReason'>): Outcome | undefined {
+  switch (r.status) {
+    case 'Killed':
+      return 'killed';
+    case 'Timeout':
+      return 'timeout';
+    case 'Survived':
+    case 'NoCoverage':
+      return 'survived';
+    case 'CompileError':
+      return r.statusReason === OUTSIDE_SAMPLE ? undefined : 'error';
+    default:
+      return 'error';
+  }
+}
+
+/** The identity of a result (its location is the report schema's, 1-based). */
+function resultIdentity(r: MutantResult): string {
+  const file = r.fileName.startsWith(ROOT) ? r.fileName.slice(ROOT.length) : r.fileName;
+  const { start, end } = r.location;
+  return mutantIdentity(file.split('\\').join('/'), r.mutatorName, r.replacement, { line: start.line - 1, column: start.column - 1 }, { line: end.line - 1, column: end.column - 1 });
+}
+
+function strykerVersion(): string {
+  const pkg = createRequire(import.meta.url)('@stryker-mutator/core/package.json') as { version: string };
+  return pkg.version;
+}
+
+/** One Stryker run over the group's files; the sample file tells the checker which mutants to run. */
+async function runGroup(api: MutationApi, mutants: readonly SampledMutant[], flags: MutationFlags, work: string): Promise<MutantOutcome[]> {
+  const sampleFile = join(work, `sample-${api}.json`);
+  writeFileSync(sampleFile, JSON.stringify(mutants.map((m) => m.identity)));
+  process.env[SAMPLE_ENV] = sampleFile;
+  const { Stryker } = await import('@stryker-mutator/core');
+  const stryker = new Stryker({
+    mutate: [...new Set(mutants.map((m) => m.file))],
+    testRunner: 'command',
+    commandRunner: { command: `node_modules/.bin/tsx test/mutation/command.ts --api ${api} --seed ${flags.seed}` },
+    plugins: [],
+    appendPlugins: [fileURLToPath(new URL('./stryker-plugins.ts', import.meta.url))],
+    checkers: [CHECKER_NAME],
+    ignorers: [IGNORER_NAME],
+    checkerNodeArgs: ['--import', 'tsx'],
+    mutator: MUTATOR_OPTIONS,
+    concurrency: flags.concurrency,
+    timeoutMS: flags.timeoutMs,
+    timeoutFactor: 2,
+    reporters: ['progress-append-only'],
+    incremental: false,
+    disableTypeChecks: false,
+    tempDirName: join(work, `sandbox-${api}`),
+    cleanTempDir: 'always',
+    ignorePatterns: ['reports', '.vitest-cache'],
+    logLevel: 'info' as LogLevel,
+    fileLogLevel: 'off' as LogLevel,
+    allowConsoleColors: false,
+  });
+  const results = await stryker.runMutationTest();
+  const byIdentity = new Map(mutants.map((m) => [m.identity, m]));
+  const out: MutantOutcome[] = [];
+  const seen = new Set<string>();
+  for (const r of results) {
+    const outcome = outcomeOf(r);
+    if (outcome === undefined) continue;
+    const m = byIdentity.get(resultIdentity(r));
+    if (m === undefined) continue;
+    seen.add(m.identity);
+    const detail = outcome === 'killed' ? (r.statusReason ?? '').split('\n').find((l) => l.startsWith('killed')) : outcome === 'error' ? r.statusReason : undefined;
+    out.push({ ...m, outcome, ...(detail !== undefined && { detail }) });
+  }
+  for (const m of mutants) if (!seen.has(m.identity)) out.push({ ...m, outcome: 'error', detail: 'Stryker reported no result for this mutant (its identity differs from the enumeration)' });
+  return out;
+}
+
+export async function runMutation(flags: MutationFlags): Promise<number> {
+  process.chdir(ROOT);
+  const started = Date.now();
+  const files = scopeFiles(ROOT).filter((f) => flags.files === undefined || f.includes(flags.files));
+  const { mutants: all, ignored } = await enumerateMutants(ROOT, files, faultCodeIgnorer);
+  const population = all.filter((m) => flags.api === undefined || m.api === flags.api);
+  const sample = sampleMutants(population, flags.sample, flags.seed);
+  const groups = (['gateway', 'partner', 'both'] as const).map((api) => ({ api, mutants: sample.filter((m) => m.api === api) })).filter((g) => g.mutants.length > 0);
+  console.log(`mutation: ${population.length} mutants in ${files.length} files (${ignored} in fault code left out); sample ${sample.length} (seed ${flags.seed}): ${groups.map((g) => `${g.api} ${g.mutants.length}`).join(', ')}`);
+  if (flags.list) {
+    for (const m of sample) console.log(`${m.api}\t${m.file}:${m.line}\t${m.mutator}\t${m.original} → ${m.replacement}`);
+    return 0;
+  }
+  const work = mkdtempSync(join(tmpdir(), 'paygate-mutation-'));
+  const outcomes: MutantOutcome[] = [];
+  const timings: { api: MutationApi; mutants: number; durationMs: number }[] = [];
+  try {
+    for (const g of groups) {
+      const t0 = Date.now();
+      outcomes.push(...(await runGroup(g.api, g.mutants, flags, work)));
+      timings.push({ api: g.api, mutants: g.mutants.length, durationMs: Date.now() - t0 });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const triage = readTriage();
+  const report = buildReport({
+    stryker: strykerVersion(),
+    command: `npm run mutation -- --sample ${flags.sample} --seed ${flags.seed}${flags.api !== undefined ? ` --api ${flags.api}` : ''}${flags.files !== undefined ? ` --files ${flags.files}` : ''} --concurrency ${flags.concurrency}`,
+    seed: flags.seed,
+    sampleSize: flags.sample,
+    population: population.length,
+    faultCode: ignored,
+    files: files.length,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    concurrency: flags.concurrency,
+    groups: timings,
+    outcomes,
+    triage: triageIndex(triage),
+  });
+  mkdirSync(flags.outDir, { recursive: true });
+  writeFileSync(join(flags.outDir, 'mutation.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(join(flags.outDir, 'mutation.md'), renderMarkdown(report));
+  if (flags.stubTriage) {
+    const known = new Set(triage.map((t) => keyString(t)));
+    const stubs = report.survivors.filter((s) => !known.has(keyString(s))).map((s) => ({ file: s.file, mutator: s.mutator, original: s.original, replacement: s.replacement, context: s.context, status: 'open' as const, relation: 'not triaged yet', reason: 'not triaged yet' }));
+    if (stubs.length > 0) writeTriage([...triage, ...stubs]);
+    console.log(`survivors.yaml: ${stubs.length} untriaged survivors added as open`);
+  }
+  const pct = report.score === null ? 'n/a' : `${(report.score * 100).toFixed(1)} %`;
+  console.log(`mutation score ${pct} (${report.counts.killed + report.counts.timeout} detected, ${report.counts.survived} survived, ${report.counts.equivalent} equivalent, ${report.counts.untriaged} untriaged) · ${join(flags.outDir, 'mutation.md')}`);
+  if (flags.minScore !== undefined && (report.score ?? 0) * 100 < flags.minScore) return 1;
+  return 0;
+}
+
+if (process.argv[1] !== undefined && /mutation[\\/]main\.[jt]s$/.test(process.argv[1])) {
+  let flags: MutationFlags;
+  try {
+    flags = parseMutationFlags(process.argv.slice(2));
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(2);
+  }
+  runMutation(flags).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      process.exit(3);
+    },
+  );
+}
