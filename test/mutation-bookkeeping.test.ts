@@ -187,6 +187,14 @@ describe('report', () => {
     expect(md).toContain('```diff');
   });
 
+  it('scores a written report again under a newer triage (--retriage)', () => {
+    const { tool: _t, counts: _c, killedByExit: _k, score: _s, survivors: _sv, regressions: _r, errors: _e, mutants, ...facts } = JSON.parse(JSON.stringify(report)) as typeof report;
+    const again = buildReport({ ...facts, outcomes: mutants, triage: triageIndex([...triaged, ...parseTriage([{ ...outcomes[19]!, status: 'equivalent', reason: 'x' }])]) });
+    expect(again.counts).toMatchObject({ equivalent: 2, untriaged: 0 });
+    expect(again.score).toBeCloseTo(17 / 18);
+    expect(again.survivors[0]?.diff).toBe(report.survivors[0]?.diff);
+  });
+
   it('maps Stryker statuses, leaving out what the sample checker stopped', () => {
     expect(outcomeOf({ status: 'Killed' })).toBe('killed');
     expect(outcomeOf({ status: 'Timeout' })).toBe('timeout');

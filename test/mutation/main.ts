@@ -10,11 +10,12 @@
  * reports/mutation.json and reports/mutation.md (./report.ts), with the triage of
  * ./survivors.yaml (./triage.ts).
  *
- * --list: enumerate and sample only (no Stryker). --stub-triage: add the untriaged survivors to
+ * --list: enumerate and sample only (no Stryker). --retriage: score the last reports/mutation.json
+ * again under the current survivors.yaml (no Stryker). --stub-triage: add the untriaged survivors to
  * survivors.yaml as `open` / "not triaged yet", to be triaged by hand. --min-score: exit 1 below it.
  * Not part of `npm test` (minutes per mutant group); `npm run bench -- --only mutation` runs it.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,7 @@ import type { SampledMutant } from './mutants.js';
 import { MUTATOR_OPTIONS, enumerateMutants, keyString, mutantIdentity, sampleMutants } from './mutants.js';
 import type { MutantOutcome, Outcome } from './report.js';
 import { buildReport, renderMarkdown } from './report.js';
+import type { MutationReport, ReportInput } from './report.js';
 import type { MutationApi } from './scope.js';
 import { scopeFiles } from './scope.js';
 import { CHECKER_NAME, IGNORER_NAME, OUTSIDE_SAMPLE, ROOT, SAMPLE_ENV, faultCodeIgnorer } from './stryker-plugins.js';
@@ -40,10 +42,12 @@ export interface MutationFlags {
   minScore?: number;
   stubTriage: boolean;
   list: boolean;
+  /** score reports/mutation.json again under the current survivors.yaml, without running Stryker */
+  retriage: boolean;
   outDir: string;
 }
 
-const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--out-dir reports]';
+const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--retriage] [--out-dir reports]';
 
 export function parseMutationFlags(argv: readonly string[]): MutationFlags {
   const { values } = parseArgs({
@@ -59,6 +63,7 @@ export function parseMutationFlags(argv: readonly string[]): MutationFlags {
       api: { type: 'string' },
       'stub-triage': { type: 'boolean' },
       list: { type: 'boolean' },
+      retriage: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -82,6 +87,7 @@ export function parseMutationFlags(argv: readonly string[]): MutationFlags {
     ...(values.files !== undefined && { files: values.files }),
     stubTriage: values['stub-triage'] === true,
     list: values.list === true,
+    retriage: values.retriage === true,
     outDir: values['out-dir'] ?? join(ROOT, 'reports'),
   };
 }
@@ -163,6 +169,10 @@ async function runGroup(api: MutationApi, mutants: readonly SampledMutant[], fla
 
 export async function runMutation(flags: MutationFlags): Promise<number> {
   process.chdir(ROOT);
+  if (flags.retriage) {
+    const { tool: _tool, counts: _counts, killedByExit: _k, score: _s, survivors: _sv, regressions: _r, errors: _e, mutants, ...facts } = JSON.parse(readFileSync(join(flags.outDir, 'mutation.json'), 'utf8')) as MutationReport;
+    return writeReports(flags, { ...facts, outcomes: mutants });
+  }
   const started = Date.now();
   const files = scopeFiles(ROOT).filter((f) => flags.files === undefined || f.includes(flags.files));
   const { mutants: all, ignored } = await enumerateMutants(ROOT, files, faultCodeIgnorer);
@@ -177,17 +187,7 @@ export async function runMutation(flags: MutationFlags): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'paygate-mutation-'));
   const outcomes: MutantOutcome[] = [];
   const timings: { api: MutationApi; mutants: number; durationMs: number }[] = [];
-  try {
-    for (const g of groups) {
-      const t0 = Date.now();
-      outcomes.push(...(await runGroup(g.api, g.mutants, flags, work)));
-      timings.push({ api: g.api, mutants: g.mutants.length, durationMs: Date.now() - t0 });
-    }
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-  const triage = readTriage();
-  const report = buildReport({
+  const reportNow = (): number => writeReports(flags, {
     stryker: strykerVersion(),
     command: `npm run mutation -- --sample ${flags.sample} --seed ${flags.seed}${flags.api !== undefined ? ` --api ${flags.api}` : ''}${flags.files !== undefined ? ` --files ${flags.files}` : ''} --concurrency ${flags.concurrency}`,
     seed: flags.seed,
@@ -200,8 +200,25 @@ export async function runMutation(flags: MutationFlags): Promise<number> {
     concurrency: flags.concurrency,
     groups: timings,
     outcomes,
-    triage: triageIndex(triage),
   });
+  try {
+    for (const g of groups) {
+      const t0 = Date.now();
+      outcomes.push(...(await runGroup(g.api, g.mutants, flags, work)));
+      timings.push({ api: g.api, mutants: g.mutants.length, durationMs: Date.now() - t0 });
+      // the groups done so far, should a later one break
+      if (g !== groups.at(-1)) reportNow();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return reportNow();
+}
+
+/** Scores the outcomes under the current triage, writes mutation.json/md (and the triage stubs), returns the exit code. */
+function writeReports(flags: MutationFlags, input: Omit<ReportInput, 'triage'>): number {
+  const triage = readTriage();
+  const report = buildReport({ ...input, triage: triageIndex(triage) });
   mkdirSync(flags.outDir, { recursive: true });
   writeFileSync(join(flags.outDir, 'mutation.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(flags.outDir, 'mutation.md'), renderMarkdown(report));

@@ -62,11 +62,14 @@ export interface MutationReport extends RunFacts {
   /** closed in the triage, yet survived this run */
   regressions: SurvivorEntry[];
   errors: { file: string; line: number; mutator: string; detail: string }[];
-  mutants: { file: string; line: number; api: SampledMutant['api']; mutator: string; original: string; replacement: string; context: string; outcome: Outcome; detail?: string }[];
+  mutants: ReportedMutant[];
 }
 
+/** A mutant as mutation.json lists it: enough to score it again under a newer triage (--retriage). */
+export type ReportedMutant = Omit<MutantOutcome, 'identity'>;
+
 export interface ReportInput extends RunFacts {
-  outcomes: readonly MutantOutcome[];
+  outcomes: readonly ReportedMutant[];
   triage: ReadonlyMap<string, TriageEntry>;
 }
 
@@ -121,7 +124,10 @@ export function buildReport({ outcomes, triage, ...facts }: ReportInput): Mutati
     survivors,
     regressions: survivors.filter((s) => s.triage === 'closed'),
     errors: input.outcomes.filter((m) => m.outcome === 'error').map((m) => ({ file: m.file, line: m.line, mutator: m.mutator, detail: m.detail ?? '' })),
-    mutants: input.outcomes.map((m) => ({ file: m.file, line: m.line, api: m.api, mutator: m.mutator, original: m.original, replacement: m.replacement, context: m.context, outcome: m.outcome, ...(m.detail !== undefined && { detail: m.detail }) })),
+    mutants: input.outcomes.map((m) => {
+      const { identity: _identity, ...rest } = m as MutantOutcome;
+      return rest;
+    }),
   };
 }
 
