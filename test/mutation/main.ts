@@ -11,7 +11,9 @@
  * ./survivors.yaml (./triage.ts).
  *
  * --list: enumerate and sample only (no Stryker). --retriage: score the last reports/mutation.json
- * again under the current survivors.yaml (no Stryker). --stub-triage: add the untriaged survivors to
+ * again under the current survivors.yaml (no Stryker). --recheck-timeouts: run the mutants that
+ * timed out in the last report again, alone, with --timeout-ms (a shared machine slows a run past
+ * Stryker's limit: a timeout counts as detected, so it is worth confirming), and merge the verdicts. --stub-triage: add the untriaged survivors to
  * survivors.yaml as `open` / "not triaged yet", to be triaged by hand. --min-score: exit 1 below it.
  * Not part of `npm test` (minutes per mutant group); `npm run bench -- --only mutation` runs it.
  */
@@ -26,7 +28,7 @@ import type { SampledMutant } from './mutants.js';
 import { MUTATOR_OPTIONS, enumerateMutants, keyString, mutantIdentity, sampleMutants } from './mutants.js';
 import type { MutantOutcome, Outcome } from './report.js';
 import { buildReport, renderMarkdown } from './report.js';
-import type { MutationReport, ReportInput } from './report.js';
+import type { MutationReport, ReportInput, ReportedMutant, RunFacts } from './report.js';
 import type { MutationApi } from './scope.js';
 import { scopeFiles } from './scope.js';
 import { CHECKER_NAME, IGNORER_NAME, OUTSIDE_SAMPLE, ROOT, SAMPLE_ENV, faultCodeIgnorer } from './stryker-plugins.js';
@@ -44,10 +46,11 @@ export interface MutationFlags {
   list: boolean;
   /** score reports/mutation.json again under the current survivors.yaml, without running Stryker */
   retriage: boolean;
+  recheckTimeouts: boolean;
   outDir: string;
 }
 
-const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--retriage] [--out-dir reports]';
+const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--retriage] [--recheck-timeouts] [--out-dir reports]';
 
 export function parseMutationFlags(argv: readonly string[]): MutationFlags {
   const { values } = parseArgs({
@@ -64,6 +67,7 @@ export function parseMutationFlags(argv: readonly string[]): MutationFlags {
       'stub-triage': { type: 'boolean' },
       list: { type: 'boolean' },
       retriage: { type: 'boolean' },
+      'recheck-timeouts': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -88,6 +92,7 @@ export function parseMutationFlags(argv: readonly string[]): MutationFlags {
     stubTriage: values['stub-triage'] === true,
     list: values.list === true,
     retriage: values.retriage === true,
+    recheckTimeouts: values['recheck-timeouts'] === true,
     outDir: values['out-dir'] ?? join(ROOT, 'reports'),
   };
 }
@@ -169,9 +174,10 @@ async function runGroup(api: MutationApi, mutants: readonly SampledMutant[], fla
 
 export async function runMutation(flags: MutationFlags): Promise<number> {
   process.chdir(ROOT);
-  if (flags.retriage) {
+  if (flags.retriage || flags.recheckTimeouts) {
     const { tool: _tool, counts: _counts, killedByExit: _k, score: _s, survivors: _sv, regressions: _r, errors: _e, mutants, ...facts } = JSON.parse(readFileSync(join(flags.outDir, 'mutation.json'), 'utf8')) as MutationReport;
-    return writeReports(flags, { ...facts, outcomes: mutants });
+    if (flags.retriage) return writeReports(flags, { ...facts, outcomes: mutants });
+    return recheckTimeouts(flags, facts, mutants);
   }
   const started = Date.now();
   const files = scopeFiles(ROOT).filter((f) => flags.files === undefined || f.includes(flags.files));
@@ -213,6 +219,31 @@ export async function runMutation(flags: MutationFlags): Promise<number> {
     rmSync(work, { recursive: true, force: true });
   }
   return reportNow();
+}
+
+/** The timed-out mutants of a report, run again (same code: their keys must still be found) and merged in. */
+async function recheckTimeouts(flags: MutationFlags, facts: RunFacts, previous: readonly ReportedMutant[]): Promise<number> {
+  const started = Date.now();
+  const wanted = new Set(previous.filter((m) => m.outcome === 'timeout').map((m) => keyString(m)));
+  const files = [...new Set(previous.filter((m) => wanted.has(keyString(m))).map((m) => m.file))];
+  const { mutants: all } = await enumerateMutants(ROOT, files, faultCodeIgnorer);
+  const again = all.filter((m) => wanted.has(keyString(m)));
+  console.log(`mutation: ${wanted.size} timed-out mutants to run again (${again.length} found in the code as it is now), --timeout-ms ${flags.timeoutMs}`);
+  const fresh = new Map<string, MutantOutcome>();
+  const work = mkdtempSync(join(tmpdir(), 'paygate-mutation-'));
+  try {
+    for (const api of ['gateway', 'partner', 'both'] as const) {
+      const group = again.filter((m) => m.api === api);
+      if (group.length > 0) for (const o of await runGroup(api, group, flags, work)) fresh.set(keyString(o), o);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const outcomes = previous.map((m) => {
+    const o = fresh.get(keyString(m));
+    return o === undefined ? m : { ...o, detail: `${o.detail ?? o.outcome} (rechecked after a timeout)` };
+  });
+  return writeReports(flags, { ...facts, durationMs: facts.durationMs + (Date.now() - started), outcomes });
 }
 
 /** Scores the outcomes under the current triage, writes mutation.json/md (and the triage stubs), returns the exit code. */
