@@ -90,6 +90,11 @@ export interface Mutant {
   kind: MutationKind;
   /** Dotted path of the value at fault (for `missing-required`, the missing property's path). */
   path: string;
+  /**
+   * The `x-requirement` of the schema node at fault (for `missing-required`, the missing property's
+   * node, else the object's), or of its nearest ancestor that has one: the rule the mutant breaks.
+   */
+  requirements: readonly string[];
   body: unknown;
 }
 
@@ -492,6 +497,8 @@ interface Rule {
   value: Arbitrary<unknown> | undefined;
   /** The path whose presence the base body must guarantee. */
   forced: string[];
+  /** x-requirement of the node at fault (see Mutant.requirements) */
+  requirements: readonly string[];
 }
 
 const WRONG_TYPE_CANDIDATES: ReadonlyArray<[JsonType, unknown]> = [
@@ -516,14 +523,23 @@ function lengthWithin(s: JsonSchemaObject, v: string): boolean {
   return n >= (s.minLength ?? 0) && (s.maxLength === undefined || n <= s.maxLength);
 }
 
-function collectRules(schema: JsonSchema, segs: string[], ctx: Ctx, out: Rule[], depth: number): void {
+/** The `x-requirement` of a schema node (an ID or a list), as a list; empty when it names none. */
+function xRequirements(schema: JsonSchema | undefined): string[] {
+  if (schema === undefined || typeof schema === 'boolean') return [];
+  const x = (schema as Record<string, unknown>)['x-requirement'];
+  return typeof x === 'string' ? [x] : Array.isArray(x) ? x.filter((id): id is string => typeof id === 'string') : [];
+}
+
+function collectRules(schema: JsonSchema, segs: string[], ctx: Ctx, out: Rule[], depth: number, inherited: readonly string[] = []): void {
   const where = pathString(segs) || '(root)';
   if (depth > 12) fail(`schema nests deeper than 12 levels at ${where} (recursive $ref?)`);
   const s = resolve(schema, ctx, where);
   if (typeof s === 'boolean') return;
   const isRoot = segs.length === 0;
-  const add = (kind: MutationKind, value: Arbitrary<unknown> | undefined, at: string[] = segs, forced: string[] = segs) =>
-    out.push({ kind, segs: at, value, forced });
+  const own = xRequirements(schema);
+  const here = own.length > 0 ? own : xRequirements(s).length > 0 ? xRequirements(s) : inherited;
+  const add = (kind: MutationKind, value: Arbitrary<unknown> | undefined, at: string[] = segs, forced: string[] = segs, requirements: readonly string[] = here) =>
+    out.push({ kind, segs: at, value, forced, requirements });
 
   if (s.oneOf || s.anyOf) {
     // Only a wrong type for the whole value, when every branch declares its types.
@@ -603,18 +619,23 @@ function collectRules(schema: JsonSchema, segs: string[], ctx: Ctx, out: Rule[],
     const elem = gen(items, [...segs, '*'], ctx, undefined, depth + 1);
     if (!isRoot && s.minItems !== undefined && s.minItems > 0) add('too-few-items', fc.array(elem, { minLength: s.minItems - 1, maxLength: s.minItems - 1 }));
     if (!isRoot && s.maxItems !== undefined) add('too-many-items', fc.array(elem, { minLength: s.maxItems + 1, maxLength: s.maxItems + 1 }));
-    if (s.maxItems === undefined || s.maxItems >= 1) collectRules(items, [...segs, '0'], ctx, out, depth + 1);
+    if (s.maxItems === undefined || s.maxItems >= 1) collectRules(items, [...segs, '0'], ctx, out, depth + 1, here);
   }
   if (types.includes('object')) {
     const props = s.properties ?? {};
-    for (const name of s.required ?? []) add('missing-required', undefined, [...segs, name], [...segs, name]);
+    for (const name of s.required ?? []) {
+      const child = props[name];
+      const childOwn = xRequirements(child);
+      const childResolved = child === undefined ? [] : xRequirements(resolve(child, ctx, where));
+      add('missing-required', undefined, [...segs, name], [...segs, name], childOwn.length > 0 ? childOwn : childResolved.length > 0 ? childResolved : here);
+    }
     if (s.additionalProperties === false) {
       let extra = 'unexpectedProperty';
       while (extra in props) extra += '_';
       add('unexpected-property', fc.constant('x'), [...segs, extra], segs);
     }
     for (const [name, propSchema] of Object.entries(props)) {
-      collectRules(propSchema, [...segs, name], ctx, out, depth + 1);
+      collectRules(propSchema, [...segs, name], ctx, out, depth + 1, here);
     }
   }
 }
@@ -670,7 +691,7 @@ function mutantArb(schema: JsonSchema, rule: Rule, ctx: Ctx): Arbitrary<Mutant> 
     const holder = cur as Record<string, unknown>;
     if (rule.value === undefined) delete holder[last];
     else holder[last] = structuredClone(v);
-    return { rule: name, kind: rule.kind, path, body };
+    return { rule: name, kind: rule.kind, path, requirements: rule.requirements, body };
   });
 }
 

@@ -1,17 +1,27 @@
 /**
  * `tsx reference/main.ts [--json]`: runs the reference sandbox (both APIs) until SIGINT/SIGTERM.
- * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md); otherwise it
- * prints addresses, credentials and the variables to export to test against it.
+ * `--json` prints one line of ReferenceInfo for the suite (docs/ARCHITECTURE.md), and the
+ * personality on stderr; otherwise it prints the personality, addresses, credentials and the
+ * variables to export to test against it. A mix (REFERENCE_PERSONALITY=mix:SEED) is printed with
+ * every choice it drew away from the default, so a run can be reproduced and bisected.
  * `--receiver` runs the reference receiver instead (reference/receiver/main.ts).
  */
+import { describePersonality, differencesFromDefault, mixSeed, personality, type Personality } from './personality.js';
 import { referenceOptionsFromEnv, startReference, type ReferenceInfo } from './server.js';
 
-function forPeople(info: ReferenceInfo): string {
+function personalityForPeople(chosen: Personality): string[] {
+  const head = `personality: ${chosen.name} (REFERENCE_PERSONALITY=default|alt|mix:SEED; reference/DECISIONS.md)`;
+  if (mixSeed(chosen.name) === undefined) return [head];
+  const drawn = differencesFromDefault(chosen);
+  return [head, `  drawn away from the default (${drawn.length}; REFERENCE_PERSONALITY_KEEP=key,… keeps a choice at its default):`, ...drawn.map((d) => `    ${d}`)];
+}
+
+function forPeople(info: ReferenceInfo, chosen: Personality): string {
   const g = info.gateway;
   const p = info.partner;
   return [
     'paygate-conformance reference sandbox',
-    `personality: ${referenceOptionsFromEnv().personality} (REFERENCE_PERSONALITY=default|alt; reference/DECISIONS.md)`,
+    ...personalityForPeople(chosen),
     '',
     `gateway  ${g.baseUrl}   (POST /api/auth, /api/v1/...)`,
     `  sandbox pair (account A):     ${g.clientId} / ${g.clientSecret}`,
@@ -49,8 +59,15 @@ async function main(): Promise<void> {
     return runReceiverMain(process.argv.slice(2));
   }
   const json = process.argv.slice(2).includes('--json');
-  const running = await startReference();
-  process.stdout.write(json ? `${JSON.stringify(running.info)}\n` : `${forPeople(running.info)}\n`);
+  const options = referenceOptionsFromEnv();
+  const chosen = personality(options.personality, options.personalityKeep);
+  const running = await startReference(options);
+  if (json) {
+    process.stdout.write(`${JSON.stringify(running.info)}\n`);
+    process.stderr.write(`reference: ${describePersonality(chosen)}\n`);
+  } else {
+    process.stdout.write(`${forPeople(running.info, chosen)}\n`);
+  }
   let stopping = false;
   const shutdown = (): void => {
     if (stopping) return;

@@ -1,7 +1,10 @@
 /**
  * The reference's personalities: every point where the contract leaves the implementation a free
  * choice, with the choice of the `default` personality and of the `alt` personality (which takes
- * the other option everywhere). `REFERENCE_PERSONALITY=default|alt` selects one (reference/server.ts).
+ * the other option everywhere). A mix (`mix:SEED`) draws each choice independently from all its
+ * options (default, alt and any further ones), deterministically per seed, so choices meet in
+ * combinations neither fixed personality tries. `REFERENCE_PERSONALITY=default|alt|mix:SEED`
+ * selects one (reference/server.ts).
  *
  * This table is the single source: `reference/DECISIONS.md` ("Personalities") mirrors it row by
  * row (test/reference-personality.test.ts renders the table and compares), and every row quotes
@@ -9,8 +12,16 @@
  * failure against `alt` is either a bug of the alt choice (fix it here) or an over-strict check.
  */
 
+import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+
+/** The two fixed personalities. */
 export type PersonalityName = 'default' | 'alt';
 export const PERSONALITY_NAMES: readonly PersonalityName[] = ['default', 'alt'];
+/** A mix: every choice drawn from its options with this seed. */
+export type MixName = `mix:${number}`;
+/** What REFERENCE_PERSONALITY names: a fixed personality or a mix. */
+export type PersonalitySpec = PersonalityName | MixName;
 
 export interface Choice<T> {
   api: 'gateway' | 'partner' | 'both';
@@ -20,6 +31,8 @@ export interface Choice<T> {
   what: string;
   default: T;
   alt: T;
+  /** further options, each as conforming as default and alt, that only a mix draws */
+  more?: readonly T[];
 }
 
 function choice<T>(c: Choice<T>): Choice<T> {
@@ -29,11 +42,13 @@ function choice<T>(c: Choice<T>): Choice<T> {
 /** Gateway error body styles: the two shapes the contract shows. */
 export type ErrorShape = 'success-false' | 'error-code';
 export type TimestampPrecision = 'ms' | 's' | 'us';
+/** How a timestamp writes its offset: UTC as `Z` or `+00:00`, or Brasília time. */
+export type Offset = 'Z' | '+00:00' | '-03:00';
 
 export const CHOICES = {
   // ── both APIs: how a JSON answer is written ─────────────────────────────────────────────────
-  jsonIndent: choice<0 | 2>({
-    api: 'both', sentence: 'All bodies are JSON. / Bodies are JSON.', what: 'indentation of JSON response bodies (0 = compact)', default: 0, alt: 2,
+  jsonIndent: choice<0 | 2 | 4>({
+    api: 'both', sentence: 'All bodies are JSON. / Bodies are JSON.', what: 'indentation of JSON response bodies (0 = compact)', default: 0, alt: 2, more: [4],
   }),
   jsonSortKeys: choice<boolean>({
     api: 'both', sentence: 'All bodies are JSON. / Bodies are JSON.', what: 'object keys of response bodies sorted alphabetically (JSON objects are unordered)', default: false, alt: true,
@@ -105,15 +120,15 @@ export const CHOICES = {
     api: 'gateway', sentence: '`id` (string), `status` (`paid`, `pending` or `refused`)', what: 'card charge id format (`card_` + hex in alt)', default: 'uuid', alt: 'prefixed',
   }),
   gwTimestampPrecision: choice<TimestampPrecision>({
-    api: 'gateway', sentence: '| createdAt, updatedAt, processedAt | string | ISO 8601 timestamps, on lookup |', what: 'fraction digits of gateway timestamps', default: 'ms', alt: 'us',
+    api: 'gateway', sentence: '| createdAt, updatedAt, processedAt | string | ISO 8601 timestamps, on lookup |', what: 'fraction digits of gateway timestamps', default: 'ms', alt: 'us', more: ['s'],
   }),
-  gwTimestampOffset: choice<'Z' | '-03:00'>({
-    api: 'gateway', sentence: '| createdAt, updatedAt, processedAt | string | ISO 8601 timestamps, on lookup | (no time zone is stated)', what: 'UTC offset of gateway timestamps', default: 'Z', alt: '-03:00',
+  gwTimestampOffset: choice<Offset>({
+    api: 'gateway', sentence: '| createdAt, updatedAt, processedAt | string | ISO 8601 timestamps, on lookup | (no time zone is stated)', what: 'UTC offset of gateway timestamps', default: 'Z', alt: '-03:00', more: ['+00:00'],
   }),
 
   // ── gateway: PIX charges ────────────────────────────────────────────────────────────────────
-  gwChargeFee: choice<'percent-0.99-ceil' | 'flat-35'>({
-    api: 'gateway', sentence: '| fees | integer | cents |', what: 'fee of a PIX charge', default: 'percent-0.99-ceil', alt: 'flat-35',
+  gwChargeFee: choice<'percent-0.99-ceil' | 'flat-35' | 'zero'>({
+    api: 'gateway', sentence: '| fees | integer | cents |', what: 'fee of a PIX charge', default: 'percent-0.99-ceil', alt: 'flat-35', more: ['zero'],
   }),
   gwChargeExtraFields: choice<boolean>({
     api: 'gateway', sentence: 'PIX charge (response `data`) | id | pix.emv | pix.qrCode | status | fees', what: 'undocumented fields (amountInCents, description, createdAt, updatedAt, paidAt) in the PIX charge', default: true, alt: false,
@@ -240,8 +255,8 @@ export const CHOICES = {
   gwSignatureTimestampUnit: choice<'s' | 'ms'>({
     api: 'gateway', sentence: '| ServiceGateway-Signature | `t=<epoch>,v1=<hmac>`, sent only when the webhook has a signatureSecret |', what: 'unit of `t` (the signed text uses the same value)', default: 's', alt: 'ms',
   }),
-  gwWebhookJsonIndent: choice<0 | 2>({
-    api: 'gateway', sentence: 'Webhooks are HTTP POST callbacks with a JSON body … over the text `<timestamp>.<JSON of the payload>`', what: 'indentation of the callback body (the signature covers the bytes sent)', default: 0, alt: 2,
+  gwWebhookJsonIndent: choice<0 | 2 | 4>({
+    api: 'gateway', sentence: 'Webhooks are HTTP POST callbacks with a JSON body … over the text `<timestamp>.<JSON of the payload>`', what: 'indentation of the callback body (the signature covers the bytes sent)', default: 0, alt: 2, more: [4],
   }),
   gwWebhookKeyOrder: choice<'envelope-first' | 'resource-first'>({
     api: 'gateway', sentence: 'Transaction events: `id` (string UUID), `type` (`transaction`), `event`, `scope` (`user`), `transaction{…}`', what: 'key order of the callback payload', default: 'envelope-first', alt: 'resource-first',
@@ -273,40 +288,45 @@ export const CHOICES = {
     api: 'partner', sentence: '| customer_email | string | optional | / | e2e_id | string | end-to-end identifier |', what: 'charge fields without a value (description, external_ref, customer_email, e2e_id)', default: 'null', alt: 'omit',
   }),
   ptTimestampPrecision: choice<TimestampPrecision>({
-    api: 'partner', sentence: '| expires_at | string | ISO 8601 UTC |', what: 'fraction digits of charge timestamps', default: 'ms', alt: 's',
+    api: 'partner', sentence: '| expires_at | string | ISO 8601 UTC |', what: 'fraction digits of charge timestamps', default: 'ms', alt: 's', more: ['us'],
   }),
   ptUtcDesignator: choice<'Z' | '+00:00'>({
     api: 'partner', sentence: '| created_at | string | ISO 8601 UTC |', what: 'how UTC is written in charge timestamps', default: 'Z', alt: '+00:00',
   }),
-  ptEventCreatedAtOffset: choice<'Z' | '-03:00'>({
-    api: 'partner', sentence: '`id` (string), `type` (event name), `created_at` (ISO 8601), `data{amount_cents, e2e_id, external_ref}`.', what: 'offset of a webhook event\'s created_at (UTC is not stated there)', default: 'Z', alt: '-03:00',
+  ptEventCreatedAtOffset: choice<Offset>({
+    api: 'partner', sentence: '`id` (string), `type` (event name), `created_at` (ISO 8601), `data{amount_cents, e2e_id, external_ref}`.', what: 'offset of a webhook event\'s created_at (UTC is not stated there)', default: 'Z', alt: '-03:00', more: ['+00:00'],
   }),
-  ptLedgerCreatedAtOffset: choice<'Z' | '-03:00'>({
-    api: 'partner', sentence: 'Each `transactions[]` item: `id` string, `event_type` string …, `created_at` ISO 8601', what: 'offset of a ledger posting\'s created_at (UTC is not stated there)', default: 'Z', alt: '-03:00',
+  ptLedgerCreatedAtOffset: choice<Offset>({
+    api: 'partner', sentence: 'Each `transactions[]` item: `id` string, `event_type` string …, `created_at` ISO 8601', what: 'offset of a ledger posting\'s created_at (UTC is not stated there)', default: 'Z', alt: '-03:00', more: ['+00:00'],
   }),
-  ptCaptureFee: choice<'percent-0.99-floor' | 'percent-1.5-round'>({
-    api: 'partner', sentence: '`entries[]` each with `account_code` string, `direction` (`debit` or `credit`), `amount_cents` integer.', what: 'fee taken from a capture', default: 'percent-0.99-floor', alt: 'percent-1.5-round',
+  ptCaptureFee: choice<'percent-0.99-floor' | 'percent-1.5-round' | 'zero'>({
+    api: 'partner', sentence: '`entries[]` each with `account_code` string, `direction` (`debit` or `credit`), `amount_cents` integer.', what: 'fee taken from a capture (zero: no fee entry)', default: 'percent-0.99-floor', alt: 'percent-1.5-round', more: ['zero'],
   }),
-  ptLedgerAccountCodes: choice<{ clearing: string; merchant: string; fee: string }>({
-    api: 'partner', sentence: '`entries[]` each with `account_code` string', what: 'ledger account codes', default: { clearing: 'psp_clearing', merchant: 'merchant_available', fee: 'fee_revenue' }, alt: { clearing: '1.1.01-pix-settlement', merchant: '2.1.01-merchant', fee: '3.1.01-fees' },
+  ptCaptureReserve: choice<'none' | 'split-10pct-floor' | 'hold-posting-5pct-ceil' | 'hold-entries-10pct-floor'>({
+    api: 'partner', sentence: '| reserve_cents | integer | held in risk reserve, if applicable |',
+    what: 'part of a capture\'s net withheld into reserve_cents (available_cents rises by the rest): none; 10 % rounded down, credited to the reserve account in the capture posting; 5 % rounded up, moved from the merchant to the reserve account by a second posting `reserve.hold`; 10 % rounded down, moved within the capture posting (debit merchant, credit reserve)',
+    default: 'none', alt: 'split-10pct-floor', more: ['hold-posting-5pct-ceil', 'hold-entries-10pct-floor'],
+  }),
+  ptLedgerAccountCodes: choice<{ clearing: string; merchant: string; fee: string; reserve: string }>({
+    api: 'partner', sentence: '`entries[]` each with `account_code` string', what: 'ledger account codes', default: { clearing: 'psp_clearing', merchant: 'merchant_available', fee: 'fee_revenue', reserve: 'merchant_reserve' }, alt: { clearing: '1.1.01-pix-settlement', merchant: '2.1.01-merchant', fee: '3.1.01-fees', reserve: '2.1.02-risk-reserve' },
   }),
   ptLedgerOrder: choice<'newest-first' | 'oldest-first'>({
     api: 'partner', sentence: '| transactions[] | array | last 50 ledger postings |', what: 'order of the 50 postings shown', default: 'newest-first', alt: 'oldest-first',
   }),
-  ptListEnvelope: choice<'data' | 'items-count'>({
-    api: 'partner', sentence: 'Lists the account charges, newest first, up to 200 records. … Response envelope and pagination: not shown.', what: 'list envelope: `{data: [...]}` or `{items: [...], count, has_more}`', default: 'data', alt: 'items-count',
+  ptListEnvelope: choice<'data' | 'items-count' | 'bare-array'>({
+    api: 'partner', sentence: 'Lists the account charges, newest first, up to 200 records. … Response envelope and pagination: not shown.', what: 'list envelope: `{data: [...]}`, `{items: [...], count, has_more}` or a bare array', default: 'data', alt: 'items-count', more: ['bare-array'],
   }),
   ptListUnknownStatus: choice<'422' | 'empty-list'>({
     api: 'partner', sentence: 'Optional query `status` filters by one of the charge states.', what: 'answer to `?status=` with a value that is no charge state', default: '422', alt: 'empty-list',
   }),
-  ptCancelResponse: choice<'200-charge' | '204-empty'>({
-    api: 'partner', sentence: 'Cancels a charge that is still pending; otherwise 409. Response body: not shown.', what: 'answer to a successful cancel', default: '200-charge', alt: '204-empty',
+  ptCancelResponse: choice<'200-charge' | '204-empty' | '200-id-status'>({
+    api: 'partner', sentence: 'Cancels a charge that is still pending; otherwise 409. Response body: not shown.', what: 'answer to a successful cancel: the charge, no body, or `{id, status}`', default: '200-charge', alt: '204-empty', more: ['200-id-status'],
   }),
-  ptPayResponse: choice<'charge' | 'id-status'>({
-    api: 'partner', sentence: 'Confirms the charge as if the PIX were paid … Production answers 403. Response body: not shown.', what: 'body of a successful pay: the charge, or `{id, status}`', default: 'charge', alt: 'id-status',
+  ptPayResponse: choice<'charge' | 'id-status' | '204-empty'>({
+    api: 'partner', sentence: 'Confirms the charge as if the PIX were paid … Production answers 403. Response body: not shown.', what: 'answer to a successful pay: 200 with the charge, 200 with `{id, status}`, or 204 without body', default: 'charge', alt: 'id-status', more: ['204-empty'],
   }),
   ptPayAlreadyPaid: choice<'409' | '200-no-effect'>({
-    api: 'partner', sentence: '| pending | payment confirmed (or sandbox simulation route) | before expires_at | paid | terminal; … | (the answer to paying a paid charge is not shown)', what: 'pay of a charge already paid: 409, or 200 with the charge and no second capture', default: '409', alt: '200-no-effect',
+    api: 'partner', sentence: '| pending | payment confirmed (or sandbox simulation route) | before expires_at | paid | terminal; … | (the answer to paying a paid charge is not shown)', what: 'pay of a charge already paid: 409, or the answer of a successful pay (ptPayResponse) without a second capture', default: '409', alt: '200-no-effect',
   }),
   ptReplayHeader: choice<boolean>({
     api: 'partner', sentence: 'Idempotency: same key and same body returns the original response without repeating the effect', what: '`Idempotent-Replayed: true` on a replay', default: true, alt: false,
@@ -340,8 +360,8 @@ export const CHOICES = {
   }),
 
   // ── partner: webhook deliveries ─────────────────────────────────────────────────────────────
-  ptWebhookJsonIndent: choice<0 | 2>({
-    api: 'partner', sentence: 'over `<timestamp>.<raw request body>`. The raw body, not a re-serialized JSON, must be used.', what: 'indentation of the event body (signed as sent)', default: 0, alt: 2,
+  ptWebhookJsonIndent: choice<0 | 2 | 4>({
+    api: 'partner', sentence: 'over `<timestamp>.<raw request body>`. The raw body, not a re-serialized JSON, must be used.', what: 'indentation of the event body (signed as sent)', default: 0, alt: 2, more: [4],
   }),
   ptWebhookKeyOrder: choice<'id-first' | 'data-first'>({
     api: 'partner', sentence: '`id` (string), `type` (event name), `created_at` (ISO 8601), `data{amount_cents, e2e_id, external_ref}`.', what: 'key order of the event body', default: 'id-first', alt: 'data-first',
@@ -367,18 +387,42 @@ export type ChoiceKey = keyof typeof CHOICES;
 type ValueOf<K extends ChoiceKey> = (typeof CHOICES)[K] extends Choice<infer T> ? T : never;
 
 /** One personality: the value of every choice. */
-export type Personality = { readonly name: PersonalityName } & { readonly [K in ChoiceKey]: ValueOf<K> };
+export type Personality = { readonly name: PersonalitySpec } & { readonly [K in ChoiceKey]: ValueOf<K> };
+
+/** Every option of a choice: default, alt, then the further ones (a mix draws among them). */
+export function optionsOf<T>(c: Choice<T>): readonly T[] {
+  return [c.default, c.alt, ...(c.more ?? [])];
+}
+
+/** The seed of a mix name, undefined for a fixed personality. */
+export function mixSeed(name: PersonalitySpec): number | undefined {
+  return name.startsWith('mix:') ? Number(name.slice(4)) : undefined;
+}
+
+/**
+ * The option a mix draws for one choice: a hash of the seed and the choice's key, so each choice
+ * is drawn independently of the others and of the table's order (a new row changes no other draw).
+ */
+export function drawOption<T>(seed: number, key: string, c: Choice<T>): T {
+  const options = optionsOf(c);
+  const index = createHash('sha256').update(`mix:${seed}:${key}`).digest().readUInt32BE(0) % options.length;
+  return options[index] as T;
+}
 
 /**
  * One personality's values. `keepDefault` names choices that keep the default value (for
  * bisecting which choice a check trips over: `REFERENCE_PERSONALITY_KEEP=key,key`).
  */
-export function personality(name: PersonalityName, keepDefault: readonly string[] = []): Personality {
+export function personality(name: PersonalitySpec, keepDefault: readonly string[] = []): Personality {
   const values: Record<string, unknown> = { name };
   for (const key of keepDefault) {
     if (!(key in CHOICES)) throw new Error(`reference: unknown personality choice "${key}" in REFERENCE_PERSONALITY_KEEP`);
   }
-  for (const [key, c] of Object.entries(CHOICES) as [ChoiceKey, Choice<unknown>][]) values[key] = keepDefault.includes(key) ? c.default : c[name];
+  const seed = mixSeed(name);
+  for (const [key, c] of Object.entries(CHOICES) as [ChoiceKey, Choice<unknown>][]) {
+    if (keepDefault.includes(key)) values[key] = c.default;
+    else values[key] = seed === undefined ? c[name as PersonalityName] : drawOption(seed, key, c);
+  }
   return values as Personality;
 }
 
@@ -389,12 +433,31 @@ export function parseKeepDefault(value: string | undefined): string[] {
 
 export const DEFAULT_PERSONALITY: Personality = personality('default');
 
-/** `REFERENCE_PERSONALITY`: unset or empty → default; anything but default/alt is an error. */
-export function parsePersonality(value: string | undefined): PersonalityName {
+/** `REFERENCE_PERSONALITY`: unset or empty → default; default, alt or mix:SEED (a non-negative integer); anything else is an error. */
+export function parsePersonality(value: string | undefined): PersonalitySpec {
   const text = value?.trim() ?? '';
   if (text === '' || text === 'default') return 'default';
   if (text === 'alt') return 'alt';
-  throw new Error(`reference: REFERENCE_PERSONALITY must be default or alt, got "${text}"`);
+  const mix = /^mix:(\d{1,15})$/.exec(text);
+  if (mix && Number.isSafeInteger(Number(mix[1]))) return `mix:${Number(mix[1])}`;
+  throw new Error(`reference: REFERENCE_PERSONALITY must be default, alt or mix:SEED (SEED a non-negative integer), got "${text}"`);
+}
+
+/** The choices where a personality differs from the default, as `key=value` (JSON values). */
+export function differencesFromDefault(p: Personality): string[] {
+  return (Object.entries(CHOICES) as [ChoiceKey, Choice<unknown>][])
+    .filter(([key, c]) => !isDeepStrictEqual(p[key], c.default))
+    .map(([key]) => `${key}=${JSON.stringify(p[key])}`);
+}
+
+/**
+ * One line naming a personality and, for a mix, what it drew away from the default: enough to
+ * reproduce a run (the same name draws the same) and to bisect it (REFERENCE_PERSONALITY_KEEP).
+ */
+export function describePersonality(p: Personality): string {
+  if (mixSeed(p.name) === undefined) return `personality ${p.name}`;
+  const drawn = differencesFromDefault(p);
+  return `personality ${p.name}: ${drawn.length} of ${Object.keys(CHOICES).length} choices away from the default: ${drawn.join(' ')}`;
 }
 
 function show(value: unknown): string {
@@ -405,7 +468,8 @@ function show(value: unknown): string {
 export function renderDecisionsTable(): string {
   const rows = (Object.entries(CHOICES) as [string, Choice<unknown>][]).map(([key, c], index) => {
     const cell = (text: string): string => text.replace(/\|/g, '\\|');
-    return `| ${index + 1} | \`${key}\` | ${c.api} | ${cell(c.sentence)} | ${cell(c.what)} | ${cell(show(c.default))} | ${cell(show(c.alt))} |`;
+    const more = (c.more ?? []).map(show).join(', ');
+    return `| ${index + 1} | \`${key}\` | ${c.api} | ${cell(c.sentence)} | ${cell(c.what)} | ${cell(show(c.default))} | ${cell(show(c.alt))} | ${cell(more)} |`;
   });
-  return ['| # | choice | api | the contract leaves it open | what | default | alt |', '|---|---|---|---|---|---|---|', ...rows].join('\n');
+  return ['| # | choice | api | the contract leaves it open | what | default | alt | more (mixes only) |', '|---|---|---|---|---|---|---|---|', ...rows].join('\n');
 }

@@ -11,7 +11,7 @@ import type { Handler } from './shared/http.js';
 import { responseStyle, sendJson } from './shared/http.js';
 import { chaosEnabled, withChaos } from './shared/chaos.js';
 import { retryAfterValue, withRateLimit, type TooManyRequests } from './shared/rate-limit.js';
-import { parseKeepDefault, parsePersonality, personality, type Personality, type PersonalityName } from './personality.js';
+import { parseKeepDefault, parsePersonality, personality, type Personality, type PersonalitySpec } from './personality.js';
 import { parseFaults } from './faults.js';
 import { createGatewayApp } from './gateway/app.js';
 import type { GatewayCredentials } from './gateway/app.js';
@@ -34,8 +34,8 @@ export interface ReferenceOptions {
   partnerExpiryScale: number;
   /** REFERENCE_CHAOS=1: random 429s, latency, delayed webhooks (reference/shared/chaos.ts) */
   chaos: boolean;
-  /** REFERENCE_PERSONALITY: the free choices taken (reference/personality.ts, DECISIONS.md) */
-  personality: PersonalityName;
+  /** REFERENCE_PERSONALITY: the free choices taken, default, alt or mix:SEED (reference/personality.ts, DECISIONS.md) */
+  personality: PersonalitySpec;
   /** REFERENCE_PERSONALITY_KEEP: choices that keep their default value (bisecting) */
   personalityKeep: string[];
 }

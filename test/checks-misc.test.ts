@@ -1,7 +1,7 @@
 import type { RuleContext } from '../harness/rules/judgement.js';
 import { found } from './harness-fixtures.js';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import { verifyBalanceString, verifyIntegerCents } from '../harness/rules/money.js';
 import { parseIsoDateTime, verifyIsoTimestamp, verifyUtcTimestamp } from '../harness/rules/time.js';
 import {

@@ -16,43 +16,47 @@ const OUT = join(WORK, 'out');
 
 const FIXTURE = `
 import { expect, inject, test } from 'vitest';
-import { setCheckMeta } from '../../harness/report/meta.js';
-import type { CheckMeta } from '../../harness/report/meta.js';
-import { annotateCheck, attachExchange, finishCheckReport } from '../../harness/report/allure.js';
+import { writeOutcome } from '../../harness/report/outcome.js';
+import type { CheckOutcome } from '../../harness/report/outcome.js';
+import { reportFinding } from '../../harness/report/finding.js';
+import { annotateCheck, attachExchange, reportOutcome } from '../../harness/report/allure.js';
 
-const base = (checkId: string, requirements: string[]): CheckMeta => ({ checkId, api: 'gateway', area: 'PIX cash-in', requirements, severity: 'critical', failures: [], warnings: [], requests: 1 });
+const base = (check: string, title: string, requirements: string[]): CheckOutcome => ({ check, name: title, title, file: 'fixture.test.ts', api: 'gateway', area: 'PIX cash-in', requirements, severity: 'critical', state: 'passed', failures: [], warnings: [], requests: 1, durationMs: 1 });
 const exchange = { seq: 1, api: 'gateway' as const, operation: 'POST /api/v1/pix/in/qrcode', request: { method: 'POST', url: 'http://127.0.0.1:9/api/v1/pix/in/qrcode', headers: { authorization: '<redacted:bearer>' }, body: '{"amountInCents":99}' }, response: { status: 201, headers: {}, body: '{}', json: {} }, startedAt: new Date().toISOString(), durationMs: 3, curl: 'curl -X POST http://127.0.0.1:9/api/v1/pix/in/qrcode' };
+const annotate = (o: CheckOutcome, parameters?: Record<string, number>) => annotateCheck({ checkId: o.check, api: 'gateway', area: o.area ?? '', requirements: o.requirements, severity: 'critical' }, parameters ? { parameters } : {});
 
 test('fixture passes', async (ctx) => {
-  const meta = base('fixture.pass', ['GW-FIX-A']);
-  await annotateCheck(meta, { parameters: { size: 3 } });
+  const outcome = base('fixture.pass', 'fixture passes', ['GW-FIX-A']);
+  await annotate(outcome, { size: 3 });
   await attachExchange(exchange);
   expect(inject('paygateTarget').gateway?.baseUrl).toBe('http://127.0.0.1:9');
   expect(process.env['PAYGATE_RECEIVER_URL']).toMatch(/^http:\\/\\/127\\.0\\.0\\.1:\\d+$/);
   expect(process.env['PAYGATE_SEED']).toBe('5');
-  setCheckMeta({ ...meta, exercised: [{ operation: 'POST /api/v1/pix/in/qrcode', status: 201 }] }, ctx);
+  writeOutcome({ ...outcome, exercised: [{ operation: 'POST /api/v1/pix/in/qrcode', status: 201 }] }, ctx);
 });
 
 test('fixture fails', async (ctx) => {
-  const meta = base('fixture.fail', ['GW-FIX-A']);
-  await annotateCheck(meta);
-  setCheckMeta({ ...meta, failures: [{ code: 'status.unexpected', title: 'amount below minimum accepted', requirements: ['GW-FIX-A'], expected: '400', actual: '201', curl: [exchange.curl] }] }, ctx);
+  const outcome = base('fixture.fail', 'fixture fails', ['GW-FIX-A']);
+  await annotate(outcome);
+  const finding = reportFinding({ code: 'status.unexpected', title: 'amount below minimum accepted', severity: 'failure', requirements: ['GW-FIX-A' as never], expected: '400', actual: '201', exchanges: [exchange] });
+  writeOutcome({ ...outcome, state: 'failed', failures: [finding] }, ctx);
   const error = new Error('fixture.fail: 1 finding(s) break the contract');
   error.name = 'AssertionError';
   throw error;
 });
 
 test('fixture warns', async (ctx) => {
-  await finishCheckReport({ ...base('fixture.warn', ['GW-FIX-B']), warnings: [{ code: 'doc.punct', title: 'punctuation rejected', requirements: ['GW-FIX-B'], expected: 'accepted', actual: '400', curl: [] }] }, ctx);
+  const warning = reportFinding({ code: 'doc.punct', title: 'punctuation rejected', severity: 'warning', requirements: ['GW-FIX-B' as never], expected: 'accepted', actual: '400', exchanges: [] });
+  await reportOutcome({ ...base('fixture.warn', 'fixture warns', ['GW-FIX-B']), state: 'warned', warnings: [warning] }, ctx);
 });
 
 test('fixture not run', (ctx) => {
-  setCheckMeta({ ...base('fixture.notrun', ['GW-FIX-C']), notRun: 'GATEWAY_SPLIT_EMAIL not set' }, ctx);
+  writeOutcome({ ...base('fixture.notrun', 'fixture not run', ['GW-FIX-C']), state: 'not-run', notRun: 'GATEWAY_SPLIT_EMAIL not set' }, ctx);
   ctx.skip('GATEWAY_SPLIT_EMAIL not set');
 });
 
-test('fixture meta without context', () => {
-  setCheckMeta(base('fixture.noctx', ['GW-FIX-D']));
+test('fixture outcome without context', () => {
+  writeOutcome(base('fixture.noctx', 'fixture outcome without context', ['GW-FIX-D']));
 });
 `;
 

@@ -1,34 +1,49 @@
 // Zero false failures: the whole quick profile (both APIs), through `npm run conformance`'s entry
-// point, against the correct reference with two seeds (run side by side), one on each personality
-// (REFERENCE_PERSONALITY=default|alt: the alternate takes the other option wherever the contract
-// leaves one, reference/DECISIONS.md), draws no failure and no harness error. With the fault matrix's baseline and the chaos run, `npm test` passes four seeds;
-// `npm run soak` passes twenty. Warnings are allowed (points the contract leaves ambiguous); they are printed.
+// point, against the correct reference in four conforming personalities (run side by side): `alt`
+// (the other option wherever the contract leaves one) and three mixes (`mix:SEED`: each free
+// choice drawn from all its options, reference/DECISIONS.md), none draws a failure or a harness
+// error. The `default` personality runs in the fault matrix's baseline and in the chaos test (which
+// also runs a mix under chaos); `npm run soak -- --mix` passes twenty mixes. Warnings are allowed
+// (points the contract leaves ambiguous); they are printed.
 import { beforeAll, describe, expect, test } from 'vitest';
+import { describePersonality, personality, type PersonalitySpec } from '../reference/personality.js';
 import { describeRun, runCorrect } from './fault-matrix/correct.js';
 import type { CorrectRunSummary } from './fault-matrix/correct.js';
 import { inParallel } from './fault-matrix/runner.js';
 
-/** PAYGATE_SELFTEST_SEEDS=a,b,c overrides the seeds (to replay a soak failure). */
-const SEEDS: readonly number[] = process.env['PAYGATE_SELFTEST_SEEDS']?.split(',').map(Number).filter(Number.isSafeInteger) ?? [1_011, 303_303];
-/** the personality of each seed's reference: alternating, the first default */
-const personalityOf = (seed: number): 'default' | 'alt' => (SEEDS.indexOf(seed) % 2 === 0 ? 'default' : 'alt');
+interface SelfTestRun {
+  seed: number;
+  personality: PersonalitySpec;
+}
+
+/**
+ * The three mixes together draw every option that only a mix takes and every style of risk
+ * reserve (mix:1 splits the net, mix:23 holds it within the capture posting, mix:281 by a second
+ * posting); each runs with its own number as the suite's seed, so a failure replays with
+ * `npm run conformance -- --seed N --personality mix:N`. PAYGATE_SELFTEST_SEEDS=a,b,c replaces the
+ * mixes (to replay a `npm run soak -- --mix` failure).
+ */
+const MIX_SEEDS: readonly number[] = process.env['PAYGATE_SELFTEST_SEEDS']?.split(',').map(Number).filter(Number.isSafeInteger) ?? [1, 23, 281];
+const RUNS: readonly SelfTestRun[] = [{ seed: 303_303, personality: 'alt' }, ...MIX_SEEDS.map((seed): SelfTestRun => ({ seed, personality: `mix:${seed}` }))];
 
 describe('the correct reference', () => {
-  const runs = new Map<number, CorrectRunSummary>();
+  const runs = new Map<SelfTestRun, CorrectRunSummary>();
 
   beforeAll(async () => {
-    const results = await inParallel(SEEDS, 2, (seed) => runCorrect({ seed, workers: 1, timeoutMs: 150_000, label: `correct-${personalityOf(seed)}-seed-${seed}`, env: { REFERENCE_PERSONALITY: personalityOf(seed) } }));
-    for (const run of results) {
-      runs.set(run.seed, run);
-      console.log(describeRun(run));
+    // the runs mostly wait (webhooks, personalities' dispatch delays): four at once fit two cores
+    const results = await inParallel(RUNS, 4, async (run) => [run, await runCorrect({ seed: run.seed, workers: 1, timeoutMs: 180_000, label: `correct-${run.personality.replace(':', '-')}-seed-${run.seed}`, env: { REFERENCE_PERSONALITY: run.personality } })] as const);
+    for (const [run, summary] of results) {
+      runs.set(run, summary);
+      console.log(describeRun(summary));
     }
   }, 6 * 60_000);
 
-  test.each(SEEDS.map((seed) => [seed, personalityOf(seed)]))('seed %i, personality %s: the quick profile passes with zero failures', (seed) => {
-    const run = runs.get(seed);
+  test.each(RUNS.map((run) => [run.seed, run.personality, run] as const))('seed %i, personality %s: the quick profile passes with zero failures', (seed, name, selfTest) => {
+    const run = runs.get(selfTest);
     if (run === undefined) throw new Error(`seed ${seed} did not run`);
+    const drawn = name.startsWith('mix:') ? `\n${describePersonality(personality(name))}` : '';
     expect(run.errors, `harness errors:\n${run.errors.join('\n')}`).toEqual([]);
-    expect(run.failures, `failures against the correct reference (seed ${seed}; replay: npm run conformance -- --seed ${seed} --personality ${personalityOf(seed)}):\n${run.failures.join('\n')}`).toEqual([]);
+    expect(run.failures, `failures against the correct reference (seed ${seed}; replay: npm run conformance -- --seed ${seed} --personality ${name}):\n${run.failures.join('\n')}${drawn}`).toEqual([]);
     expect(run.checks, 'no check ran').toBeGreaterThan(0);
     expect(run.exitCode).toBe(0);
   });

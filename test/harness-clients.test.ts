@@ -8,8 +8,8 @@ import { GatewayClient } from '../harness/http/gateway-client.js';
 import { PartnerClient } from '../harness/http/partner-client.js';
 import { Session } from '../harness/run/session.js';
 import { CheckRun, NotRunError } from '../harness/run/check-run.js';
-import { formatFinding } from '../harness/report/format.js';
-import type { Exchange } from '../harness/http/exchange.js';
+import { renderFinding, replayCommand } from '../harness/report/format.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Finding, RequirementId } from '../harness/rules/finding.js';
 import { loadTargetConfig, startEmbeddedReference, targetFromReference } from '../harness/config/target.js';
 import type { EmbeddedReference } from '../harness/config/target.js';
@@ -145,7 +145,7 @@ describe('PartnerClient', () => {
   });
 });
 
-describe('formatFinding', () => {
+describe('renderFinding', () => {
   const finding: Finding = {
     code: 'contract.schema',
     title: 'GET /x → 200: response body /data/status must be equal to one of the allowed values',
@@ -157,7 +157,7 @@ describe('formatFinding', () => {
     exchanges: [{ seq: 1, api: 'gateway', request: { method: 'GET', url: 'http://h/x', headers: {} }, startedAt: '', durationMs: 1, curl: "curl -sS -i -X GET 'http://h/x'" }],
   };
   it('renders title, Expected/Received, requirement quotes, curl and replay', () => {
-    const text = formatFinding(finding, { seed: 7, replay: '1:2', check: 'a check' });
+    const text = renderFinding(finding, { replay: replayCommand({ seed: 7, path: '1:2', title: 'a check' }) });
     expect(text).toContain('✗ GET /x → 200');
     expect(text).toContain('  at /data/status');
     expect(text).toContain('Expected: enum');
@@ -170,7 +170,7 @@ describe('formatFinding', () => {
   it('marks warnings and redacts known secrets', () => {
     const r = new Redactor();
     r.register('supersecretvalue', 'PARTNER_API_KEY');
-    const text = formatFinding({ ...finding, severity: 'warning', actual: 'supersecretvalue' }, { redactor: r });
+    const text = renderFinding({ ...finding, severity: 'warning', actual: 'supersecretvalue' }, { redactor: r });
     expect(text).toContain('⚠');
     expect(text).not.toContain('supersecretvalue');
   });
@@ -219,15 +219,15 @@ describe('CheckRun', () => {
     expect(run.evaluations['GW-A' as RequirementId]).toEqual({ evaluations: 2, failed: 1, warned: 0 });
   });
 
-  it('folds a second finding with the same code about the same response into the first', () => {
+  it('keeps every finding as it was recorded (two rules seeing one 5xx are two findings)', () => {
     const exchange = { seq: 7, api: 'gateway', request: { method: 'GET', url: 'http://t/x', headers: {} }, response: { status: 503, headers: {}, body: '' }, startedAt: 'now', durationMs: 1, curl: '' } as unknown as Exchange;
     const run = new CheckRun('c', []);
     const finding: Omit<Finding, 'requirements'> = { code: 'target.5xx', title: 't', severity: 'failure', expected: '', actual: '', exchanges: [exchange] };
-    run.record({ requirements: [], findings: [{ ...finding, requirements: fixtureIds('GW-OP') }, { ...finding, requirements: fixtureIds('GW-OP', 'GW-SPECIFIC') }] });
-    expect(run.failures).toHaveLength(1);
-    expect(run.failures[0]!.requirements).toEqual(['GW-OP', 'GW-SPECIFIC']);
-    run.record({ requirements: [], findings: [{ ...finding, requirements: [], exchanges: [{ ...exchange, seq: 8 }] }] });
-    expect(run.failures).toHaveLength(2);
+    const first = { ...finding, requirements: fixtureIds('GW-OP') };
+    run.record({ requirements: [], findings: [first, { ...finding, requirements: fixtureIds('GW-OP', 'GW-SPECIFIC') }] });
+    expect(run.failures.map((f) => f.requirements)).toEqual([['GW-OP'], ['GW-OP', 'GW-SPECIFIC']]);
+    expect(run.failures[0]).toBe(first);
+    expect(first.requirements).toEqual(['GW-OP']);
   });
 });
 
@@ -255,7 +255,7 @@ describe.runIf(existsSync(main))('Session against the embedded reference', () =>
     expect((await gw.getBalance()).status).toBe(200);
     expect((await gw.getPixCharge('does-not-exist')).status).toBe(404);
     expect(run.exchanges.length).toBeGreaterThanOrEqual(6);
-    expect(run.failures.map((f) => formatFinding(f))).toEqual([]);
+    expect(run.failures.map((f) => renderFinding(f))).toEqual([]);
     await expect(session.gateway(run, 'live').createTransfer({ pixKey: 'a@b.c', amount: 1 })).rejects.toMatchObject({ code: 'safety.money-moving-production' });
   });
 
@@ -269,7 +269,7 @@ describe.runIf(existsSync(main))('Session against the embedded reference', () =>
     expect((await pt.payCharge(id)).status).toBeLessThan(300);
     expect((await pt.listCharges({ status: 'paid' })).status).toBe(200);
     expect((await pt.getFinance()).status).toBe(200);
-    expect(run.failures.map((f) => formatFinding(f))).toEqual([]);
+    expect(run.failures.map((f) => renderFinding(f))).toEqual([]);
   });
 
   it('unconfigured capabilities throw NotRunError', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { burst } from '../harness/http/burst.js';
 import { HttpClient } from '../harness/http/client.js';
 import { Redactor } from '../harness/http/redact.js';
-import { HarnessError } from '../harness/rules/finding.js';
+import { HarnessError } from '../harness/core/errors.js';
 import { sendJson, startServer } from './harness-fixtures.js';
 import type { TestServer } from './harness-fixtures.js';
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { Contract } from '../harness/contract/validator.js';
 import { loadSpec } from '../harness/contract/spec.js';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import { Redactor } from '../harness/http/redact.js';
 import { HttpClient } from '../harness/http/client.js';
 import { CheckRun } from '../harness/run/check-run.js';

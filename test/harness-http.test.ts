@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpClient, onAnyExchange } from '../harness/http/client.js';
-import type { Exchange } from '../harness/http/exchange.js';
-import { HarnessError } from '../harness/rules/finding.js';
+import type { Exchange } from '../harness/core/exchange.js';
+import { HarnessError } from '../harness/core/errors.js';
 import { Redactor } from '../harness/http/redact.js';
 import { RateLimiter, parseRetryAfter } from '../harness/http/rate-limit.js';
 import { sendJson, startServer } from './harness-fixtures.js';

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { HttpClient } from '../harness/http/client.js';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import { Redactor } from '../harness/http/redact.js';
 import { shellQuote, shellWord, toCurl } from '../harness/http/curl.js';
 import { GatewayTokenManager } from '../harness/http/auth.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadTargetConfig, notRunReason, startEmbeddedReference, targetFromReference } from '../harness/config/target.js';
 import type { ReferenceInfo } from '../harness/config/target.js';
-import { HarnessError } from '../harness/rules/finding.js';
+import { HarnessError } from '../harness/core/errors.js';
 
 const gatewayEnv = { GATEWAY_BASE_URL: 'https://gw.example/', GATEWAY_CLIENT_ID: 'id', GATEWAY_CLIENT_SECRET: 'secret' };
 const partnerEnv = { PARTNER_BASE_URL: 'https://pt.example/v1/', PARTNER_API_KEY: 'ak_test_1' };

@@ -4,15 +4,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Finding, FindingCode } from '../harness/rules/finding.js';
 import { fixtureIds } from './harness-fixtures.js';
 import { bypassesProxy, describeTransportError, isInconclusiveError, proxyFor, proxySettings, redactProxyUrl, TargetUnreachableError } from '../harness/http/transport.js';
 import { inconclusiveCause, settleInconclusive, standingFailures } from '../harness/run/inconclusive.js';
 import { AuthFailedError } from '../harness/http/auth.js';
-import { buildConformance, checkRecordFrom, exitCodeFor, renderMarkdown } from '../harness/report/verdict.js';
-import type { RunInfo, TestOutcome } from '../harness/report/verdict.js';
-import type { CheckMeta } from '../harness/report/meta.js';
+import { buildConformance, exitCodeFor, renderMarkdown } from '../harness/report/verdict.js';
+import type { RunInfo } from '../harness/report/verdict.js';
+import type { CheckOutcome } from '../harness/report/outcome.js';
+import { outcome as checkOutcome, reported } from './report-fixtures.js';
 import type { Requirement } from '../harness/contract/requirements.js';
 import { preflightConformance } from '../harness/report/preflight-report.js';
 import { preflight } from '../harness/run/preflight.js';
@@ -99,35 +100,34 @@ describe('when a check is inconclusive', () => {
 });
 
 describe('settling a check', () => {
-  const runOf = (exchanges: Exchange[], failures: Finding[]) => {
-    const notes: string[] = [];
-    return { exchanges, failures, notes, note: (t: string) => notes.push(t) };
-  };
-  test('consequences of a missing answer become notes; the check is inconclusive', () => {
+  const runOf = (exchanges: Exchange[], failures: Finding[]) => ({ exchanges, failures });
+  test('consequences of a missing answer are not judged (notes); the check is inconclusive', () => {
     const silent = exchange(1, undefined, 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9');
     const after = exchange(2, 404);
     const run = runOf([silent, after], [finding('status.unexpected', [after])]);
-    expect(settleInconclusive(run, undefined)).toMatch(/refused/);
-    expect(run.failures).toEqual([]);
-    expect(run.notes[0]).toMatch(/^not judged \(status\.unexpected/);
+    const settled = settleInconclusive(run, undefined);
+    expect(settled.inconclusive).toMatch(/refused/);
+    expect(settled.failures).toEqual([]);
+    expect(settled.notes[0]).toMatch(/^not judged \(status\.unexpected/);
+    // the run itself is read, never changed
+    expect(run.failures).toHaveLength(1);
   });
   test('a 5xx found before stands: the check fails on it, the cause is a note', () => {
     const bad = exchange(1, 503);
-    const run = runOf([bad, exchange(2, undefined, 'UND_ERR_SOCKET: other side closed')], [finding('target.5xx', [bad])]);
-    expect(settleInconclusive(run, undefined)).toBeUndefined();
-    expect(run.failures.map((f) => f.code)).toEqual(['target.5xx']);
-    expect(run.notes.join(' ')).toMatch(/inconclusive beyond the findings above/);
+    const settled = settleInconclusive(runOf([bad, exchange(2, undefined, 'UND_ERR_SOCKET: other side closed')], [finding('target.5xx', [bad])]), undefined);
+    expect(settled.inconclusive).toBeUndefined();
+    expect(settled.failures.map((f) => f.code)).toEqual(['target.5xx']);
+    expect(settled.notes.join(' ')).toMatch(/inconclusive beyond the findings above/);
   });
   test('nothing unanswered: conclusive; out of time with no finding: inconclusive', () => {
-    expect(settleInconclusive(runOf([exchange(1, 200)], []), undefined)).toBeUndefined();
-    expect(settleInconclusive(runOf([exchange(1, 200)], []), undefined, 60_000)).toMatch(/did not finish within 60 s/);
+    expect(settleInconclusive(runOf([exchange(1, 200)], []), undefined).inconclusive).toBeUndefined();
+    expect(settleInconclusive(runOf([exchange(1, 200)], []), undefined, 60_000).inconclusive).toMatch(/did not finish within 60 s/);
   });
 });
 
 describe('the reports', () => {
   const run: RunInfo = { version: '0.1.0', profile: 'certify', seed: 1, startedAt: '2026-11-24T10:00:00.000Z', durationMs: 1000, targets: { gateway: 'https://sandbox.example' }, strict: false, embedded: false, notTested: { partner: 'PARTNER_BASE_URL not set' } };
-  const meta = (over: Partial<CheckMeta>): CheckMeta => ({ checkId: 'c', api: 'gateway', area: 'a', requirements: ['GW-A'], severity: 'normal', failures: [], warnings: [], requests: 1, ...over });
-  const outcome = (name: string, state: TestOutcome['state'], m: CheckMeta): TestOutcome => ({ name, title: name, file: 'suites/gateway/x.test.ts', state, meta: m, durationMs: 5 });
+  const outcome = (over: Partial<CheckOutcome> & Pick<CheckOutcome, 'check'>): CheckOutcome => checkOutcome({ requirements: ['GW-A'], evaluations: {}, requests: 1, ...over });
   const catalogue = [
     { id: 'GW-A', api: 'gateway', section: 'S', kind: 'checkable', text: 'a' },
     { id: 'GW-B', api: 'gateway', section: 'S', kind: 'checkable', text: 'b' },
@@ -135,8 +135,8 @@ describe('the reports', () => {
 
   test('an inconclusive check is neither failed nor passed; its requirements are inconclusive; exit 4', () => {
     const checks = [
-      checkRecordFrom(outcome('a', 'skipped', meta({ checkId: 'gw.a', inconclusive: 'GET /x got no response (ENOTFOUND): DNS failed' }))),
-      checkRecordFrom(outcome('b', 'passed', meta({ checkId: 'gw.b', requirements: ['GW-A', 'GW-B'], evaluations: { 'GW-A': { evaluations: 1, failed: 0, warned: 0 }, 'GW-B': { evaluations: 1, failed: 0, warned: 0 } } }))),
+      outcome({ check: 'gw.a', state: 'inconclusive', inconclusive: 'GET /x got no response (ENOTFOUND): DNS failed' }),
+      outcome({ check: 'gw.b', requirements: ['GW-A', 'GW-B'], evaluations: { 'GW-A': { evaluations: 1, failed: 0, warned: 0 }, 'GW-B': { evaluations: 1, failed: 0, warned: 0 } } }),
     ];
     expect(checks[0]).toMatchObject({ state: 'inconclusive', inconclusive: 'GET /x got no response (ENOTFOUND): DNS failed' });
     const report = buildConformance(run, checks, catalogue);
@@ -153,8 +153,8 @@ describe('the reports', () => {
 
   test('a failure still wins over inconclusive checks (exit 1)', () => {
     const checks = [
-      checkRecordFrom(outcome('a', 'skipped', meta({ checkId: 'gw.a', inconclusive: 'no answer' }))),
-      checkRecordFrom(outcome('b', 'failed', meta({ checkId: 'gw.b', failures: [{ code: 'target.5xx', title: 't', requirements: ['GW-A'], expected: '200', actual: '503', curl: [] }] }))),
+      outcome({ check: 'gw.a', state: 'inconclusive', inconclusive: 'no answer' }),
+      outcome({ check: 'gw.b', failures: [reported('target.5xx', ['GW-A'], { expected: '200', actual: '503', curl: [] })] }),
     ];
     const report = buildConformance(run, checks, catalogue);
     expect(report.verdict).toBe('fail');

@@ -167,6 +167,14 @@ const PROBES: Probe[] = [
     observe: async (ctx) => pick((await call(ctx.base, 'POST', '/api/v1/card', { token: ctx.tokens.sandbox, body: cardBody({}) })).body, 'data.status') === 'approved',
   },
   {
+    fault: 'gw-auth-expires-in-string',
+    async observe(ctx) {
+      const c = ctx.gateway.app.credentials;
+      const reply = await call(ctx.base, 'POST', '/api/auth', { headers: { authorization: `Basic ${Buffer.from(`${c.clientId}:${c.clientSecret}`).toString('base64')}` } });
+      return typeof reply.body.expiresIn === 'string';
+    },
+  },
+  {
     fault: 'gw-auth-expires-in-seconds',
     async observe(ctx) {
       const c = ctx.gateway.app.credentials;

@@ -15,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseArgs, workerEnv } from '../harness/cli/args.js';
 import { startEmbeddedReference } from '../harness/config/target.js';
 import { DECISIONS_PATH, tableInDecisions } from '../reference/decisions-table.js';
-import { CHOICES, parsePersonality, personality, renderDecisionsTable, type Choice } from '../reference/personality.js';
+import { CHOICES, describePersonality, differencesFromDefault, drawOption, optionsOf, parsePersonality, personality, renderDecisionsTable, type Choice, type ChoiceKey } from '../reference/personality.js';
+import { postCapture } from '../reference/partner/finance.js';
+import type { Ledger } from '../reference/partner/store.js';
 import { referenceOptionsFromEnv, startReference, type RunningReference } from '../reference/server.js';
 
 interface Reply {
@@ -104,9 +106,13 @@ describe('the personality table', () => {
     }
   });
 
-  it('alt takes the other option in every entry', () => {
+  it('alt takes the other option in every entry; every further option differs from the others', () => {
     const same = entries.filter(([, c]) => isDeepStrictEqual(c.default, c.alt)).map(([key]) => key);
     expect(same).toEqual([]);
+    for (const [key, c] of entries) {
+      const options = optionsOf(c);
+      options.forEach((option, i) => expect(options.findIndex((o) => isDeepStrictEqual(o, option)), `${key}: option ${JSON.stringify(option)} twice`).toBe(i));
+    }
   });
 
   it('reference/DECISIONS.md holds the same numbered table (regenerate: tsx reference/decisions-table.ts)', () => {
@@ -119,13 +125,47 @@ describe('the personality table', () => {
   it('REFERENCE_PERSONALITY: default when unset, alt, anything else an error; KEEP keeps defaults', () => {
     expect(parsePersonality(undefined)).toBe('default');
     expect(parsePersonality(' alt ')).toBe('alt');
-    expect(() => parsePersonality('other')).toThrow(/default or alt/);
+    expect(parsePersonality('mix:007')).toBe('mix:7');
+    for (const bad of ['other', 'mix', 'mix:', 'mix:-1', 'mix:1.5', 'mix:99999999999999999']) expect(() => parsePersonality(bad), bad).toThrow(/default, alt or mix:SEED/);
     expect(personality('alt', ['gwCardSuccessStatus']).gwCardSuccessStatus).toBe(201);
     expect(() => personality('alt', ['noSuchChoice'])).toThrow(/unknown personality choice/);
     const options = referenceOptionsFromEnv({ REFERENCE_PERSONALITY: 'alt' });
     expect(options.personality).toBe('alt');
     expect(options.tokenTtlMs).toBe(CHOICES.gwTokenTtlMs.alt);
     expect(referenceOptionsFromEnv({ REFERENCE_PERSONALITY: 'alt', REFERENCE_TOKEN_TTL_MS: '1234' }).tokenTtlMs).toBe(1234);
+    expect(referenceOptionsFromEnv({ REFERENCE_PERSONALITY: 'mix:3' }).personality).toBe('mix:3');
+  });
+
+  it('mix:SEED draws every choice from its options, the same for the same seed, each choice on its own', () => {
+    const a = personality('mix:11');
+    expect(personality('mix:11')).toEqual(a);
+    expect(a.name).toBe('mix:11');
+    for (const [key, c] of entries) {
+      expect(optionsOf(c).some((o) => isDeepStrictEqual(o, a[key as ChoiceKey])), key).toBe(true);
+      // a draw depends on the seed and the choice's own name only (a new row changes no other draw)
+      expect(a[key as ChoiceKey]).toEqual(drawOption(11, key, c));
+    }
+    // over a few seeds, a mix draws from both sides in one personality, and every option of every choice is drawn
+    const mixes = Array.from({ length: 40 }, (_, seed) => personality(`mix:${seed}`));
+    for (const mix of mixes.slice(0, 5)) {
+      const away = differencesFromDefault(mix).length;
+      expect(away).toBeGreaterThan(entries.length / 4);
+      expect(away).toBeLessThan(entries.length);
+    }
+    for (const [key, c] of entries) {
+      for (const option of optionsOf(c)) expect(mixes.some((m) => isDeepStrictEqual(m[key as ChoiceKey], option)), `${key} never draws ${JSON.stringify(option)}`).toBe(true);
+    }
+  });
+
+  it('a mix keeps the named choices at their default, and says what it drew away from the default', () => {
+    const away = differencesFromDefault(personality('mix:11')).map((d) => d.split('=')[0] ?? '');
+    expect(away.length).toBeGreaterThan(1);
+    const kept = personality('mix:11', away.slice(0, 2));
+    expect(differencesFromDefault(kept).map((d) => d.split('=')[0])).toEqual(away.slice(2));
+    const line = describePersonality(personality('mix:11'));
+    expect(line).toMatch(new RegExp(`^personality mix:11: ${away.length} of ${entries.length} choices away from the default: `));
+    expect(line).toContain(`${away[0] ?? ''}=`);
+    expect(describePersonality(personality('alt'))).toBe('personality alt');
   });
 
   it('the CLI flag --personality reaches the embedded reference through REFERENCE_PERSONALITY', () => {
@@ -133,7 +173,9 @@ describe('the personality table', () => {
     expect(options.personality).toBe('alt');
     expect(workerEnv(options, 1)['REFERENCE_PERSONALITY']).toBe('alt');
     expect(workerEnv(parseArgs([]), 1)['REFERENCE_PERSONALITY']).toBeUndefined();
-    expect(() => parseArgs(['--personality', 'other'])).toThrow(/default, alt/);
+    expect(() => parseArgs(['--personality', 'other'])).toThrow(/default, alt, mix:SEED/);
+    expect(() => parseArgs(['--personality', 'mix:x'])).toThrow(/default, alt, mix:SEED/);
+    expect(workerEnv(parseArgs(['--personality', 'mix:042']), 1)['REFERENCE_PERSONALITY']).toBe('mix:42');
   });
 
   it('startEmbeddedReference hands the personality to the child', async () => {
@@ -149,6 +191,43 @@ describe('the personality table', () => {
     } finally {
       await ref.stop();
     }
+  });
+});
+
+describe('the risk reserve (ptCaptureReserve) keeps the ledger conforming', () => {
+  const charge = (id: string, amount: number) => ({ id, status: 'paid', amount_cents: amount, description: null, external_ref: null, customer_email: null, qr_code: '', e2e_id: 'E1', provider: 'p', expires_at: '', created_at: '' }) as unknown as Parameters<typeof postCapture>[1];
+
+  it.each(optionsOf(CHOICES.ptCaptureReserve).flatMap((reserve) => optionsOf(CHOICES.ptCaptureFee).map((fee) => [reserve, fee] as const)))('reserve %s, fee %s: balanced postings that explain both balances; money in = available + reserve + fees', (reserve, fee) => {
+    const p = { ...personality('default'), ptCaptureReserve: reserve, ptCaptureFee: fee };
+    const codes = p.ptLedgerAccountCodes;
+    const ledger: Ledger = { transactions: [], availableCents: 0, reserveCents: 0 };
+    const amounts = [1, 10, 100, 1_011, 12_345];
+    amounts.forEach((amount, i) => postCapture(ledger, charge(`pc_${i}`, amount), new Set(), p));
+    const sum = (account: string, direction: 'debit' | 'credit'): number =>
+      ledger.transactions.flatMap((t) => t.entries).filter((e) => e.account_code === account && e.direction === direction).reduce((n, e) => n + e.amount_cents, 0);
+    for (const t of ledger.transactions) {
+      const debits = t.entries.filter((e) => e.direction === 'debit').reduce((n, e) => n + e.amount_cents, 0);
+      const credits = t.entries.filter((e) => e.direction === 'credit').reduce((n, e) => n + e.amount_cents, 0);
+      expect(debits, t.event_type).toBe(credits);
+      expect(t.entries.every((e) => Number.isInteger(e.amount_cents) && e.amount_cents > 0), 'no zero or negative entry').toBe(true);
+      expect(t.description).toMatch(/pc_\d/);
+    }
+    expect(ledger.availableCents).toBe(sum(codes.merchant, 'credit') - sum(codes.merchant, 'debit'));
+    expect(ledger.reserveCents).toBe(sum(codes.reserve, 'credit') - sum(codes.reserve, 'debit'));
+    const gross = amounts.reduce((n, a) => n + a, 0);
+    expect(sum(codes.clearing, 'debit')).toBe(gross);
+    expect(ledger.availableCents + ledger.reserveCents + sum(codes.fee, 'credit')).toBe(gross);
+    if (reserve === 'none') expect(ledger.reserveCents).toBe(0);
+    else expect(ledger.reserveCents).toBeGreaterThan(0);
+  });
+
+  it('hold-posting: a 10-cent net makes available_cents rise by 9, with a second posting naming the charge', () => {
+    const p = { ...personality('default'), ptCaptureReserve: 'hold-posting-5pct-ceil', ptCaptureFee: 'zero' } as const;
+    const ledger: Ledger = { transactions: [], availableCents: 0, reserveCents: 0 };
+    postCapture(ledger, charge('pc_ten', 10), new Set(), p);
+    expect([ledger.availableCents, ledger.reserveCents]).toEqual([9, 1]);
+    expect(ledger.transactions.map((t) => t.event_type)).toEqual(['payment.captured', 'reserve.hold']);
+    expect(ledger.transactions.every((t) => t.description.includes('pc_ten'))).toBe(true);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   parseBaseline,
   partitionFindings,
 } from '../harness/report/baseline.js';
-import { takeAccepted } from '../harness/run/accepted.js';
+import { applyBaseline } from '../harness/run/accepted.js';
 import { adoptionMarkdown, adoptionSummaryLines } from '../harness/report/adoption-markdown.js';
 import { acceptedEntries } from '../harness/report/adoption.js';
 import { exitCodeFor } from '../harness/report/verdict.js';
@@ -79,17 +79,18 @@ describe('matching', () => {
     expect(kept.map((f) => f.code)).toEqual(['contract.schema']);
   });
 
-  test('takeAccepted removes accepted failures and warnings from the run, in place', () => {
+  test('applyBaseline sets accepted failures and warnings apart, leaving the run as it was', () => {
     const baseline = parseBaseline(YAML, 'b.yaml');
     const run = { failures: [finding('emv.crc', ['PT-CHARGE-QR-EMV']), finding('contract.schema', ['PT-X'])], warnings: [finding('emv.crc', ['PT-CHARGE-QR-EMV'], 'warning')] };
-    const accepted = takeAccepted(run, 'c', [], baseline);
-    expect(run.failures.map((f) => f.code)).toEqual(['contract.schema']);
-    expect(run.warnings).toEqual([]);
-    expect(accepted.map((a) => [a.code, a.severity, a.entry, a.reason])).toEqual([
+    const after = applyBaseline(run, 'c', [], baseline);
+    expect(after.failures.map((f) => f.code)).toEqual(['contract.schema']);
+    expect(after.warnings).toEqual([]);
+    expect(after.accepted.map((a) => [a.code, a.severity, a.entry, a.reason])).toEqual([
       ['emv.crc', 'failure', 1, 'vendor library'],
       ['emv.crc', 'warning', 1, 'vendor library'],
     ]);
-    expect(takeAccepted(run, 'c', [], undefined)).toEqual([]);
+    expect(run.failures).toHaveLength(2);
+    expect(applyBaseline(run, 'c', [], undefined).accepted).toEqual([]);
   });
 });
 

@@ -9,6 +9,7 @@ import type { Requirement } from '../harness/contract/requirements.js';
 import { fragmentFiles, mergeFragments, readFragments } from '../harness/report/merge.js';
 import type { VerdictFragment } from '../harness/report/verdict-reporter.js';
 import type { CheckRecord, RunInfo } from '../harness/report/verdict.js';
+import { reported } from './report-fixtures.js';
 
 const catalogue: Requirement[] = [
   { id: 'GW-A', api: 'gateway', section: 's', quote: 'q', kind: 'checkable' },
@@ -34,7 +35,7 @@ const check = (id: string, requirement: string, state: CheckRecord['state'], req
   api: requirement.startsWith('PT') ? 'partner' : 'gateway',
   requirements: [requirement],
   state,
-  failures: state === 'failed' ? [{ code: 'c', title: 't', requirements: [requirement], expected: 'e', actual: 'a', curl: [] }] : [],
+  failures: state === 'failed' ? [reported('c', [requirement], { title: 't', expected: 'e', actual: 'a', curl: [] })] : [],
   warnings: [],
   requests,
   durationMs: 1,

@@ -2,10 +2,11 @@
 // strict mode, the conformance.json shape (INTERFACE.md), markdown and the certify certificate.
 import { describe, expect, test } from 'vitest';
 import type { Requirement } from '../harness/contract/requirements.js';
-import type { CheckMeta, FindingSummary } from '../harness/report/meta.js';
-import { buildConformance, checkRecordFrom, exitCodeFor, renderMarkdown } from '../harness/report/verdict.js';
-import type { CheckRecord, RunInfo, TestOutcome } from '../harness/report/verdict.js';
+import { buildConformance, exitCodeFor, renderMarkdown } from '../harness/report/verdict.js';
+import type { CheckRecord, RunInfo } from '../harness/report/verdict.js';
 import { runInfoFromEnv } from '../harness/report/verdict-reporter.js';
+import { outcome, reported } from './report-fixtures.js';
+import { renderSummary } from '../harness/cli/summary.js';
 
 const catalogue: Requirement[] = [
   { id: 'GW-PIXIN-AMOUNT-MIN', api: 'gateway', section: 'POST /api/v1/pix/in/qrcode', quote: 'minimum 100', kind: 'checkable' },
@@ -17,36 +18,7 @@ const catalogue: Requirement[] = [
   { id: 'PT-LIVE-KEY', api: 'partner', section: 'Auth', quote: 'z', kind: 'checkable' },
 ];
 
-const finding = (code: string, requirements: string[]): FindingSummary => ({
-  code,
-  title: `${code} title`,
-  requirements,
-  expected: 'status 400',
-  actual: 'status 201',
-  curl: ["curl -X POST 'http://127.0.0.1:1/api/v1/pix/in/qrcode' -H \"Authorization: Bearer $GATEWAY_TOKEN\""],
-});
-
-const meta = (over: Partial<CheckMeta> & Pick<CheckMeta, 'checkId' | 'requirements'>): CheckMeta => ({
-  api: over.checkId.startsWith('partner') ? 'partner' : 'gateway',
-  area: 'PIX cash-in',
-  severity: 'critical',
-  failures: [],
-  warnings: [],
-  requests: 3,
-  // by default every listed requirement was evaluated once (a rule decided it)
-  evaluations: Object.fromEntries(over.requirements.map((id) => [id, { evaluations: 1, failed: 0, warned: 0 }])),
-  ...over,
-});
-
-const outcome = (name: string, state: TestOutcome['state'], m?: CheckMeta, extra: Partial<TestOutcome> = {}): TestOutcome => ({
-  name: `suite > ${name}`,
-  title: name,
-  file: 'suites/gateway/pix-in.test.ts',
-  state,
-  ...(m !== undefined && { meta: m }),
-  durationMs: 12,
-  ...extra,
-});
+const finding = (code: string, requirements: string[]) => reported(code, requirements);
 
 const run = (over: Partial<RunInfo> = {}): RunInfo => ({
   version: '0.1.0',
@@ -63,39 +35,14 @@ const run = (over: Partial<RunInfo> = {}): RunInfo => ({
 
 function sampleChecks(): CheckRecord[] {
   return [
-    checkRecordFrom(outcome('amount below minimum is rejected', 'failed', meta({ checkId: 'gateway.pixin.amount-min', requirements: ['GW-PIXIN-AMOUNT-MIN'], failures: [finding('status.unexpected', ['GW-PIXIN-AMOUNT-MIN'])] }), { errors: [{ name: 'AssertionError', message: 'x' }] })),
-    checkRecordFrom(outcome('amount at minimum is accepted', 'passed', meta({ checkId: 'gateway.pixin.amount-ok', requirements: ['GW-PIXIN-AMOUNT-MIN'] }))),
-    checkRecordFrom(outcome('document with punctuation', 'passed', meta({ checkId: 'gateway.pixin.doc', requirements: ['GW-PIXIN-DOC'], warnings: [finding('document.punctuation', ['GW-PIXIN-DOC'])] }))),
-    checkRecordFrom(outcome('token expires', 'skipped', meta({ checkId: 'gateway.auth.expiry', requirements: ['GW-AUTH-TOKEN-EXPIRY'], notRun: 'timer check: full profile' }))),
-    checkRecordFrom(outcome('creates a charge', 'passed', meta({ checkId: 'partner.charge.create', requirements: ['PT-CHARGE-CREATE'], requests: 5, exercised: [{ operation: 'POST /charges', status: 201 }] }))),
-    checkRecordFrom(outcome('live key', 'failed', meta({ checkId: 'partner.live', requirements: ['PT-LIVE-KEY'] }), { errors: [{ name: 'HarnessError', message: 'PARTNER_LIVE_API_KEY not set', code: 'not-run' }] })),
+    outcome({ check: 'gateway.pixin.amount-min', title: 'amount below minimum is rejected', requirements: ['GW-PIXIN-AMOUNT-MIN'], failures: [finding('status.unexpected', ['GW-PIXIN-AMOUNT-MIN'])] }),
+    outcome({ check: 'gateway.pixin.amount-ok', title: 'amount at minimum is accepted', requirements: ['GW-PIXIN-AMOUNT-MIN'] }),
+    outcome({ check: 'gateway.pixin.doc', title: 'document with punctuation', requirements: ['GW-PIXIN-DOC'], warnings: [reported('document.punctuation', ['GW-PIXIN-DOC'], { severity: 'warning' })] }),
+    outcome({ check: 'gateway.auth.expiry', title: 'token expires', requirements: ['GW-AUTH-TOKEN-EXPIRY'], state: 'not-run', notRun: 'timer check: full profile' }),
+    outcome({ check: 'partner.charge.create', title: 'creates a charge', requirements: ['PT-CHARGE-CREATE'], requests: 5, exercised: [{ operation: 'POST /charges', status: 201 }] }),
+    outcome({ check: 'partner.live', title: 'live key', requirements: ['PT-LIVE-KEY'], state: 'not-run', notRun: 'PARTNER_LIVE_API_KEY not set' }),
   ];
 }
-
-describe('checkRecordFrom', () => {
-  test('derives the check state from vitest state and findings', () => {
-    const [failed, passed, warned, notRun, , notRunError] = sampleChecks();
-    expect(failed?.state).toBe('failed');
-    expect(passed?.state).toBe('passed');
-    expect(warned?.state).toBe('warned');
-    expect(notRun?.state).toBe('not-run');
-    expect(notRun?.notRun).toBe('timer check: full profile');
-    expect(notRunError?.state).toBe('not-run');
-    expect(notRunError?.notRun).toBe('PARTNER_LIVE_API_KEY not set');
-  });
-
-  test('a HarnessError is a harness error, not a failure; a test without meta still counts', () => {
-    const harness = checkRecordFrom(outcome('broken', 'failed', meta({ checkId: 'g.x', requirements: ['GW-UNCOVERED'] }), { errors: [{ name: 'HarnessError', message: 'receiver down' }] }));
-    expect(harness.state).toBe('error');
-    expect(harness.error).toBe('receiver down');
-    const bare = checkRecordFrom(outcome('plain expect', 'failed', undefined, { errors: [{ name: 'AssertionError', message: 'expected 1 to be 2' }] }));
-    expect(bare.state).toBe('failed');
-    expect(bare.check).toBe('suites/gateway/pix-in.test.ts > suite > plain expect');
-    expect(bare.error).toContain('expected 1');
-    const skipped = checkRecordFrom(outcome('skipped by note', 'skipped', undefined, { note: 'needs GATEWAY_SPLIT_EMAIL' }));
-    expect(skipped.notRun).toBe('needs GATEWAY_SPLIT_EMAIL');
-  });
-});
 
 describe('buildConformance', () => {
   test('has the INTERFACE.md shape', () => {
@@ -170,18 +117,14 @@ describe('buildConformance', () => {
     expect(exitCodeFor(strict)).toBe(1);
     const onlyNotRun = buildConformance(run(), noFailure.filter((c) => c.state === 'not-run'), catalogue);
     expect(exitCodeFor(onlyNotRun)).toBe(0);
-    const broken = checkRecordFrom(outcome('b', 'failed', undefined, { errors: [{ name: 'HarnessError', message: 'boom' }] }));
+    const broken = outcome({ check: 'b', requirements: [], state: 'error', error: 'boom' });
     const withError = buildConformance(run(), [...noFailure.filter((c) => c.state === 'passed'), broken], catalogue);
     expect(withError.errors).toHaveLength(1);
     expect(exitCodeFor(withError)).toBe(3);
   });
 
   test('under strict, a check failed on warnings lists them as failures', () => {
-    const strictFail = checkRecordFrom(
-      outcome('doc strict', 'failed', meta({ checkId: 'gateway.pixin.doc', requirements: ['GW-PIXIN-DOC'], warnings: [finding('document.punctuation', ['GW-PIXIN-DOC'])] }), {
-        errors: [{ name: 'AssertionError', message: '1 finding(s) break the contract' }],
-      }),
-    );
+    const strictFail = outcome({ check: 'gateway.pixin.doc', title: 'doc strict', requirements: ['GW-PIXIN-DOC'], state: 'failed', warnings: [reported('document.punctuation', ['GW-PIXIN-DOC'], { severity: 'warning' })] });
     const report = buildConformance(run({ strict: true }), [strictFail], catalogue);
     expect(report.failures).toHaveLength(1);
     expect(report.failures[0]?.message).toMatch(/^\[strict\] document\.punctuation/);
@@ -200,7 +143,7 @@ describe('buildConformance', () => {
 
   test('a requirement a passing check lists but no rule evaluated is unevaluated, never pass', () => {
     const checks = [
-      checkRecordFrom(outcome('listed only', 'passed', meta({ checkId: 'gateway.listed', requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-UNCOVERED'], evaluations: { 'GW-PIXIN-AMOUNT-MIN': { evaluations: 3, failed: 0, warned: 0 } } }))),
+      outcome({ check: 'gateway.listed', requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-UNCOVERED'], evaluations: { 'GW-PIXIN-AMOUNT-MIN': { evaluations: 3, failed: 0, warned: 0 } } }),
     ];
     const report = buildConformance(run(), checks, catalogue);
     const byId = Object.fromEntries(report.requirements.map((r) => [r.id, r]));
@@ -213,7 +156,7 @@ describe('buildConformance', () => {
   });
 
   test('IDs unknown to the catalogue are reported, not dropped', () => {
-    const typo = checkRecordFrom(outcome('typo', 'passed', meta({ checkId: 'g.typo', requirements: ['GW-TYPO'] })));
+    const typo = outcome({ check: 'g.typo', requirements: ['GW-TYPO'] });
     const report = buildConformance(run(), [typo], catalogue);
     expect(report.coverage.unknownRequirements).toEqual(['GW-TYPO']);
     expect(report.requirements.find((r) => r.id === 'GW-TYPO')?.verdict).toBe('pass');
@@ -254,16 +197,14 @@ describe('renderMarkdown', () => {
   });
 
   test("a check's observations reach conformance.json and the Observations section", () => {
-    const c = checkRecordFrom(outcome('invalid amount', 'passed', meta({ checkId: 'gateway.pixin.amount', requirements: ['GW-UNCOVERED'], notes: ['answered 422 (400 or 422 both allowed)'] })));
-    expect(c.notes).toEqual(['answered 422 (400 or 422 both allowed)']);
+    const c = outcome({ check: 'gateway.pixin.amount', requirements: ['GW-UNCOVERED'], notes: ['answered 422 (400 or 422 both allowed)'] });
     const report = buildConformance(run(), [c], catalogue);
     expect(JSON.parse(JSON.stringify(report)).checks[0].notes).toEqual(['answered 422 (400 or 422 both allowed)']);
     expect(renderMarkdown(report)).toContain('## Observations (1 checks)');
-    expect(checkRecordFrom(outcome('quiet', 'passed', meta({ checkId: 'g.q', requirements: ['GW-UNCOVERED'] }))).notes).toBeUndefined();
   });
 
   test('escapes table cells', () => {
-    const c = checkRecordFrom(outcome('pipe | name', 'passed', meta({ checkId: 'a|b', requirements: ['GW-UNCOVERED'] })));
+    const c = outcome({ check: 'a|b', title: 'pipe | name', requirements: ['GW-UNCOVERED'] });
     const md = renderMarkdown(buildConformance(run(), [c], catalogue));
     expect(md).toContain('a\\|b');
   });
@@ -279,5 +220,54 @@ describe('runInfoFromEnv', () => {
     expect(info).toMatchObject({ profile: 'full', seed: -5, strict: true, targets: { gateway: 'https://gw.example', partner: 'https://pt.example/v1' }, notTested: { partner: '--api gateway' } });
     const bare = runInfoFromEnv({ GATEWAY_BASE_URL: 'https://gw.example' }, new Date(), 0);
     expect(bare).toMatchObject({ profile: 'quick', seed: null, strict: false, notTested: { partner: 'PARTNER_BASE_URL not set' } });
+  });
+});
+
+describe('distinct deviations', () => {
+  // one wrong-typed field in the token exchange's answer, met by every check that fetched a token
+  const tokenField = (n: number) =>
+    reported('contract.schema', ['GW-AUTH-EXPIRES-IN-MS'], {
+      title: 'POST /api/auth → 200: response body /expiresIn must be integer',
+      operation: 'POST /api/auth',
+      pointer: '/expiresIn',
+      expected: 'type integer',
+      actual: `"6000${n}"`,
+      curl: [`curl -X POST 'http://127.0.0.1:1/api/auth' # sighting-${n}`],
+    });
+  const checks = Array.from({ length: 13 }, (_, i) =>
+    outcome({ check: `gateway.c${i + 1}`, requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-AUTH-EXPIRES-IN-MS'], failures: [tokenField(i + 1)] }),
+  );
+  checks.push(outcome({ check: 'gateway.own', requirements: ['GW-PIXIN-AMOUNT-MIN'], failures: [finding('status.unexpected', ['GW-PIXIN-AMOUNT-MIN']), tokenField(99)] }));
+
+  test('one key per deviation, whichever check saw it', () => {
+    expect(new Set(checks.map((c) => c.failures.find((f) => f.code === 'contract.schema')?.key)).size).toBe(1);
+    const report = buildConformance(run(), checks, catalogue);
+    expect(report.deviations.map((d) => [d.code, d.checks.length, d.sightings])).toEqual([
+      ['contract.schema', 14, 14],
+      ['status.unexpected', 1, 1],
+    ]);
+    expect(report.deviations[0]?.checks.slice(0, 2)).toEqual(['gateway.c1', 'gateway.c2']);
+    // check and requirement verdicts are the same as without grouping
+    expect(report.failures).toHaveLength(15);
+    expect(report.summary.failed).toBe(14);
+    expect(report.requirements.find((r) => r.id === 'GW-PIXIN-AMOUNT-MIN')?.verdict).toBe('fail');
+    expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+  });
+
+  test('conformance.md and the console show it once, with the checks that saw it and one reproduction', () => {
+    const report = buildConformance(run(), checks, catalogue);
+    const md = renderMarkdown(report);
+    const console = renderSummary(report);
+    for (const text of [md, console]) {
+      expect(text.split('/expiresIn must be integer').length - 1).toBe(1);
+      expect(text).toContain('Seen by 14 checks: gateway.c1, gateway.c2');
+      expect(text).toContain("curl -X POST 'http://127.0.0.1:1/api/auth' # sighting-1");
+      expect(text).not.toContain('sighting-2');
+    }
+    expect(md.indexOf('## Deviations (2 distinct, seen by 14 checks)')).toBeLessThan(md.indexOf('## Coverage'));
+    expect(md).toContain('## Failed checks (14)');
+    expect(md).toMatch(/\| gateway\.own \| \[#2\]\(#deviation-\w+\), \[#1\]\(#deviation-\w+\) \|/);
+    expect(console).toContain('deviations (2 distinct, seen by 14 checks):');
+    expect(console).toContain("✗ gateway.c1: deviation #1\n    replay: npm run conformance -- --profile quick --seed 42 --grep gateway.c1");
   });
 });

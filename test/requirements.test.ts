@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { HarnessError } from '../harness/rules/finding.js';
+import { HarnessError } from '../harness/core/errors.js';
 import { REQUIREMENT_IDS_FILE, requirementIdsSource } from '../harness/contract/generate-requirement-ids.js';
 import { makeFinding } from '../harness/rules/judgement.js';
 import type { RequirementId } from '../harness/rules/finding.js';
@@ -202,7 +202,7 @@ describe('parseRequirements validation', () => {
 });
 
 describe('generated requirement IDs', () => {
-  it('harness/contract/requirement-ids.ts matches the catalogue (run `npm run gen:requirement-ids`)', () => {
+  it('harness/core/requirement-ids.ts matches the catalogue (run `npm run gen:requirement-ids`)', () => {
     expect(readFileSync(REQUIREMENT_IDS_FILE, 'utf8')).toBe(requirementIdsSource(loadRequirements().map((r) => r.id)));
   });
 });

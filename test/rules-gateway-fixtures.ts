@@ -2,7 +2,7 @@
  * Fake observations for the gateway rule unit tests (no HTTP): exchanges, answers and deliveries; a
  * rule sees only plain data.
  */
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Judgement, Severity } from '../harness/rules/finding.js';
 import type { GatewayDelivery } from '../harness/rules/gateway/webhooks.js';
 import { signGateway } from '../harness/webhooks/signatures.js';

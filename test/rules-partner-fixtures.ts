@@ -1,5 +1,5 @@
 /** Fake observations for the partner rule unit tests (no HTTP). */
-import type { Exchange } from '../harness/http/exchange.js';
+import type { Exchange } from '../harness/core/exchange.js';
 import type { Judgement } from '../harness/rules/finding.js';
 import { computeBrCodeCrc } from '../harness/rules/emv.js';
 import { signPartner } from '../harness/webhooks/signatures.js';

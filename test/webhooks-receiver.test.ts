@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, type RunningReceiver } from '../harness/webhooks/receiver.js';
 import { ReceiverClient } from '../harness/webhooks/receiver-client.js';
 import { summarizeDeliveries } from '../harness/webhooks/dedupe.js';
-import { HarnessError } from '../harness/rules/finding.js';
+import { HarnessError } from '../harness/core/errors.js';
 
 let receiver: RunningReceiver;
 let client: ReceiverClient;

@@ -39,7 +39,7 @@ export interface CliOptions {
   /** receiver run: test the integrator's webhook endpoint instead of the APIs (--receiver-url, --receiver-scheme) */
   receiver?: { url: string; scheme: 'gateway' | 'partner' };
   /** embedded reference only: REFERENCE_PERSONALITY for the reference this run starts */
-  personality?: 'default' | 'alt';
+  personality?: 'default' | 'alt' | `mix:${number}`;
 }
 
 /** A bad command line: the CLI prints the message and exits 2. */
@@ -81,7 +81,7 @@ export const FLAGS: readonly FlagSpec[] = [
   { flag: '--workers', value: 'N', help: 'number of test worker processes (default: vitest\'s choice; 2 when a rate cap applies)' },
   { flag: '--receiver-url', value: 'URL', help: "receiver run: test YOUR webhook endpoint at URL by playing the platform (signed events, forgeries, replays); needs --receiver-scheme and RECEIVER_SIGNATURE_SECRET; runs suites/receiver only" },
   { flag: '--receiver-scheme', value: 'gateway|partner', help: 'which contract\'s webhooks the endpoint receives (with --receiver-url)' },
-  { flag: '--personality', value: 'default|alt', help: 'embedded reference only: which personality it runs (sets REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, reference/DECISIONS.md)' },
+  { flag: '--personality', value: 'default|alt|mix:SEED', help: 'embedded reference only: which personality it runs (sets REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, mix:SEED draws each choice from its options with that seed, reference/DECISIONS.md)' },
   { flag: '--concurrency', value: 'N', help: `checks in flight at once (N worker processes) and, inside a check, independent property runs in flight at once; it follows the target's latency, not the CPUs (default ${REMOTE_DEFAULT_CONCURRENCY} against a configured target, vitest's choice against the embedded reference; 2 when a rate cap applies). Checks that need a quiet account still run alone` },
   { flag: '--dry-run', help: 'validate flags and configuration, print what would run, and exit' },
   { flag: '--version', help: 'print the tool version' },
@@ -133,7 +133,7 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_PARTNER_RETRY_CAP_MS', help: "the target's partner redelivery cap when its sandbox runs timers shorter than the contract's 5 min (embedded: REFERENCE_PARTNER_RETRY_CAP_MS); only shortens" },
   { name: 'PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS', help: "the target's partner per-call timeout when shorter than the contract's 10 s (embedded: REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS); only shortens" },
   { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },
-  { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt (see reference/DECISIONS.md); --personality sets it' },
+  { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt | mix:SEED (see reference/DECISIONS.md); --personality sets it' },
 ];
 
 /** Variables the CLI sets for the test workers (documented so suites can read them). */
@@ -283,7 +283,9 @@ export function parseArgs(argv: readonly string[]): CliOptions {
         options.workers = integer(flag, v, 1, 64);
         break;
       case '--personality':
-        options.personality = oneOf(flag, v, ['default', 'alt'] as const);
+        if (v === 'default' || v === 'alt') options.personality = v;
+        else if (/^mix:\d{1,15}$/.test(v) && Number.isSafeInteger(Number(v.slice(4)))) options.personality = `mix:${Number(v.slice(4))}`;
+        else throw new UsageError(`${flag} must be one of default, alt, mix:SEED (SEED a non-negative integer), got "${v}"`);
         break;
       case '--concurrency':
         options.concurrency = integer(flag, v, 1, 64);

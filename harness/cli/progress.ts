@@ -6,7 +6,6 @@
  */
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { checkRecordFrom } from '../report/verdict.js';
 import { outcomeOf } from '../report/verdict-reporter.js';
 import { isInconclusiveError } from '../http/network.js';
 
@@ -129,7 +128,7 @@ export default class ProgressReporter implements Reporter {
   }
 
   onTestCaseResult(testCase: TestCase): void {
-    const record = checkRecordFrom(outcomeOf(testCase));
+    const record = outcomeOf(testCase);
     this.state.done += 1;
     this.state.requests += record.requests;
     if (record.state === 'failed') this.state.failed += 1;

@@ -1,9 +1,13 @@
 /**
- * The CLI's final summary: a table per API (passed / failed / warnings / not run / requests), the
- * first failures with their replay line, and where the report files are.
+ * The CLI's final summary, a function of the run's report (the checks' outcomes): a table per API
+ * (passed / failed / warnings / not run / requests), the distinct deviations (each once, with the
+ * checks that saw it and one reproduction), the failed checks with their replay line, and where the
+ * report files are.
  */
 import type { ConformanceReport, Counts } from '../report/verdict.js';
-import { APIS } from '../report/verdict.js';
+import { APIS, defaultReplay } from '../report/verdict.js';
+import type { Deviation } from '../report/verdict.js';
+import { renderFinding } from '../report/format.js';
 import { adoptionSummaryLines } from '../report/adoption-markdown.js';
 
 const COLUMNS = ['', 'passed', 'failed', 'warnings', 'not run', 'inconclusive', 'harness errors', 'requests'] as const;
@@ -40,17 +44,30 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
   out.push(`requirements decided: ${cov.checked}/${cov.checkable} checkable; ${report.unobservable.length} unobservable; ${cov.notCovered.length} not covered by any check`);
 
   const max = options.maxFailures ?? 10;
-  if (report.failures.length > 0) {
-    out.push('', `failures (${report.failures.length}):`);
-    for (const f of report.failures.slice(0, max)) {
-      out.push(`  ✗ ${f.check} [${f.requirements.join(', ')}]`, `    ${f.message}`, `    replay: ${f.replay}`);
+  const all = report.deviations ?? [];
+  const numbered = (n: number, text: string): string[] => {
+    const [first = '', ...rest] = text.split('\n');
+    const prefix = `  ${n}. `;
+    return [`${prefix}${first}`, ...rest.map((line) => `${' '.repeat(prefix.length)}${line}`)];
+  };
+  const deviations = (title: string, list: readonly Deviation[]): void => {
+    if (list.length === 0) return;
+    const checks = new Set(list.flatMap((d) => d.checks)).size;
+    out.push('', `${title} (${list.length} distinct, seen by ${checks} check${checks === 1 ? '' : 's'}):`);
+    for (const d of list.slice(0, max)) out.push(...numbered(all.indexOf(d) + 1, renderFinding(d, { checks: d.checks, sightings: d.sightings })));
+    if (list.length > max) out.push(`  … ${list.length - max} more in conformance.md`);
+  };
+  deviations('deviations', all.filter((d) => d.severity === 'failure'));
+  deviations(`warnings${report.strict ? ' — --strict: they fail the run' : ' — do not fail the run'}`, all.filter((d) => d.severity !== 'failure'));
+  const failed = report.checks.filter((c) => c.state === 'failed');
+  if (failed.length > 0) {
+    const number = new Map(all.map((d, i) => [d.key, i + 1]));
+    out.push('', `failed checks (${failed.length}):`);
+    for (const c of failed.slice(0, max)) {
+      const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => `#${number.get(f.key) ?? '?'}`))];
+      out.push(`  ✗ ${c.check}: ${refs.length > 0 ? `deviation ${refs.join(', ')}` : (c.error ?? 'the test failed').split('\n')[0]}`, `    replay: ${defaultReplay(report, c)}`);
     }
-    if (report.failures.length > max) out.push(`  … ${report.failures.length - max} more in conformance.md`);
-  }
-  if (report.warnings.length > 0) {
-    out.push('', `warnings (${report.warnings.length})${report.strict ? ' — --strict: they fail the run' : ' — do not fail the run'}:`);
-    for (const w of report.warnings.slice(0, max)) out.push(`  ! ${w.check} [${w.requirements.join(', ')}]: ${w.message}`);
-    if (report.warnings.length > max) out.push(`  … ${report.warnings.length - max} more in conformance.md`);
+    if (failed.length > max) out.push(`  … ${failed.length - max} more in conformance.md`);
   }
   const undecided = report.inconclusive ?? [];
   if (report.preflight !== undefined) {

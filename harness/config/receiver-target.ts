@@ -12,7 +12,7 @@
  * `count` is how many times the endpoint applied that event's effect (0 when it recognised it as a
  * duplicate of an already processed one); an event never processed may be absent.
  */
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 
 export type ReceiverScheme = 'gateway' | 'partner';
 export const RECEIVER_SCHEMES: readonly ReceiverScheme[] = ['gateway', 'partner'];

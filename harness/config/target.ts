@@ -13,8 +13,7 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { HarnessError } from '../rules/finding.js';
-import type { ReferenceInfo } from '../../reference/server.js';
+import { HarnessError } from '../core/errors.js';
 
 export interface GatewayCredentials {
   clientId: string;
@@ -207,8 +206,23 @@ export function notRunReason(config: TargetConfig, capability: Capability): stri
   return undefined;
 }
 
-/** What `reference/main.ts --json` prints on its first stdout line: one type for both sides. */
-export type { ReferenceInfo };
+/**
+ * What `reference/main.ts --json` prints on its first stdout line (docs/ARCHITECTURE.md), as the suite
+ * reads it: the suite and the reference share no code, only this line.
+ */
+export interface ReferenceInfo {
+  gateway: {
+    baseUrl: string;
+    clientId: string;
+    clientSecret: string;
+    liveClientId: string;
+    liveClientSecret: string;
+    otherClientId: string;
+    otherClientSecret: string;
+    splitEmail: string;
+  };
+  partner: { baseUrl: string; apiKey: string; liveApiKey: string; otherApiKey: string; webhookSecret: string };
+}
 
 export interface EmbeddedReference {
   info: ReferenceInfo;

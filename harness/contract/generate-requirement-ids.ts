@@ -1,5 +1,5 @@
 /**
- * Writes harness/contract/requirement-ids.ts from specs/requirements.yaml, so a mistyped
+ * Writes harness/core/requirement-ids.ts from specs/requirements.yaml, so a mistyped
  * requirement ID fails `npm run typecheck`. Run `npm run gen:requirement-ids` after editing the
  * catalogue; test/requirements.test.ts fails while the generated file is stale.
  */
@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadRequirements } from './requirements.js';
 
-export const REQUIREMENT_IDS_FILE = fileURLToPath(new URL('./requirement-ids.ts', import.meta.url));
+export const REQUIREMENT_IDS_FILE = fileURLToPath(new URL('../core/requirement-ids.ts', import.meta.url));
 
 /** The generated module's text for a list of IDs (catalogue order). */
 export function requirementIdsSource(ids: readonly string[]): string {

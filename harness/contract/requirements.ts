@@ -9,9 +9,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { HarnessError } from '../rules/finding.js';
-import { REQUIREMENT_IDS } from './requirement-ids.js';
-import type { RequirementId } from './requirement-ids.js';
+import { HarnessError } from '../core/errors.js';
+import { REQUIREMENT_IDS } from '../core/requirement-ids.js';
+import type { RequirementId } from '../core/requirement-ids.js';
 
 export type RequirementApi = 'gateway' | 'partner';
 export type RequirementKind = 'checkable' | 'timer' | 'unobservable';
@@ -210,7 +210,7 @@ export function requirementsFor(api: RequirementApi): readonly Requirement[] {
 
 const KNOWN_IDS: ReadonlySet<string> = new Set(REQUIREMENT_IDS);
 
-/** True for an ID of the catalogue the project was built with (harness/contract/requirement-ids.ts). */
+/** True for an ID of the catalogue the project was built with (harness/core/requirement-ids.ts). */
 export function isRequirementId(id: string): id is RequirementId {
   return KNOWN_IDS.has(id);
 }

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import type { ApiName } from '../http/client.js';
 
 /** A bundled OpenAPI 3.1 document, as plain JSON data. */

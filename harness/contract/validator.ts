@@ -19,9 +19,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../rules/finding.js';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import type { ApiName } from '../http/client.js';
 import { defaultRedactor } from '../http/redact.js';
 import type { Redactor } from '../http/redact.js';

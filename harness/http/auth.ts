@@ -6,8 +6,8 @@
  * Partner authentication is a static `Authorization: Bearer <API_KEY>`; {@link partnerApiKey}
  * picks the key.
  */
-import { HarnessError } from '../rules/finding.js';
-import type { Exchange } from './exchange.js';
+import { HarnessError } from '../core/errors.js';
+import type { Exchange } from '../core/exchange.js';
 import type { CredentialEnvironment, ExchangeObserver, HttpClient, HttpResult } from './client.js';
 import { SecretKinds, basicCredential, registerPairSecrets } from './redact.js';
 import type { GatewayCredentials, PartnerTarget } from '../config/target.js';

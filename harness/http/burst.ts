@@ -14,7 +14,7 @@ import tls from 'node:tls';
 import { Client } from 'undici';
 import { dispatchScope } from './client.js';
 import { processRateLimiter } from './rate-limit.js';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import { proxyFor, redactProxyUrl } from './transport.js';
 
 export type BurstOutcome<T> =

@@ -13,9 +13,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Pool } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { Exchange } from './exchange.js';
-import { parseJsonText, recordExchange } from './exchange.js';
-import { HarnessError } from '../rules/finding.js';
+import type { Exchange } from '../core/exchange.js';
+import { recordExchange } from './exchange.js';
+import { parseJsonText } from '../core/json.js';
+import { HarnessError } from '../core/errors.js';
 import { defaultRedactor } from './redact.js';
 import type { Redactor } from './redact.js';
 import { parseRetryAfter, processRateLimiter, runPauses } from './rate-limit.js';

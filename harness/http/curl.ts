@@ -7,7 +7,7 @@
  * of a known pair (`<redacted:GATEWAY_BASIC>`) becomes `-u "$GATEWAY_CLIENT_ID:$GATEWAY_CLIENT_SECRET"`.
  * Everything else is single-quoted (POSIX shells).
  */
-import type { Exchange, RecordedRequest } from './exchange.js';
+import type { Exchange, RecordedRequest } from '../core/exchange.js';
 
 const MARKER = /<redacted:([A-Z][A-Z0-9_]*)>/g;
 

@@ -1,50 +1,11 @@
 /**
- * One HTTP request/response pair as the suite saw it. Recorded by harness/http/client.ts with every
- * secret already redacted, so it can go into any report as it is.
+ * Records what harness/http/client.ts saw of one request as an {@link Exchange} (harness/core/exchange.ts),
+ * with every secret redacted.
  */
 import { toCurl } from './curl.js';
 import type { Redactor } from './redact.js';
-export interface RecordedRequest {
-  method: string;
-  url: string;
-  /**
-   * the path as the client asked for it, relative to the API base address (no query), e.g.
-   * `/api/v1/pix/in/qrcode/abc` or, for the partner API, `/business/pix-charges`; used to match the
-   * spec operation. Undefined for exchanges not made through harness/http/client.ts.
-   */
-  path?: string;
-  /** header names lower-case; secret values replaced by `<redacted:kind>` */
-  headers: Record<string, string>;
-  /** body text as sent (secrets redacted), undefined when there was none */
-  body?: string;
-}
-
-export interface RecordedResponse {
-  status: number;
-  headers: Record<string, string>;
-  /** body text as received (secrets redacted) */
-  body: string;
-  /** parsed JSON when the body parses, else undefined */
-  json?: unknown;
-}
-
-export interface Exchange {
-  /** run-unique sequence number */
-  seq: number;
-  /** which API the exchange belongs to */
-  api: 'gateway' | 'partner';
-  /** the spec operation it matched, e.g. `POST /api/v1/pix/in/qrcode`; undefined when none */
-  operation?: string;
-  request: RecordedRequest;
-  /** undefined when the request failed before a response (see `error`) */
-  response?: RecordedResponse;
-  /** network failure or our timeout, as text */
-  error?: string;
-  startedAt: string;
-  durationMs: number;
-  /** a curl command that replays the request, secrets as shell variables (e.g. "$GATEWAY_TOKEN") */
-  curl: string;
-}
+import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.js';
+import { parseJsonText } from '../core/json.js';
 
 /** What harness/http/client.ts saw of one request, unredacted: {@link recordExchange} makes the record. */
 export interface ExchangeParts {
@@ -187,15 +148,4 @@ export function recordExchange(r: Redactor, p: ExchangeParts): Exchange {
   }
   if (p.error !== undefined) exchange.error = r.redactText(p.error);
   return exchange;
-}
-
-/** A JSON body's parse; undefined when empty or not JSON. */
-export function parseJsonText(text: string): unknown {
-  // empty or blank: JSON.parse throws too (no copy of the body to trim it)
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -8,7 +8,7 @@
  * Bodies are `unknown` so negative tests can send anything; the interfaces below type the happy path.
  */
 import { randomUUID } from 'node:crypto';
-import type { Exchange } from './exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { CredentialEnvironment, ExchangeObserver, HttpClient, HttpResult, RequestOptions } from './client.js';
 import type { GatewayTokenManager } from './auth.js';
 import { basicAuthorization } from './auth.js';

@@ -7,7 +7,7 @@ import { HttpClient } from './client.js';
 import type { ExchangeObserver, HttpResult } from './client.js';
 import { defaultRedactor } from './redact.js';
 import type { ReceiverTarget } from '../config/receiver-target.js';
-import { isRecord } from '../json.js';
+import { isRecord } from '../core/json.js';
 
 /** One entry of the read-back hook's `processed` list (README "Receiver conformance"). */
 export interface ProcessedEntry {

@@ -12,8 +12,8 @@
  */
 import { EnvHttpProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { HarnessError } from '../rules/finding.js';
-import type { Exchange } from './exchange.js';
+import { HarnessError } from '../core/errors.js';
+import type { Exchange } from '../core/exchange.js';
 import { proxyFor, proxySettings } from './network.js';
 import type { ProxySettings } from './network.js';
 

@@ -6,6 +6,7 @@
 import type { AcceptedRef, BaselineStatus } from './baseline.js';
 import { baselineProblemLines } from './baseline.js';
 import type { HistoryComparison } from './history.js';
+import { findingHeadline } from './format.js';
 
 export type { HistoryComparison };
 
@@ -40,7 +41,7 @@ export function adoptionMarkdown(report: AdoptionParts): string[] {
     if (accepted.length > 0) {
       out.push('| check | code | severity | requirements | finding | reason | expires |', '|---|---|---|---|---|---|---|');
       for (const a of accepted) {
-        out.push(`| ${cell(a.check)} | \`${cell(a.code)}\` | ${a.severity} | ${cell(a.requirements.join(', '))} | ${cell(`${a.title}: expected ${a.expected}; received ${a.actual}`)} | ${cell(a.reason)} | ${cell(a.expires ?? '')} |`);
+        out.push(`| ${cell(a.check)} | \`${cell(a.code)}\` | ${a.severity} | ${cell(a.requirements.join(', '))} | ${cell(findingHeadline(a))} | ${cell(a.reason)} | ${cell(a.expires ?? '')} |`);
       }
       out.push('');
     }

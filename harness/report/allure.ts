@@ -7,9 +7,11 @@
  * attachments. Exchanges are already redacted by harness/http/client.ts.
  */
 import * as allure from 'allure-js-commons';
-import type { Exchange } from '../http/exchange.js';
-import type { CheckMeta, FindingSummary, TaskHolder } from './meta.js';
-import { setCheckMeta } from './meta.js';
+import type { TestContext } from 'vitest';
+import type { Exchange } from '../core/exchange.js';
+import type { AcceptedFinding, CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
+import { writeOutcome } from './outcome.js';
+import { renderFinding, renderSequence } from './format.js';
 
 /** Where the report links a requirement: its anchor in conformance.md, from the Allure report dir. */
 export function requirementLink(id: string): string {
@@ -25,7 +27,7 @@ export interface AnnotateOptions {
 
 /** Labels, links and parameters of a check. Call it at the start of the check (labels do not depend on findings). */
 export async function annotateCheck(
-  meta: Pick<CheckMeta, 'checkId' | 'api' | 'area' | 'requirements' | 'severity'>,
+  meta: { checkId: string; api: CheckApi; area: string; requirements: readonly string[]; severity: CheckSeverity },
   options: AnnotateOptions = {},
 ): Promise<void> {
   await allure.epic(meta.api);
@@ -110,37 +112,50 @@ export async function attachText(name: string, text: string): Promise<void> {
   await allure.attachment(name, text, 'text/plain');
 }
 
-/** A finding as plain text (title, expected/received, requirements, curl). */
-export function formatFindingSummary(finding: FindingSummary, kind: 'failure' | 'warning'): string {
-  const lines = [
-    `${kind === 'warning' ? 'WARNING' : 'FAILURE'} ${finding.code}: ${finding.title}`,
-    `  requirements: ${finding.requirements.join(', ')}`,
-    `  expected: ${finding.expected}`,
-    `  received: ${finding.actual}`,
-  ];
-  if (finding.pointer !== undefined) lines.push(`  at: ${finding.pointer}`);
-  if (finding.curl.length > 0) lines.push('  reproduce with:', ...finding.curl.map((c) => `    ${c}`));
-  return lines.join('\n');
+/** How many exchanges a check attaches at most (a property can make hundreds). */
+const MAX_ATTACHED_EXCHANGES = 40;
+
+/** The line Allure (a skipped step) and JUnit (a test annotation) show for an accepted finding. */
+export function acceptedLine(a: AcceptedFinding): string {
+  return `accepted deviation ${a.code} (${a.severity}; baseline entry #${a.entry + 1}${a.expires !== undefined ? `, expires ${a.expires}` : ''}): ${a.title} — ${a.reason}`;
+}
+
+/** The check's findings (failures, then warnings) and its failing sequence, as text. */
+export function outcomeFindingsText(outcome: Pick<CheckOutcome, 'failures' | 'warnings' | 'sequence' | 'replay'>): string {
+  const parts = [...outcome.failures, ...outcome.warnings].map((f) => renderFinding(f));
+  if (outcome.sequence !== undefined) parts.push(renderSequence(outcome.sequence));
+  if (parts.length > 0 && outcome.replay !== undefined) parts.push(`Replay with: ${outcome.replay}`);
+  return parts.join('\n\n');
 }
 
 /**
- * Ends a check's reporting: stores the meta for the verdict reporter and makes warnings visible
- * wherever failures are. A passing test with warnings gets, in Allure, a `warning` tag, one broken
- * step per warning and a `findings` attachment; in JUnit, the warnings on stderr (system-err).
- * Failures need nothing more: the failing test's error already carries them.
+ * Ends a check's reporting, from its outcome as it is: stores it for the verdict reporter, and
+ * makes it visible in Allure and JUnit. Warnings show wherever failures do: in Allure a `warning`
+ * tag, one broken step per warning and the `findings` attachment; in JUnit on stderr (system-err).
+ * A failing sequence is an attachment of its own; accepted findings are a tag and a skipped step
+ * each in Allure, a test annotation each in JUnit. Failures need nothing more: the failing test's
+ * error carries them.
  */
-export async function finishCheckReport(meta: CheckMeta, holder?: TaskHolder): Promise<void> {
-  setCheckMeta(meta, holder);
-  if (meta.notRun !== undefined) await allure.description(`Not run: ${meta.notRun}`);
-  if (meta.warnings.length > 0) {
+export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder & Partial<Pick<TestContext, 'annotate'>>, exchanges: readonly Exchange[] = []): Promise<void> {
+  writeOutcome(outcome, holder);
+  if (outcome.notRun !== undefined) await allure.description(`Not run: ${outcome.notRun}`);
+  if (outcome.inconclusive !== undefined) await allure.description(`Inconclusive: ${outcome.inconclusive}`);
+  if (outcome.warnings.length > 0) {
     await allure.tag('warning');
-    for (const warning of meta.warnings) await allure.logStep(`warning ${warning.code}: ${warning.title}`, allure.Status.BROKEN);
-    console.warn(meta.warnings.map((w) => formatFindingSummary(w, 'warning')).join('\n\n'));
+    for (const warning of outcome.warnings) await allure.logStep(`warning ${warning.code}: ${warning.title}`, allure.Status.BROKEN);
+    console.warn(outcome.warnings.map((w) => renderFinding(w)).join('\n\n'));
   }
-  const findings = [
-    ...meta.failures.map((f) => formatFindingSummary(f, 'failure')),
-    ...meta.warnings.map((w) => formatFindingSummary(w, 'warning')),
-  ];
-  if (findings.length > 0) await allure.attachment('findings', findings.join('\n\n'), 'text/plain');
-  if (meta.replay !== undefined) await allure.parameter('replay', meta.replay);
+  const findings = outcomeFindingsText({ failures: outcome.failures, warnings: outcome.warnings });
+  if (findings !== '') await allure.attachment('findings', findings, 'text/plain');
+  if (outcome.sequence !== undefined) await allure.attachment('failing sequence', renderSequence(outcome.sequence), 'text/plain');
+  if (outcome.replay !== undefined) await allure.parameter('replay', outcome.replay);
+  if (outcome.accepted !== undefined && outcome.accepted.length > 0) {
+    await allure.tag('accepted-deviation');
+    for (const a of outcome.accepted) {
+      await allure.logStep(acceptedLine(a), allure.Status.SKIPPED);
+      await holder?.annotate?.(acceptedLine(a), 'accepted-deviation');
+    }
+  }
+  await attachExchanges(exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
+  if (outcome.notes !== undefined && outcome.notes.length > 0) await attachText('observations', outcome.notes.join('\n'));
 }

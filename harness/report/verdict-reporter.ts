@@ -1,6 +1,8 @@
 /**
- * Vitest reporter (main process) that turns every test's CheckMeta and state into
- * reports/conformance.json and reports/conformance.md. With `--shard i/n` it writes only a fragment
+ * Vitest reporter (main process) that turns every check's outcome (written by the worker at the
+ * end of the check, harness/report/outcome.ts) into reports/conformance.json and
+ * reports/conformance.md. It reads the outcome as it is; only a test that is not a check (a
+ * fixture, a file that did not load) is described from vitest's own result. With `--shard i/n` it writes only a fragment
  * (reports/verdict-fragments/shard-i.json); `tsx harness/report/merge.ts` merges fragments.
  *
  * Options and run information come from the environment the CLI sets (PAYGATE_PROFILE, PAYGATE_SEED,
@@ -11,10 +13,10 @@ import { join, resolve } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Requirement } from '../contract/requirements.js';
-import type { CheckApi } from './meta.js';
-import { buildConformance, checkRecordFrom, renderMarkdown, APIS } from './verdict.js';
+import type { CheckApi, CheckOutcome } from './outcome.js';
+import { buildConformance, renderMarkdown, APIS } from './verdict.js';
 import { isInconclusiveError } from '../http/network.js';
-import type { CheckRecord, ConformanceReport, Profile, RunInfo, TestOutcome } from './verdict.js';
+import type { CheckRecord, ConformanceReport, Profile, RunInfo } from './verdict.js';
 import { adoptionFromEnv, completeReport } from './adoption.js';
 
 export interface VerdictReporterOptions {
@@ -81,26 +83,24 @@ export function runInfoFromEnv(env: NodeJS.ProcessEnv, startedAt: Date, duration
   };
 }
 
-/** The test outcome vitest reports for one test case. */
-export function outcomeOf(testCase: TestCase): TestOutcome {
+/**
+ * A test's outcome: the one its check wrote, as it is; for a test that is not a check, what vitest
+ * saw (passed, skipped, failed; a HarnessError or a NotRunError by its name and code).
+ */
+export function outcomeOf(testCase: TestCase): CheckOutcome {
+  const written = testCase.meta().paygateOutcome;
+  if (written !== undefined) return written;
   const result = testCase.result();
-  const meta = testCase.meta().paygateCheck;
-  const diagnostic = testCase.diagnostic();
-  return {
-    name: testCase.fullName,
-    title: testCase.name,
-    file: testCase.module.relativeModuleId,
-    state: result.state,
-    ...(meta !== undefined && { meta }),
-    ...(result.errors !== undefined && {
-      errors: result.errors.map((e) => {
-        const code: unknown = (e as unknown as { code?: unknown }).code;
-        return { name: e.name, message: e.message, ...(typeof code === 'string' && { code }) };
-      }),
-    }),
-    ...(result.state === 'skipped' && result.note !== undefined && { note: result.note }),
-    durationMs: diagnostic?.duration ?? 0,
-  };
+  const name = testCase.fullName;
+  const file = testCase.module.relativeModuleId;
+  const base = { check: `${file} > ${name}`, name, title: testCase.name, file, requirements: [], failures: [], warnings: [], requests: 0, durationMs: Math.round(testCase.diagnostic()?.duration ?? 0) };
+  if (result.state === 'skipped' || result.state === 'pending') return { ...base, state: 'not-run', notRun: (result.state === 'skipped' ? result.note : undefined) ?? 'skipped' };
+  if (result.state === 'passed') return { ...base, state: 'passed' };
+  const error = result.errors?.[0];
+  const code: unknown = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'not-run') return { ...base, state: 'not-run', notRun: error?.message ?? 'not run' };
+  const harness = error?.name === 'HarnessError';
+  return { ...base, state: harness ? 'error' : 'failed', error: error?.message ?? (harness ? 'harness error' : 'the test failed') };
 }
 
 /** Loads the requirement catalogue; an unreadable catalogue leaves the verdict list to what checks name. */
@@ -152,7 +152,7 @@ export default class VerdictReporter implements Reporter {
       let any = false;
       for (const testCase of module.children.allTests()) {
         any = true;
-        checks.push(checkRecordFrom(outcomeOf(testCase)));
+        checks.push(outcomeOf(testCase));
       }
       const moduleErrors = module.errors();
       if (moduleErrors.length > 0 && !any) {

@@ -18,55 +18,22 @@
  */
 import { shellQuote } from '../http/curl.js';
 import type { Requirement } from '../contract/requirements.js';
-import type { CheckApi, CheckMeta, CheckSeverity, Exercised, FindingSummary } from './meta.js';
-import type { ReportedEvaluations } from './meta.js';
-
+import type { CheckApi, CheckOutcome, CheckState } from './outcome.js';
+import type { ReportedFinding } from './finding.js';
+import { findingHeadline, mdCell, renderFinding, renderSequence } from './format.js';
 import type { Profile } from '../cli/args.js';
 import { commandFor } from '../cli/invocation.js';
 import { adoptionMarkdown } from './adoption-markdown.js';
 import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
 import type { BaselineStatus } from './baseline.js';
-export type { Profile };
-export type CheckState = 'passed' | 'failed' | 'warned' | 'not-run' | 'error' | 'inconclusive';
+export type { Profile, CheckState };
 export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable' | 'inconclusive';
 /** The run's verdict: `inconclusive` when nothing failed but the network, credentials or time kept checks from a verdict. */
 export type RunVerdict = 'pass' | 'fail' | 'inconclusive';
 export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
 
-/** One check (one vitest test) as the report sees it. */
-export interface CheckRecord {
-  /** CheckMeta.checkId, or `file > test name` when the test set no meta */
-  check: string;
-  /** the vitest full name (`describe > test`) */
-  name: string;
-  /** the test's own name (what a replay's --grep matches) */
-  title?: string;
-  file: string;
-  api?: CheckApi;
-  area?: string;
-  requirements: string[];
-  severity?: CheckSeverity;
-  state: CheckState;
-  failures: FindingSummary[];
-  warnings: FindingSummary[];
-  notRun?: string;
-  /** why the check could not be judged (CheckMeta.inconclusive) */
-  inconclusive?: string;
-  /** the error message when the test failed without findings, or the harness error */
-  error?: string;
-  requests: number;
-  replay?: string;
-  durationMs: number;
-  exercised?: Exercised[];
-  /** the check's observations (CheckMeta.notes) */
-  notes?: string[];
-  /** rule evaluations per requirement (CheckMeta.evaluations) */
-  evaluations?: ReportedEvaluations;
-  /** findings the baseline accepted (CheckMeta.accepted) */
-  accepted?: CheckMeta['accepted'];
-  /** ms spent waiting for the quiet-account lane (included in durationMs) */
-  laneWaitMs?: number;
-}
+/** One check as the report carries it: its outcome, as the worker wrote it. */
+export type CheckRecord = CheckOutcome;
 
 export interface RunInfo {
   version: string;
@@ -111,18 +78,31 @@ export interface RequirementVerdict {
   ambiguity?: string;
 }
 
-export interface FindingEntry {
+/** A finding of one check in conformance.json's `failures`/`warnings` (INTERFACE.md's shape, plus the finding). */
+export interface FindingEntry extends Partial<ReportedFinding> {
   check: string;
   requirements: string[];
+  /** the finding in one line, or the error of a check that failed without a finding */
   message: string;
   replay: string;
   curl: string[];
   api?: CheckApi;
-  code?: string;
-  title?: string;
-  expected?: string;
-  actual?: string;
-  pointer?: string;
+}
+
+/**
+ * One deviation, however many checks saw it: the findings of the run that share a key
+ * (harness/report/finding.ts), shown once with the first sighting's details, the checks that saw
+ * it and one reproduction.
+ */
+export interface Deviation extends ReportedFinding {
+  /** the checks that saw it, in run order */
+  checks: string[];
+  /** how many findings share the key over the run */
+  sightings: number;
+  /** the replay command of the first check that saw it */
+  replay: string;
+  /** under --strict, a warning fails the run too */
+  failing: boolean;
 }
 
 export interface ConformanceReport {
@@ -139,6 +119,8 @@ export interface ConformanceReport {
   requirements: RequirementVerdict[];
   failures: FindingEntry[];
   // extras
+  /** the distinct deviations: failures first, then warnings, each once with the checks that saw it */
+  deviations: Deviation[];
   outcome: RunVerdict;
   /** checks that could not be judged, with the cause; with `preflight`, why the run stopped before any check */
   inconclusive: { check: string; api?: CheckApi; reason: string }[];
@@ -173,76 +155,6 @@ export interface ConformanceReport {
   history?: HistoryComparison;
 }
 
-/** What the reporter knows about one finished test. */
-export interface TestOutcome {
-  /** full name */
-  name: string;
-  /** the test's own name */
-  title?: string;
-  file: string;
-  state: 'passed' | 'failed' | 'skipped' | 'pending';
-  meta?: CheckMeta;
-  errors?: readonly { name?: string; message?: string; code?: string }[];
-  /** the skip note (`ctx.skip(note)`) */
-  note?: string;
-  durationMs: number;
-}
-
-function isHarnessError(error: { name?: string; message?: string }): boolean {
-  return error.name === 'HarnessError' || /^HarnessError\b/.test(error.message ?? '');
-}
-
-/** Turns a finished test and its CheckMeta into a check record. */
-export function checkRecordFrom(outcome: TestOutcome): CheckRecord {
-  const meta = outcome.meta;
-  const failures = meta?.failures ?? [];
-  const warnings = meta?.warnings ?? [];
-  const firstError = outcome.errors?.[0];
-  let state: CheckState;
-  let error: string | undefined;
-  const inconclusive = meta?.inconclusive !== undefined && failures.length === 0 && outcome.state !== 'failed' ? meta.inconclusive : undefined;
-  // harness/run/session.ts NotRunError: a HarnessError with code `not-run` (missing optional credential…)
-  const notRunError = firstError?.code === 'not-run' && failures.length === 0 ? firstError.message : undefined;
-  if (inconclusive !== undefined) state = 'inconclusive';
-  else if (notRunError !== undefined) state = 'not-run';
-  else if (meta?.notRun !== undefined && failures.length === 0 && outcome.state !== 'failed') state = 'not-run';
-  else if (outcome.state === 'skipped' || outcome.state === 'pending') state = 'not-run';
-  else if (outcome.state === 'failed') {
-    if (firstError !== undefined && isHarnessError(firstError) && failures.length === 0) {
-      state = 'error';
-      error = firstError.message ?? 'harness error';
-    } else {
-      state = 'failed';
-      if (failures.length === 0) error = firstError?.message ?? 'the test failed';
-    }
-  } else if (failures.length > 0) state = 'failed';
-  else if (warnings.length > 0) state = 'warned';
-  else state = 'passed';
-  const notRun = state === 'not-run' ? (notRunError ?? meta?.notRun ?? outcome.note ?? 'skipped') : undefined;
-  return {
-    check: meta?.checkId ?? `${outcome.file} > ${outcome.name}`,
-    name: outcome.name,
-    ...(outcome.title !== undefined && { title: outcome.title }),
-    file: outcome.file,
-    ...(meta !== undefined && { api: meta.api, area: meta.area, severity: meta.severity }),
-    requirements: [...(meta?.requirements ?? [])],
-    state,
-    failures,
-    warnings,
-    ...(notRun !== undefined && { notRun }),
-    ...(inconclusive !== undefined && { inconclusive }),
-    ...(error !== undefined && { error }),
-    requests: meta?.requests ?? 0,
-    ...(meta?.replay !== undefined && { replay: meta.replay }),
-    durationMs: Math.round(outcome.durationMs),
-    ...(meta?.exercised !== undefined && { exercised: meta.exercised }),
-    ...(meta?.notes !== undefined && meta.notes.length > 0 && { notes: [...meta.notes] }),
-    ...(meta?.evaluations !== undefined && { evaluations: meta.evaluations }),
-    ...(meta?.accepted !== undefined && meta.accepted.length > 0 && { accepted: meta.accepted }),
-    ...(meta?.laneWaitMs !== undefined && meta.laneWaitMs > 0 && { laneWaitMs: meta.laneWaitMs }),
-  };
-}
-
 /** The command that re-runs one check (used when the check gave no replay line of its own). */
 export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'name' | 'title' | 'replay'>): string {
   if (check.replay !== undefined) return check.replay;
@@ -265,20 +177,35 @@ function addTo(counts: Counts, check: CheckRecord): void {
   else counts.errors += 1;
 }
 
-function findingEntry(run: RunInfo, check: CheckRecord, finding: FindingSummary): FindingEntry {
+function findingEntry(run: RunInfo, check: CheckRecord, finding: ReportedFinding): FindingEntry {
   return {
+    ...finding,
     check: check.check,
     requirements: finding.requirements.length > 0 ? finding.requirements : check.requirements,
-    message: `${finding.title}: expected ${finding.expected}; received ${finding.actual}`,
+    message: findingHeadline(finding),
     replay: defaultReplay(run, check),
     curl: finding.curl,
     ...(check.api !== undefined && { api: check.api }),
-    code: finding.code,
-    title: finding.title,
-    expected: finding.expected,
-    actual: finding.actual,
-    ...(finding.pointer !== undefined && { pointer: finding.pointer }),
   };
+}
+
+/** Groups the run's findings by key: one deviation each, in order of first sighting, failures first. */
+export function distinctDeviations(run: RunInfo, checks: readonly CheckRecord[]): Deviation[] {
+  const byKey = new Map<string, Deviation>();
+  const see = (check: CheckRecord, finding: ReportedFinding): void => {
+    const known = byKey.get(finding.key);
+    if (known === undefined) {
+      byKey.set(finding.key, { ...finding, checks: [check.check], sightings: 1, replay: defaultReplay(run, check), failing: finding.severity === 'failure' || run.strict });
+      return;
+    }
+    known.sightings += 1;
+    if (!known.checks.includes(check.check)) known.checks.push(check.check);
+  };
+  for (const check of checks) {
+    if (check.state === 'failed' || check.state === 'warned') for (const f of [...check.failures, ...check.warnings]) see(check, f);
+  }
+  const all = [...byKey.values()];
+  return [...all.filter((d) => d.severity === 'failure'), ...all.filter((d) => d.severity !== 'failure')];
 }
 
 /** Evaluations of `id` over the checks that ran (a check that broke or was not run decides nothing). */
@@ -466,6 +393,7 @@ export function buildConformance(
     requirements,
     failures,
     outcome,
+    deviations: distinctDeviations(run, checks),
     inconclusive,
     strict: run.strict,
     embedded: run.embedded,
@@ -509,15 +437,7 @@ export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'
 
 // ---------------------------------------------------------------- markdown
 
-function cell(text: string | number | undefined): string {
-  return String(text ?? '').replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
-}
-
-function fence(text: string, lang = ''): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const ticks = '`'.repeat(longest + 1);
-  return `${ticks}${lang}\n${text}\n${ticks}`;
-}
+const cell = mdCell;
 
 const VERDICT_MARK: Record<Verdict, string> = {
   pass: '✅ pass',
@@ -533,25 +453,40 @@ function countsRow(label: string, c: Counts): string {
   return `| ${label} | ${c.passed} | ${c.failed} | ${c.warnings} | ${c.notRun} | ${c.inconclusive ?? 0} | ${c.errors} | ${c.requests} |`;
 }
 
-function findingSection(title: string, entries: readonly FindingEntry[]): string[] {
-  if (entries.length === 0) return [];
-  const out = [`## ${title} (${entries.length})`, ''];
-  entries.forEach((entry, index) => {
-    out.push(`### ${index + 1}. ${cell(entry.check)}${entry.code !== undefined ? ` — \`${entry.code}\`` : ''}`, '');
-    if (entry.requirements.length > 0) {
-      out.push(`Requirements: ${entry.requirements.map((id) => `[${id}](#${id})`).join(', ')}`, '');
+/**
+ * The distinct deviations, each once (the one renderer words it), with the checks that saw it and
+ * one reproduction; then each failed check once, naming its deviations and its replay command.
+ */
+function deviationSections(report: ConformanceReport): string[] {
+  const out: string[] = [];
+  const number = new Map(report.deviations.map((d, i) => [d.key, i + 1]));
+  const failing = report.deviations.filter((d) => d.severity === 'failure');
+  const warning = report.deviations.filter((d) => d.severity !== 'failure');
+  const section = (title: string, list: readonly Deviation[], note?: string): void => {
+    if (list.length === 0) return;
+    const checks = new Set(list.flatMap((d) => d.checks));
+    out.push(`## ${title} (${list.length} distinct, seen by ${checks.size} check${checks.size === 1 ? '' : 's'})`, '');
+    if (note !== undefined) out.push(note, '');
+    for (const d of list) {
+      out.push(`<a id="deviation-${d.key}"></a>`, '');
+      out.push(renderFinding(d, { format: 'markdown', heading: `### ${number.get(d.key) ?? '?'}.`, checks: d.checks, sightings: d.sightings }), '');
     }
-    if (entry.expected !== undefined) {
-      if (entry.title !== undefined) out.push(`**${cell(entry.title)}**`, '');
-      out.push(`- **Expected:** ${cell(entry.expected)}`, `- **Received:** ${cell(entry.actual)}`);
-      if (entry.pointer !== undefined) out.push(`- **At:** \`${entry.pointer}\``);
-      out.push('');
-    } else {
-      out.push(fence(entry.message), '');
+  };
+  section('Deviations', failing);
+  section('Warnings', warning, `Ambiguous or advisory points: they do not fail the run${report.strict ? ', except under --strict (this run)' : ' unless --strict'}.`);
+  const failed = report.checks.filter((c) => c.state === 'failed');
+  if (failed.length > 0) {
+    out.push(`## Failed checks (${failed.length})`, '', '| check | deviations | replay |', '|---|---|---|');
+    for (const c of failed) {
+      const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => f.key))].map((key) => `[#${number.get(key) ?? '?'}](#deviation-${key})`);
+      const what = refs.length > 0 ? refs.join(', ') : cell(c.error ?? 'the test failed');
+      out.push(`| ${cell(c.check)} | ${what}${c.sequence !== undefined ? ' (failing sequence below)' : ''} | \`${cell(c.replay ?? defaultReplay(report, c))}\` |`);
     }
-    out.push('Replay:', '', fence(entry.replay, 'sh'), '');
-    if (entry.curl.length > 0) out.push('Reproduce with:', '', fence(entry.curl.join('\n\n'), 'sh'), '');
-  });
+    out.push('');
+    for (const c of failed.filter((f) => f.sequence !== undefined)) {
+      out.push(`### Failing sequence of ${cell(c.check)}`, '', renderSequence(c.sequence!, 'markdown'), '');
+    }
+  }
   return out;
 }
 
@@ -600,6 +535,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   out.push('## Summary', '', '| | passed | failed | warnings | not run | inconclusive | harness errors | requests |', '|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const api of APIS) out.push(countsRow(api, report.summaryByApi[api]));
   out.push(countsRow('**total**', report.summary), '');
+  out.push(...deviationSections(report));
 
   const cov = report.coverage;
   out.push('## Coverage', '');
@@ -616,9 +552,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     out.push('');
   }
 
-  out.push(...findingSection('Failures', report.failures));
   out.push(...adoptionMarkdown(report));
-  out.push(...findingSection('Warnings (ambiguous or advisory points: do not fail the run unless --strict)', report.warnings));
   const observed = report.checks.filter((c) => c.notes !== undefined && c.notes.length > 0);
   if (observed.length > 0) {
     out.push(`## Observations (${observed.length} checks)`, '', 'What the target showed where the contract leaves a choice open; never a failure.', '');

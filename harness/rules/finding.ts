@@ -6,8 +6,8 @@
  * deciding it was evaluated and found nothing. One formatter renders findings
  * (harness/report/format.ts).
  */
-import type { Exchange } from '../http/exchange.js';
-import type { RequirementId } from '../contract/requirement-ids.js';
+import type { Exchange } from '../core/exchange.js';
+import type { RequirementId } from '../core/requirement-ids.js';
 import type { FindingCode } from './codes.js';
 
 export type { RequirementId, FindingCode };
@@ -16,7 +16,9 @@ export type Severity = 'failure' | 'warning';
 
 export interface Finding {
   /** stable code naming the rule broken, e.g. `status.unexpected`, `contract.schema`, `emv.crc` */
-  code: FindingCode;
+  code: string;
+  /** the rule that made it (harness/rules/rule.ts) */
+  rule?: string;
   title: string;
   severity: Severity;
   /** requirement IDs from specs/requirements.yaml */
@@ -31,10 +33,22 @@ export interface Finding {
 
 /** One evaluation of a rule on an observation: what it decided, and what it found. */
 export interface Judgement {
+  /** the rule evaluated (absent for judgements made before rules declared themselves) */
+  readonly rule?: string;
   /** the requirements this evaluation decided (each counts one evaluation) */
   readonly requirements: readonly RequirementId[];
   /** empty when the observation conforms */
   readonly findings: readonly Finding[];
+  /** requests of the observation that got no HTTP answer: nothing could be judged about them */
+  readonly unanswered?: readonly Exchange[];
+  /** cells of relations this evaluation tried (harness/rules/rule.ts `Relation`) */
+  readonly covered?: readonly CoveredCells[];
+}
+
+/** The cells of one relation an evaluation tried. */
+export interface CoveredCells {
+  readonly relation: string;
+  readonly cells: readonly string[];
 }
 
 /** True when the judgement found nothing (no failure, no warning). */
@@ -47,15 +61,4 @@ export function conforms(judgement: Judgement | readonly Judgement[]): boolean {
 export function fails(judgement: Judgement | readonly Judgement[]): boolean {
   const list: readonly Judgement[] = 'findings' in judgement ? [judgement as Judgement] : (judgement as readonly Judgement[]);
   return list.some((j) => j.findings.some((f) => f.severity === 'failure'));
-}
-
-/** Something went wrong in the suite itself (not the target): never reported as non-conformance. */
-export class HarnessError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HarnessError';
-  }
 }

@@ -10,7 +10,7 @@
  * ambiguous, not just one reading of it) caps every finding naming only such requirements at a
  * warning, wherever it is made: that ambiguity is encoded once, in specs/requirements.yaml.
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding, FindingCode, Judgement, RequirementId, Severity } from './finding.js';
 import { findRequirement } from '../contract/requirements.js';
 

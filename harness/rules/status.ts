@@ -5,10 +5,11 @@
  * rate limited". The partner document states no rate limit ("Rate limits: not shown"), so a 429
  * there is a choice the text leaves open. A 5xx is never a documented answer of either API.
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding, Judgement } from './finding.js';
 import { TargetUnreachableError } from '../http/transport.js';
 import { judge, makeFinding, show, type RuleContext } from './judgement.js';
+import type { Verdict } from './rule.js';
 
 export type StatusClass = '2xx' | '4xx';
 export type StatusExpectation = number | StatusClass | ReadonlyArray<number | StatusClass>;
@@ -84,4 +85,50 @@ function expectStatusFinding(exchange: Exchange, expected: StatusExpectation, ct
 
 export function expectStatus(exchange: Exchange, expected: StatusExpectation, ctx: RuleContext, options: { otherClientError?: 'failure' | 'warning' } = {}): Judgement {
   return judge(ctx, expectStatusFinding(exchange, expected, ctx, options));
+}
+
+/** How {@link judgeStatus} files what it finds: the judging rule's own codes. */
+export interface StatusCodes<C extends string> {
+  /** a status outside the expectation (a 5xx and a 2xx where a refusal is due included) */
+  unexpected: C;
+  /**
+   * another 4xx, where the text leaves the exact code of a refusal open (e.g. 400 for an unreadable
+   * header): found under this code (declared as a warning) instead of `unexpected`
+   */
+  otherClientError?: C;
+}
+
+/**
+ * Judges the status of `exchange` inside a rule's judge, finding the rule's own codes:
+ * - no response at all (DNS, TLS, refused or reset connection, our timeout): `v.unanswered`, nothing
+ *   is judged (the check is inconclusive with the cause, never a requirement failure);
+ * - a 429 the client's retries did not get past: nothing to judge (gateway "Every route can answer
+ *   401 and 429"; partner "Rate limits: not shown"); the contract rule records it once;
+ * - a status outside `expected`: `codes.unexpected`, or `codes.otherClientError` for another 4xx when
+ *   the rule gives one. A 5xx is never a documented answer: it is always `unexpected`.
+ * Returns true when the status matched.
+ */
+export function judgeStatus<C extends string>(v: Verdict<C>, exchange: Exchange, expected: StatusExpectation, codes: StatusCodes<C>, what?: string): boolean {
+  const response = exchange.response;
+  if (!response) {
+    v.unanswered(exchange);
+    return false;
+  }
+  const status = response.status;
+  const list = (Array.isArray(expected) ? expected : [expected]) as ReadonlyArray<number | StatusClass>;
+  if (list.some((one) => matches(status, one))) return true;
+  if (status === 429) {
+    v.nothingToJudge();
+    return false;
+  }
+  const want = describeExpectation(expected);
+  const clientError = status >= 400 && status <= 499;
+  const code = clientError && codes.otherClientError !== undefined ? codes.otherClientError : codes.unexpected;
+  v.find(code, {
+    title: `${what ?? label(exchange)} answered ${status >= 500 ? `a server error (${status})` : status}, expected ${want}`,
+    expected: `HTTP ${want}`,
+    actual: `HTTP ${status}, ${response.body === '' ? 'empty body' : `body ${show(response.body, 300)}`}`,
+    exchanges: [exchange],
+  });
+  return false;
 }

@@ -6,14 +6,17 @@
  * AssertionError-named error listing the failures. Verdicts come from these evaluations: a
  * requirement a check only lists, and no rule evaluated, is never reported as passed.
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../rules/finding.js';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import type { ExchangeObserver, HttpResult } from '../http/client.js';
 import type { Contract } from '../contract/validator.js';
-import { formatFinding } from '../report/format.js';
+import { renderFinding, replayCommand } from '../report/format.js';
+import type { EvaluationCount } from '../report/outcome.js';
 import { defaultRedactor } from '../http/redact.js';
 import type { Redactor } from '../http/redact.js';
+import type { Rule } from '../rules/rule.js';
+import { TargetUnreachableError } from '../http/transport.js';
 
 /** Thrown by `CheckRun.finish()`; named AssertionError so reporters mark the test failed, not broken. */
 export class ConformanceFailure extends Error {
@@ -48,15 +51,7 @@ export interface CheckRunOptions {
   redactor?: Redactor;
 }
 
-/** How often rules deciding one requirement were evaluated in a check, and with what outcome. */
-export interface EvaluationCount {
-  /** evaluations (each rule call deciding the requirement counts one) */
-  evaluations: number;
-  /** evaluations that found a failure naming it */
-  failed: number;
-  /** evaluations that found only a warning naming it */
-  warned: number;
-}
+export type { EvaluationCount };
 
 export type Evaluations = Partial<Record<RequirementId, EvaluationCount>>;
 
@@ -85,6 +80,8 @@ export class CheckRun implements ExchangeObserver {
   readonly notes: string[] = [];
   seed: number | undefined;
   replay: string | undefined;
+  /** the failing sequence of a model-based fuzzer (harness/run/model.ts): its steps and every exchange */
+  failingSequence: { steps: string; exchanges: Exchange[] } | undefined;
   private readonly deadlineHooks = new Set<() => void>();
   /** the check reached its time limit (its body may still be running) */
   deadlineReached = false;
@@ -112,15 +109,34 @@ export class CheckRun implements ExchangeObserver {
     this.record(this.options.contract.validateExchange(exchange, raw));
   }
 
+  /** the names of the rules judged in this run */
+  readonly rulesJudged = new Set<string>();
+  /** relation id → the cells of it this run's judgements tried */
+  readonly covered: Record<string, string[]> = {};
+
+  /**
+   * Judges `observation` with `rule` and records the judgement (see {@link record}). A request of the
+   * observation that got no HTTP answer makes the check inconclusive ({@link TargetUnreachableError}):
+   * the findings recorded before it stand. Returns true when the rule found nothing.
+   */
+  judge<O>(rule: Rule<O>, observation: O): boolean {
+    const judgement = rule.judge(observation);
+    this.rulesJudged.add(rule.name);
+    const silent = judgement.unanswered?.[0];
+    if (!silent) return this.record(judgement);
+    // what was found about the requests that were answered stands; nothing was decided
+    this.record({ requirements: [], findings: judgement.findings });
+    throw new TargetUnreachableError(silent);
+  }
+
   /**
    * Records rule evaluations: each judgement counts one evaluation of every requirement it decided,
-   * and its findings. A finding with the code of one already recorded about the same response (a
-   * 5xx seen by the contract validation and then by the check's status expectation) is folded into
-   * it: one finding, both requirement lists. Returns true when the judgements found nothing.
+   * and its findings, as they are. Returns true when the judgements found nothing.
    */
   record(...judgements: (Judgement | readonly Judgement[])[]): boolean {
     let clean = true;
     for (const judgement of judgements.flat()) {
+      for (const { relation, cells } of judgement.covered ?? []) this.cover(relation, cells);
       const found = judgement.findings.length > 0;
       for (const id of judgement.requirements) {
         const count = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
@@ -140,8 +156,14 @@ export class CheckRun implements ExchangeObserver {
     return clean;
   }
 
+  private cover(relation: string, cells: readonly string[]): void {
+    const list = (this.covered[relation] ??= []);
+    for (const cell of cells) if (!list.includes(cell)) list.push(cell);
+  }
+
   /** Merges the evaluations and findings of another run (a property iteration) into this one. */
   absorb(other: CheckRun, options: { findings: 'all' | 'warnings' | 'none' }): void {
+    for (const [relation, cells] of Object.entries(other.covered)) this.cover(relation, cells);
     for (const [id, count] of Object.entries(other.evaluations) as [RequirementId, EvaluationCount][]) {
       const mine = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
       mine.evaluations += count.evaluations;
@@ -151,17 +173,12 @@ export class CheckRun implements ExchangeObserver {
     }
     const findings = options.findings === 'all' ? other.findings : options.findings === 'warnings' ? other.warnings : [];
     for (const f of findings) this.addFinding(f);
+    if (options.findings === 'all' && other.failingSequence !== undefined) this.failingSequence = other.failingSequence;
   }
 
   private addFinding(item: Finding): void {
     for (const id of item.requirements) if (!this.requirements.includes(id)) this.requirements.push(id);
-    const list = item.severity === 'failure' ? this.failures : this.warnings;
-    const same = list.find((f) => f.code === item.code && sameFindingSubject(f, item));
-    if (same) {
-      for (const id of item.requirements) if (!same.requirements.includes(id)) same.requirements.push(id);
-      return;
-    }
-    list.push(item);
+    (item.severity === 'failure' ? this.failures : this.warnings).push(item);
   }
 
   /**
@@ -188,7 +205,12 @@ export class CheckRun implements ExchangeObserver {
 
   /** Adds an observation (reported, never a failure). */
   note(text: string): void {
-    this.notes.push((this.options.redactor ?? defaultRedactor).redactText(text));
+    this.notes.push(this.redactText(text));
+  }
+
+  /** Text with this run's known secrets replaced. */
+  redactText(text: string): string {
+    return (this.options.redactor ?? defaultRedactor).redactText(text);
   }
 
   /** Sets the replay data printed with failures. */
@@ -225,20 +247,10 @@ export class CheckRun implements ExchangeObserver {
   finish(): CheckRunSummary {
     const failing = this.failing();
     if (failing.length) {
-      const opts = { check: this.name, ...(this.seed !== undefined ? { seed: this.seed } : {}), ...(this.replay !== undefined ? { replay: this.replay } : {}) };
-      const body = failing.map((f) => formatFinding(f, opts)).join('\n\n');
+      const replay = this.seed !== undefined || this.replay !== undefined ? replayCommand({ ...(this.seed !== undefined && { seed: this.seed }), ...(this.replay !== undefined && { path: this.replay }), title: this.name }) : undefined;
+      const body = failing.map((f) => renderFinding(f, { ...(replay !== undefined && { replay }) })).join('\n\n');
       throw new ConformanceFailure(`${this.name}: ${failing.length} finding(s) break the contract\n\n${body}`, failing);
     }
     return this.summary();
   }
-}
-
-/** Two findings of one code are the same when they are about the same single response, or are identical. */
-function sameFindingSubject(a: Finding, b: Finding): boolean {
-  if (a.exchanges.length === 1 && b.exchanges.length === 1) return sameExchange(a.exchanges[0]!, b.exchanges[0]!);
-  return a.pointer === b.pointer && a.expected === b.expected && a.actual === b.actual && a.exchanges.length === b.exchanges.length && a.exchanges.every((e, i) => sameExchange(e, b.exchanges[i]!));
-}
-
-function sameExchange(a: Exchange, b: Exchange): boolean {
-  return a === b || (a.seq === b.seq && a.request.method === b.request.method && a.request.url === b.request.url && a.startedAt === b.startedAt);
 }

@@ -5,9 +5,11 @@
  *   otherwise it is reported "not run" with the reason (never a failure);
  * - gets a {@link CheckRun} that records every exchange, validates every response against the
  *   contract, and collects findings;
- * - annotates Allure (epic/feature/story/severity/links/parameters, one step per exchange) and
- *   stores a JSON {@link CheckMeta} for the verdict reporter;
- * - fails (AssertionError) only on findings of severity `failure` (or warnings under --strict).
+ * - ends in one outcome (harness/run/outcome.ts `endCheck`, a pure function of what the run
+ *   recorded and how the body ended), written once on the vitest task and read as it is by the
+ *   verdict reporter, Allure and JUnit (harness/report/outcome.ts);
+ * - fails (AssertionError) only when that outcome is `failed`: findings of severity `failure` (or
+ *   warnings under --strict).
  *
  *   check('amount below the minimum is rejected', {
  *     id: 'gateway.pixin.amount-min', api: 'gateway', area: 'PIX charges',
@@ -25,7 +27,7 @@ import fc from 'fast-check';
 import { test } from 'vitest';
 import type { TestContext } from 'vitest';
 import { Session } from './session.js';
-import { NotRunError } from './check-run.js';
+import { ConformanceFailure, NotRunError } from './check-run.js';
 import type { CheckRun } from './check-run.js';
 import type { GatewayClient } from '../http/gateway-client.js';
 import type { PartnerClient } from '../http/partner-client.js';
@@ -36,14 +38,16 @@ import { loadTargetConfig, notRunReason } from '../config/target.js';
 import type { Capability, TargetConfig } from '../config/target.js';
 import { ReceiverClient } from '../webhooks/receiver-client.js';
 import { receiverNotRunReason } from '../config/receiver-target.js';
-import { annotateCheck, attachExchanges, attachText, finishCheckReport } from '../report/allure.js';
-import { exercisedBy, replayCommand, setCheckMeta, splitFindings } from '../report/meta.js';
-import type { CheckMeta, CheckSeverity } from '../report/meta.js';
+import { annotateCheck, outcomeFindingsText, reportOutcome } from '../report/allure.js';
+import type { CheckSeverity } from '../report/outcome.js';
 import type { Finding, RequirementId } from '../rules/finding.js';
-import { HarnessError } from '../rules/finding.js';
+import type { Rule } from '../rules/rule.js';
+import { requirementsOf } from '../rules/rule.js';
+import { HarnessError } from '../core/errors.js';
 import type { Profile } from '../cli/args.js';
-import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
-import { reportAccepted, takeAccepted, withoutAccepted } from './accepted.js';
+import { runBaseline, withoutAccepted } from './accepted.js';
+import { endCheck } from './outcome.js';
+import type { CheckEnd, CheckIdentity, EndSettings } from './outcome.js';
 import { runConcurrently } from './concurrent-runs.js';
 import { mapLimited } from './parallel.js';
 import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
@@ -124,10 +128,13 @@ export interface CheckSpec {
   /** functional area (Allure feature), e.g. `PIX charges` */
   area: string;
   /**
-   * requirement IDs (specs/requirements.yaml) this check sets out to decide; listing one proves
-   * nothing: a requirement is decided by the rules the check evaluates on what it observed
+   * the rules this check hands observations to (harness/rules/): its requirement list is what they
+   * decide, with the rules they use ({@link checkRequirements}); listing a rule proves nothing: a
+   * requirement is decided when a rule deciding it is evaluated on what the check observed
    */
-  requirements: RequirementId[];
+  rules?: readonly Rule<never>[];
+  /** requirement IDs of a check whose rules do not declare them yet (being replaced by `rules`) */
+  requirements?: RequirementId[];
   severity?: CheckSeverity;
   /** `timer`: waits for a contract timer; runs only in the full and certify profiles */
   tier?: 'quick' | 'timer';
@@ -187,9 +194,18 @@ function deadline(ms: number, extra: () => number = () => 0): { promise: Promise
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
+/** The requirements a check sets out to decide: those of its rules (and the rules they use). */
+export function checkRequirements(spec: Pick<CheckSpec, 'rules' | 'requirements'>): RequirementId[] {
+  const ids = requirementsOf(spec.rules ?? []);
+  for (const id of spec.requirements ?? []) if (!ids.includes(id)) ids.push(id);
+  return ids;
+}
+
 /** Clients and helpers bound to one CheckRun. */
 export interface RunTools {
   run: CheckRun;
+  /** judges `observation` with `rule` and records the judgement in this run; true when nothing was found */
+  judge<O>(rule: Rule<O>, observation: O): boolean;
   /** a gateway client (default: the sandbox pair) whose exchanges this run records and validates */
   gateway(which?: GatewayPairName): GatewayClient;
   /** a partner client (default: the `ak_test_` key) whose exchanges this run records and validates */
@@ -247,6 +263,7 @@ export interface PropertyOptions {
 function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   return {
     run,
+    judge: (rule, observation) => run.judge(rule, observation),
     parallel,
     all: (items, send) => mapLimited(items, parallel, send),
     gateway: (which = 'sandbox') => session.gateway(run, which),
@@ -280,25 +297,40 @@ function distinctFindings(findings: readonly Finding[]): Finding[] {
   });
 }
 
-/** How many exchanges a check attaches to Allure at most (a property can make hundreds). */
-const MAX_ATTACHED_EXCHANGES = 40;
-
 /** Registers one conformance check as a vitest test. */
 export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => Promise<void>): void {
   const settings = runSettings();
+  const requirements = checkRequirements(spec);
   const budget = checkBudgetMs(spec, settings);
   // timer checks mostly sleep: those of one file wait side by side
   const register = spec.tier === 'timer' ? test.concurrent : test;
   // vitest's own limit only backs up ours, which keeps the findings made so far (plus the lane wait)
   register(title, { timeout: budget + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
+    const started = Date.now();
     const severity = spec.severity ?? 'normal';
-    const base = { checkId: spec.id, api: spec.api, area: spec.area, requirements: [...spec.requirements], severity };
-    const meta: CheckMeta = { ...base, failures: [], warnings: [], requests: 0 };
-    await annotateCheck(base);
+    const identity: CheckIdentity = {
+      check: spec.id,
+      name: ctx.task.fullTestName ?? title,
+      title,
+      file: ctx.task.file.name,
+      api: spec.api,
+      area: spec.area,
+      severity,
+      requirements,
+    };
+    const endSettings = (laneWaitMs?: number): EndSettings => ({
+      profile: settings.profile,
+      seed: settings.seed,
+      strict: settings.strict,
+      baseline: runBaseline(),
+      durationMs: Date.now() - started,
+      ...(laneWaitMs !== undefined && { laneWaitMs }),
+    });
+    await annotateCheck({ checkId: spec.id, api: spec.api, area: spec.area, requirements, severity });
     const target = workerTarget();
     const skipReason = notRunFor(spec, target, settings);
     if (skipReason) {
-      setCheckMeta({ ...meta, notRun: skipReason }, ctx);
+      await reportOutcome(endCheck(identity, undefined, { skipped: skipReason }, endSettings()), ctx);
       ctx.skip(skipReason);
       return;
     }
@@ -311,7 +343,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     let aloneWaitedMs = 0;
     const blocked = (): number => aloneWaitedMs + (lane ? 0 : requestsBlockedMs(spec.api) - blockedBefore);
     const session = await sharedSession();
-    const run = session.check(title, spec.requirements);
+    const run = session.check(title, requirements);
     if (lane?.note) run.note(lane.note);
     const tools: CheckTools = {
       ...boundTools(session, run, Math.max(1, Math.floor(settings.concurrency ?? 1))),
@@ -329,7 +361,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
         return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterRequest(api, QUIET_KINDS) });
       },
-      property: (name, arbitrary, predicate, options) => runProperty(session, run, spec, name, arbitrary, predicate, options),
+      property: (name, arbitrary, predicate, options) => runProperty(session, run, { ...spec, requirements }, name, arbitrary, predicate, options),
       notRun: (capability, reason) => {
         throw new NotRunError(capability, reason);
       },
@@ -347,10 +379,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         }
       },
     };
-    let notRun: string | undefined;
-    // the certifier's side (network, credentials, time limit): harness/run/inconclusive.ts
-    let inconclusive: string | undefined;
-    let outOfTime = false;
+    const end: CheckEnd = {};
     // time the check's requests waited behind another check's window is not held against its budget
     const limit = deadline(budget, blocked);
     try {
@@ -358,66 +387,37 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       const running = lane ? lane.run(() => body(tools)) : body(tools);
       // after the deadline the body may still settle; its outcome no longer matters
       running.catch(() => undefined);
-      outOfTime = (await Promise.race([running, limit.promise])) === 'deadline';
-      if (outOfTime) {
+      if ((await Promise.race([running, limit.promise])) === 'deadline') {
+        end.outOfTimeMs = budget;
         // a property shrinking a failure hands it over: the check fails on it, not inconclusive
         run.reachedDeadline();
         const silent = run.exchanges.filter((e) => !e.response).length;
         run.note(`stopped after ${budget / 1000} s: ${run.exchanges.length} request(s) made, ${silent} without a response`);
       }
     } catch (error) {
-      // a check that found failures before it had to stop still fails: its findings are never dropped
-      if (error instanceof NotRunError && run.failures.length === 0) notRun = error.message;
-      else if (error instanceof NotRunError) run.note(`stopped early: ${error.message}`);
-      else {
-        inconclusive = inconclusiveCause(run.exchanges, error);
-        if (inconclusive === undefined) throw error;
-      }
+      end.thrown = error;
     } finally {
       limit.cancel();
-      if (notRun === undefined) inconclusive = settleInconclusive(run, inconclusive, outOfTime ? budget : undefined);
-      // --baseline: accepted deviations leave the run's findings before they decide the outcome
-      const accepted = takeAccepted(run, spec.id, [...spec.requirements, ...run.requirements]);
-      const found = splitFindings(run.findings);
-      Object.assign(meta, found, {
-        ...(accepted.length > 0 && { accepted }),
-        requirements: [...new Set([...spec.requirements, ...run.requirements])],
-        requests: run.exchanges.length,
-        exercised: exercisedBy(run.exchanges),
-        evaluations: structuredClone(run.evaluations),
-        ...(run.notes.length > 0 && { notes: [...run.notes] }),
-        laneWaitMs: Math.round((lane?.hold?.waitedMs ?? 0) + blocked()),
-      });
-      meta.replay = replayCommand({
-        profile: settings.profile,
-        seed: run.seed ?? settings.seed,
-        title,
-        ...(run.replay !== undefined ? { path: run.replay } : {}),
-      });
-      if (notRun) meta.notRun = notRun;
-      if (inconclusive !== undefined) meta.inconclusive = inconclusive;
-      await finishCheckReport(meta, ctx);
-      await reportAccepted(accepted, ctx);
-      await attachExchanges(run.exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
-      if (run.notes.length) await attachText('observations', run.notes.join('\n'));
     }
-    if (notRun) {
-      ctx.skip(notRun);
-      return;
+    const outcome = endCheck(identity, run, end, { ...endSettings((lane?.hold?.waitedMs ?? 0) + blocked()), redact: (text) => run.redactText(text) });
+    await reportOutcome(outcome, ctx, run.exchanges);
+    // vitest's own state follows the outcome (JUnit, Allure): skipped, failed or passed
+    if (outcome.state === 'not-run') return ctx.skip(outcome.notRun);
+    // neither passed nor failed: skipped in vitest's terms, `inconclusive` in the outcome
+    if (outcome.state === 'inconclusive') return ctx.skip(`inconclusive: ${outcome.inconclusive ?? ''}`);
+    // the suite broke, or failed without a finding: the error as it was thrown
+    if (outcome.error !== undefined) throw end.thrown;
+    if (outcome.state === 'failed') {
+      const failing = outcome.failures.length + (settings.strict ? outcome.warnings.length : 0);
+      throw new ConformanceFailure(`${title}: ${failing} finding(s) break the contract\n\n${outcomeFindingsText(outcome)}`, run.findings);
     }
-    if (inconclusive !== undefined) {
-      // neither passed nor failed: skipped in vitest's terms, `inconclusive` in the verdict (meta)
-      ctx.skip(`inconclusive: ${inconclusive}`);
-      return;
-    }
-    run.finish();
   });
 }
 
 async function runProperty<T>(
   session: Session,
   run: CheckRun,
-  spec: CheckSpec,
+  spec: CheckSpec & { requirements: RequirementId[] },
   name: string,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, it: RunTools) => Promise<void>,

@@ -10,7 +10,7 @@
  * recorded about exchanges made before the first request that went unanswered (later ones may be
  * consequences of the missing answer: a charge never created, then "not found").
  */
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Finding } from '../rules/finding.js';
 import { InconclusiveError, unreachableCause } from '../http/transport.js';
 
@@ -57,20 +57,29 @@ export function standingFailures(failures: readonly Finding[], exchanges: readon
   );
 }
 
-/** What {@link settleInconclusive} needs of a CheckRun (harness/run/session.ts). */
+/** What a check found and sent, as {@link settleInconclusive} reads it. */
 export interface SettlingRun {
   readonly exchanges: readonly Exchange[];
-  readonly failures: Finding[];
-  note(text: string): void;
+  readonly failures: readonly Finding[];
+}
+
+/** How a check that may have been cut off ends: see {@link settleInconclusive}. */
+export interface Settlement {
+  /** the cause, when the check is inconclusive (no failure stands) */
+  inconclusive?: string;
+  /** the failures that stand */
+  failures: Finding[];
+  /** what could not be judged, and why the check stopped early */
+  notes: string[];
 }
 
 /**
  * The end of a check: its inconclusive cause (`cause`, what its body threw, else an unanswered
- * request, else its time limit `outOfTimeMs` when it found nothing), or undefined. When there is
- * one, the failures that do not stand become notes; if some stand, the check fails on them and the
- * cause is only noted (undefined is returned).
+ * request, else its time limit `outOfTimeMs` when it found nothing), or none. When there is one,
+ * the failures that do not stand are not judged (each becomes a note); if some stand, the check
+ * fails on them and the cause is only noted. Pure: the run is read, never changed.
  */
-export function settleInconclusive(run: SettlingRun, cause: string | undefined, outOfTimeMs?: number): string | undefined {
+export function settleInconclusive(run: SettlingRun, cause: string | undefined, outOfTimeMs?: number): Settlement {
   let reason = cause ?? inconclusiveCause(run.exchanges);
   if (reason === undefined && outOfTimeMs !== undefined && run.failures.length === 0) {
     const silent = unanswered(run.exchanges).length;
@@ -78,12 +87,10 @@ export function settleInconclusive(run: SettlingRun, cause: string | undefined, 
       `the check did not finish within ${outOfTimeMs / 1000} s (${run.exchanges.length} request(s), ${silent} without a response): ` +
       'the target is too slow or stopped answering; raise PAYGATE_TEST_TIMEOUT_MS if it is only slow';
   }
-  if (reason === undefined) return undefined;
+  if (reason === undefined) return { failures: [...run.failures], notes: [] };
   // what the target did answer wrongly before the network failed stays its finding
   const standing = standingFailures(run.failures, run.exchanges);
-  for (const f of run.failures) if (!standing.includes(f)) run.note(`not judged (${f.code}: ${f.title}): ${reason}`);
-  run.failures.splice(0, run.failures.length, ...standing);
-  if (standing.length === 0) return reason;
-  run.note(`stopped early, inconclusive beyond the findings above: ${reason}`);
-  return undefined;
+  const notes = run.failures.filter((f) => !standing.includes(f)).map((f) => `not judged (${f.code}: ${f.title}): ${reason}`);
+  if (standing.length === 0) return { inconclusive: reason, failures: [], notes };
+  return { failures: standing, notes: [...notes, `stopped early, inconclusive beyond the findings above: ${reason}`] };
 }

@@ -7,9 +7,9 @@
  * - A command records findings in the iteration's CheckRun; as soon as a step adds a failure the
  *   sequence stops ({@link StopSequence}, later steps would be meaningless) and the property sees a
  *   failing iteration, so fast-check shrinks the sequence to the shortest one that still fails.
- * - {@link SequenceLog} keeps, per executed step, what was called and which exchanges it made; the
- *   first failure of a failing sequence gets the numbered steps in its text and every exchange of the
- *   sequence attached, so the report prints the whole reproduction as a curl script.
+ * - {@link SequenceLog} keeps, per executed step, what was called and which exchanges it made; a
+ *   failing sequence is kept beside the findings (the check outcome's `sequence`: the numbered
+ *   steps and every request as curl), so the report prints the whole reproduction as a curl script.
  * - Replay: `fc.commands` needs its own `replayPath` besides the property's seed/path (STACK.md). The
  *   harness prints both as one `--replay "<path>~<commandsReplayPath>"` value; {@link runModel} passes
  *   the part after `~` to `fc.commands`.
@@ -25,8 +25,9 @@
 import fc from 'fast-check';
 import type { CheckTools, RunTools } from './check.js';
 import type { CheckRun } from './check-run.js';
-import type { Exchange } from '../http/exchange.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Judgement } from '../rules/finding.js';
+import type { Rule } from '../rules/rule.js';
 import { fails } from '../rules/finding.js';
 import type { BurstResult } from '../http/burst.js';
 import type { ApiResponse } from '../http/gateway-client.js';
@@ -240,6 +241,13 @@ export function recordAll(run: CheckRun, ...judgements: Judgement[]): boolean {
   return fails(judgements);
 }
 
+/** Judges `observation` with `rule` in `run`; true when it found a failure (the step should stop). */
+export function judgeFails<O>(run: CheckRun, rule: Rule<O>, observation: O): boolean {
+  const before = run.failures.length;
+  run.judge(rule, observation);
+  return run.failures.length > before;
+}
+
 /**
  * Independent reads of one step (or of the audit), judged in item order: `judge` gets each answer
  * and returns `false` to stop (a failure after which the rest would be meaningless).
@@ -347,15 +355,14 @@ export async function runModel<M extends object, R extends ModelContext>(t: Chec
   );
 }
 
-/** Puts the numbered steps and the curl of every exchange of the sequence on its first failure. */
+/**
+ * Keeps the failing sequence beside the iteration's findings (its own part of the check's outcome,
+ * an attachment in Allure): the numbered steps and every exchange of the sequence, in order.
+ */
 function attachSequence(run: CheckRun, log: SequenceLog): void {
-  const first = run.failures[0];
-  if (!first) return;
-  first.actual += `\n\nFailing sequence (${log.steps.length} step(s); the reported one is fast-check's shrunk, shortest sequence):\n${log.render()}\n(curl script: every request of the sequence, in order, under "Reproduce with:")`;
-  const seen = new Set<number>();
-  first.exchanges = [...log.exchanges(), ...first.exchanges].filter((e) => {
-    if (seen.has(e.seq)) return false;
-    seen.add(e.seq);
-    return true;
-  });
+  if (run.failures.length === 0) return;
+  run.failingSequence = {
+    steps: `${log.steps.length} step(s); the one reported is fast-check's shrunk, shortest sequence:\n${log.render()}`,
+    exchanges: log.exchanges(),
+  };
 }

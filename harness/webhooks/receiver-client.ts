@@ -6,7 +6,7 @@
  */
 import { Agent, fetch } from 'undici';
 import type { RequestInit, Response } from 'undici';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import type { Delivery, DeliveryFilter, DeliveryListing, ScriptSpec, WireDelivery } from './types.js';
 
 export interface WaitOptions {

@@ -16,7 +16,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { HarnessError } from '../rules/finding.js';
+import { HarnessError } from '../core/errors.js';
 import { CONTROL_PREFIX, type DeliveryFilter, type DeliveryListing, type ScriptSpec, type WireDelivery } from './types.js';
 
 export interface ReceiverOptions {

@@ -98,7 +98,8 @@ export class Authenticator {
     const p = this.personality;
     // personality: an extra, undocumented expiry instant
     const extra = p.gwAuthExpiresAt ? { expiresAt: formatTimestamp(issuedAt + this.tokenTtlMs, { precision: p.gwTimestampPrecision, offset: p.gwTimestampOffset }) } : {};
-    return { success: true, token, tokenType: 'Bearer', expiresIn, ...extra };
+    // fault: the lifetime is serialised as a string
+    return { success: true, token, tokenType: 'Bearer', expiresIn: this.faults.has('gw-auth-expires-in-string') ? String(expiresIn) : expiresIn, ...extra };
   }
 
   /** Resolves the caller of a `/api/v1` route from `Authorization: Bearer <token>`. */

@@ -15,6 +15,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-auth-garbage-token-accepted', ['GW-AUTH-401-INVALID-TOKEN', 'GW-AUTH-BEARER-EVERY-ROUTE'], 'only the presence of a Bearer token is checked; any string passes'),
   fault('gw-auth-wrong-secret-accepted', ['GW-AUTH-401-INVALID'], 'a known client_id gets a token whatever the secret'),
   fault('gw-auth-body-500', ['GW-AUTH-NO-BODY'], 'a body sent to POST /api/auth crashes the exchange (500)'),
+  fault('gw-auth-expires-in-string', ['GW-AUTH-EXPIRES-IN-MS'], 'expiresIn is a JSON string of milliseconds ("60000"), not an integer: every client that fetches a token sees it'),
   { ...fault('gw-auth-expires-in-seconds', ['GW-AUTH-EXPIRES-IN-MS'], 'expiresIn is given in seconds instead of milliseconds'), strict: 'the unit of expiresIn is only read off a number: a value under 1000 reads as seconds, a heuristic' },
 
   // Limits, at both sides

@@ -6,9 +6,11 @@
 
 /**
  * PIX charge: 0.99 % of the amount, rounded up to the cent (R$ 1.00 → 1 cent); the alt
- * personality takes a flat 35 cents (the minimum charge is 100 cents, so it never exceeds the amount).
+ * personality takes a flat 35 cents (the minimum charge is 100 cents, so it never exceeds the
+ * amount); a mix may charge none.
  */
-export function pixChargeFee(amountInCents: number, rule: 'percent-0.99-ceil' | 'flat-35' = 'percent-0.99-ceil'): number {
+export function pixChargeFee(amountInCents: number, rule: 'percent-0.99-ceil' | 'flat-35' | 'zero' = 'percent-0.99-ceil'): number {
+  if (rule === 'zero') return 0;
   if (rule === 'flat-35') return Math.min(35, amountInCents);
   return Math.ceil((amountInCents * 99) / 10_000);
 }

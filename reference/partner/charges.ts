@@ -293,9 +293,16 @@ export class ChargeService {
     return ok(this.listBody(charges.map((c) => this.present(c))));
   }
 
-  /** "Response envelope and pagination: not shown": `{data}`, or `{items, count, has_more}` (personality). */
+  /** "Response envelope and pagination: not shown": `{data}`, `{items, count, has_more}` or a bare array (personality). */
   private listBody(items: unknown[]): unknown {
-    return this.p.ptListEnvelope === 'data' ? { data: items } : { items, count: items.length, has_more: false };
+    switch (this.p.ptListEnvelope) {
+      case 'data':
+        return { data: items };
+      case 'items-count':
+        return { items, count: items.length, has_more: false };
+      case 'bare-array':
+        return items;
+    }
   }
 
   // ── transitions ─────────────────────────────────────────────────────────────────────────────
@@ -325,7 +332,7 @@ export class ChargeService {
       target.view.status = 'canceled';
       if (!this.faults.has('pt-webhook-canceled-event-missing')) this.emit(charge, 'business.pix.canceled');
       // "Response body: not shown"
-      return this.p.ptCancelResponse === '204-empty' ? noContent() : ok(this.present(target));
+      return this.transitionAnswer(this.p.ptCancelResponse, target);
     });
   }
 
@@ -364,9 +371,16 @@ export class ChargeService {
     return this.paidAnswer(target);
   }
 
-  /** "Response body: not shown": the charge, or `{id, status}` (personality). */
+  /** "Response body: not shown": the charge, or `{id, status}`, or no body (personality). */
   private paidAnswer(charge: StoredCharge): ApiResult {
-    return ok(this.p.ptPayResponse === 'charge' ? this.present(charge) : { id: charge.view.id, status: charge.view.status });
+    const answers = { charge: '200-charge', 'id-status': '200-id-status', '204-empty': '204-empty' } as const;
+    return this.transitionAnswer(answers[this.p.ptPayResponse], charge);
+  }
+
+  /** The answer to a successful cancel or pay ("Response body: not shown"), as the personality writes it. */
+  private transitionAnswer(style: '200-charge' | '200-id-status' | '204-empty', charge: StoredCharge): ApiResult {
+    if (style === '204-empty') return noContent();
+    return ok(style === '200-charge' ? this.present(charge) : { id: charge.view.id, status: charge.view.status });
   }
 
   // ── events ──────────────────────────────────────────────────────────────────────────────────

@@ -1,7 +1,7 @@
 /**
- * The ledger behind `GET /v1/business/finance` ("Finance statement"): a capture posts one
- * balanced transaction and raises `available_cents` by the merchant's net; the statement shows
- * the last 50 postings, newest first.
+ * The ledger behind `GET /v1/business/finance` ("Finance statement"): a capture posts balanced
+ * transactions and raises `available_cents` by the merchant's net less any part withheld into
+ * `reserve_cents`; the statement shows the last 50 postings, newest first (or oldest first).
  */
 import type { PartnerFaultSwitch } from './faults.js';
 import type { Ledger, LedgerEntry, LedgerTransaction, PartnerStore, PixChargeView } from './store.js';
@@ -12,15 +12,26 @@ import { DEFAULT_PERSONALITY, type Personality } from '../personality.js';
 /** "transactions[] | last 50 ledger postings" (Limits: "finance transactions | last 50"). */
 export const STATEMENT_TRANSACTIONS = 50;
 
-/** The sandbox's fee: 0.99 % of the amount rounded down, or 1.5 % rounded (personality; the contract shows no fee). */
+/** The sandbox's fee: 0.99 % of the amount rounded down, 1.5 % rounded, or none (personality; the contract shows no fee). */
 export function captureFeeCents(amountCents: number, rule: Personality['ptCaptureFee'] = 'percent-0.99-floor'): number {
+  if (rule === 'zero') return 0;
   if (rule === 'percent-1.5-round') return Math.round((amountCents * 150) / 10_000);
   return Math.floor((amountCents * 99) / 10_000);
 }
 
 /** The fee rate in basis points of a fee rule (0.99 % = 99). */
 function feeRateBasisPoints(rule: Personality['ptCaptureFee']): number {
-  return rule === 'percent-1.5-round' ? 150 : 99;
+  return rule === 'percent-1.5-round' ? 150 : rule === 'zero' ? 0 : 99;
+}
+
+/**
+ * "reserve_cents | held in risk reserve, if applicable": the part of a capture's net withheld
+ * into the reserve (personality): none, 10 % rounded down, or 5 % rounded up.
+ */
+export function reserveCents(netCents: number, rule: Personality['ptCaptureReserve'] = 'none'): number {
+  if (rule === 'none' || netCents <= 0) return 0;
+  if (rule === 'hold-posting-5pct-ceil') return Math.ceil((netCents * 5) / 100);
+  return Math.floor((netCents * 10) / 100);
 }
 
 export const ACCOUNT_CODES = {
@@ -29,40 +40,62 @@ export const ACCOUNT_CODES = {
   feeRevenue: 'fee_revenue',
 } as const;
 
-/** Posts the capture of a paid charge to the ledger of the charge's own account and environment. */
+function posting(eventType: string, description: string, entries: LedgerEntry[], p: Personality): LedgerTransaction {
+  return {
+    id: `txn_${randomHex(12)}`,
+    event_type: eventType,
+    description,
+    created_at: formatTimestamp(Date.now(), { precision: 'ms', offset: p.ptLedgerCreatedAtOffset }),
+    entries,
+  };
+}
+
+/**
+ * Posts the capture of a paid charge to the ledger of the charge's own account and environment.
+ * Every posting balances, and the balances move by what the postings say: available_cents by the
+ * merchant account's credits minus its debits, reserve_cents by the reserve account's. With a
+ * reserve, the part withheld reaches the reserve account in one of three ways (personality): a
+ * credit in the capture posting beside a smaller merchant credit (`split`), the same debit and
+ * credit pair added to the capture posting after the full merchant credit (`hold-entries`), or a
+ * second posting `reserve.hold` naming the charge (`hold-posting`).
+ */
 export function postCapture(ledger: Ledger, charge: PixChargeView, faults: PartnerFaultSwitch, p: Personality = DEFAULT_PERSONALITY): void {
   if (faults.has('pt-capture-not-posted')) return;
   const fee = captureFeeCents(charge.amount_cents, p.ptCaptureFee);
   const net = charge.amount_cents - fee;
+  const withheld = reserveCents(net, p.ptCaptureReserve);
   const codes = p.ptLedgerAccountCodes;
+  const rule = withheld > 0 ? p.ptCaptureReserve : 'none';
   // fault pt-pay-race-double-effects: the posting is unique per charge (a duplicate insert is
   // silently skipped), but the balance update beside it is not guarded
   if (faults.has('pt-pay-race-double-effects') && ledger.transactions.some((t) => t.description.includes(charge.id))) {
-    ledger.availableCents += net;
+    ledger.availableCents += net - withheld;
+    ledger.reserveCents += withheld;
     return;
   }
   // fault pt-ledger-fee-rounding: the fee line rounded up, the net computed from the fee rounded down
   const feeLine = faults.has('pt-ledger-fee-rounding') ? Math.ceil((charge.amount_cents * feeRateBasisPoints(p.ptCaptureFee)) / 10_000) : fee;
   const entries: LedgerEntry[] = [
     { account_code: codes.clearing, direction: 'debit', amount_cents: charge.amount_cents },
-    { account_code: codes.merchant, direction: 'credit', amount_cents: net },
+    { account_code: codes.merchant, direction: 'credit', amount_cents: rule === 'split-10pct-floor' ? net - withheld : net },
   ];
-  // A zero-value entry says nothing; tiny amounts have no fee line.
+  if (rule === 'split-10pct-floor') entries.push({ account_code: codes.reserve, direction: 'credit', amount_cents: withheld });
+  // A zero-value entry says nothing; tiny amounts (and a fee-free capture) have no fee line.
   if (feeLine > 0 && !faults.has('pt-ledger-unbalanced')) {
     entries.push({ account_code: codes.fee, direction: 'credit', amount_cents: feeLine });
   }
-  const transaction: LedgerTransaction = {
-    id: `txn_${randomHex(12)}`,
-    event_type: 'payment.captured',
-    description: `PIX charge ${charge.id} captured`,
-    created_at: formatTimestamp(Date.now(), { precision: 'ms', offset: p.ptLedgerCreatedAtOffset }),
-    entries,
-  };
-  ledger.transactions.push(transaction);
+  const hold: LedgerEntry[] = [
+    { account_code: codes.merchant, direction: 'debit', amount_cents: withheld },
+    { account_code: codes.reserve, direction: 'credit', amount_cents: withheld },
+  ];
+  if (rule === 'hold-entries-10pct-floor') entries.push(...hold);
+  ledger.transactions.push(posting('payment.captured', `PIX charge ${charge.id} captured`, entries, p));
+  if (rule === 'hold-posting-5pct-ceil') ledger.transactions.push(posting('reserve.hold', `PIX charge ${charge.id}: risk reserve withheld`, hold, p));
   if (faults.has('pt-available-balance-stale')) return;
-  // fault pt-available-credited-gross: the posting splits the fee off, the balance ignores it
-  const credited = faults.has('pt-available-credited-gross') ? charge.amount_cents : net;
-  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * net : credited;
+  // fault pt-available-credited-gross: the posting splits the fee (and any reserve) off, the balance ignores it
+  const credited = faults.has('pt-available-credited-gross') ? charge.amount_cents : net - withheld;
+  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * (net - withheld) : credited;
+  if (!faults.has('pt-available-credited-gross')) ledger.reserveCents += withheld;
 }
 
 export interface FinanceStatement {

@@ -25,7 +25,7 @@ export async function readRawBody(req: IncomingMessage): Promise<Buffer> {
 
 /** How an API writes its JSON answers: the personality's formatting choices (reference/personality.ts). */
 export interface ResponseStyle {
-  indent: 0 | 2;
+  indent: 0 | 2 | 4;
   sortKeys: boolean;
   headerCase: 'lower' | 'title';
   charset: boolean;

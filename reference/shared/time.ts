@@ -4,9 +4,9 @@
  * contracts say only "ISO 8601" (gateway, partner events and ledger) or "ISO 8601 UTC" (partner
  * charge timestamps).
  */
-import type { TimestampPrecision } from '../personality.js';
+import type { Offset, TimestampPrecision } from '../personality.js';
 
-export type Offset = 'Z' | '+00:00' | '-03:00';
+export type { Offset };
 
 export interface TimestampStyle {
   precision: TimestampPrecision;

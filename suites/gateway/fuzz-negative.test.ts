@@ -32,7 +32,7 @@ import {
   type MutatedOperation,
 } from '../../harness/rules/gateway/errors.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
-import { dataOf } from '../../harness/json.js';
+import { dataOf } from '../../harness/core/json.js';
 import { loadSpec } from '../../harness/contract/spec.js';
 import { contractOverrides, listRules, singleRuleMutants, validBody } from '../../generators/index.js';
 import type { Mutant, Overrides } from '../../generators/index.js';
@@ -111,14 +111,14 @@ const rawCard: fc.Arbitrary<Mutant> = fc
   .map(([body, [field, value]]) => {
     const b = structuredClone(body) as { card: Record<string, unknown> };
     b.card[field] = value;
-    return { rule: `raw-card:card.${field}`, kind: 'unexpected-property', path: `card.${field}`, body: b };
+    return { rule: `raw-card:card.${field}`, kind: 'unexpected-property', path: `card.${field}`, requirements: [], body: b };
   });
 /** "missing or BRL gives 400" */
-const brlCard: fc.Arbitrary<Mutant> = cardValid.map((body) => ({ rule: 'bad-enum:currency=BRL', kind: 'bad-enum', path: 'currency', body: { ...(body as object), currency: 'BRL' } }));
+const brlCard: fc.Arbitrary<Mutant> = cardValid.map((body) => ({ rule: 'bad-enum:currency=BRL', kind: 'bad-enum', path: 'currency', requirements: [], body: { ...(body as object), currency: 'BRL' } }));
 /** a PIX key matching none of the five formats (GW-PIXOUT-KEY-INVALID-REJECTED, firm case only) */
 const badKey: fc.Arbitrary<Mutant> = fc
   .tuple(validBody(ref('PixTransferRequest'), { root: spec, overrides: contractOverrides('gateway.pixTransfer') }), fc.constantFrom('not a pix key', 'chave inválida!', 'http://example.com'))
-  .map(([body, key]) => ({ rule: 'bad-key:pixKey', kind: 'bad-pattern', path: 'pixKey', body: { ...(body as object), pixKey: key } }));
+  .map(([body, key]) => ({ rule: 'bad-key:pixKey', kind: 'bad-pattern', path: 'pixKey', requirements: [], body: { ...(body as object), pixKey: key } }));
 
 const OPERATIONS: BodyOperation[] = [
   { op: 'pix', schema: 'PixChargeRequest', overrides: contractOverrides('gateway.pixCharge'), send: (it, b) => it.gateway().createPixCharge(b) },

@@ -20,7 +20,7 @@ import type { Arbitrary } from 'fast-check';
 import type { CheckRun } from '../../harness/run/check-run.js';
 import type { ApiResponse, CardChargeRequest, GatewayClient, PixChargeRequest } from '../../harness/http/gateway-client.js';
 import { expectStatus } from '../../harness/rules/status.js';
-import { dataOf, isRecord } from '../../harness/json.js';
+import { dataOf, isRecord } from '../../harness/core/json.js';
 import { card, cardCustomer, cpfCheckDigits, pixCustomer, trackingParameters } from '../../generators/index.js';
 import type { CardOptions, CardCustomerOptions, PixCustomerOptions } from '../../generators/index.js';
 

@@ -16,7 +16,7 @@ import { describeGatewaySignature, verifyGatewayDeliverySignature, verifyWebhook
 import type { GatewayEvent, ResourceKind } from '../../harness/rules/gateway/webhooks.js';
 import { verifyIsoTimestampIfPresent } from '../../harness/rules/gateway/fields.js';
 import { GATEWAY_SIGNATURE_HEADER } from '../../harness/webhooks/signatures.js';
-import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/json.js';
+import { dataOf as jsonData, is2xx as statusIs2xx, isRecord } from '../../harness/core/json.js';
 import { pixChargeBody } from './support.js';
 
 export type JsonRecord = Record<string, unknown>;

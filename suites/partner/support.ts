@@ -16,12 +16,12 @@ import type { ApiResponse, PartnerChargeRequest, PartnerClient } from '../../har
 import type { RequirementId } from '../../harness/rules/finding.js';
 import { expectStatus } from '../../harness/rules/index.js';
 import type { StatusExpectation } from '../../harness/rules/index.js';
-import { chargeOf, isEventTypeVariant, verifyChargeList } from '../../harness/rules/partner/index.js';
+import { acceptCreationWithoutKey, answerChargeLookup, chargeOf, expectChargeCreated, isEventTypeVariant, verifyChargeList } from '../../harness/rules/partner/index.js';
 import type { Json, LocatedList, StateObservation } from '../../harness/rules/partner/index.js';
 import type { Delivery } from '../../harness/webhooks/types.js';
 import type { ReceiverClient } from '../../harness/webhooks/receiver-client.js';
 import { email, validAmount, asciiText } from '../../generators/index.js';
-import { isRecord } from '../../harness/json.js';
+import { isRecord } from '../../harness/core/json.js';
 
 export type { Json, LocatedList };
 export { isRecord };
@@ -106,12 +106,16 @@ export async function createCharge(run: CheckRun, client: PartnerClient, body: P
  * afterwards in item order.
  */
 export function judgeCreated(run: CheckRun, response: ApiResponse, opts: { idempotencyKey?: string } = {}): Created {
+  run.judge(expectChargeCreated, response);
   // "Optional header `Idempotency-Key`": a creation without it is served like any other
-  status(run, response, 200, opts.idempotencyKey === undefined ? ['PT-CHARGE-CREATE-200', 'PT-IDEM-OPTIONAL'] : ['PT-CHARGE-CREATE-200']);
+  if (opts.idempotencyKey === undefined) run.judge(acceptCreationWithoutKey, response);
   const charge = response.status === 200 ? chargeOf(response.json) : undefined;
   const id = charge && typeof charge.id === 'string' && charge.id !== '' ? charge.id : undefined;
   return { response, ...(charge ? { charge } : {}), ...(id ? { id } : {}) };
 }
+
+/** The rules every creation through {@link createCharge} or {@link judgeCreated} is judged by. */
+export const CREATES_CHARGES = [expectChargeCreated, acceptCreationWithoutKey] as const;
 
 /** Creates a charge or stops the check as "not run" (a precondition the target did not provide). */
 export async function mustCreate(t: RunTools & { notRun(capability: string, reason: string): never }, body: PartnerChargeRequest, client: PartnerClient = t.partner()): Promise<{ id: string; charge: Json; response: ApiResponse }> {
@@ -132,9 +136,9 @@ export interface Lookup extends StateObservation {
 }
 
 /** GET by id ("Returns the current state of the charge"); the state when the lookup answered 2xx. */
-export async function lookupState(run: CheckRun, client: PartnerClient, id: string, requirements: RequirementId[] = ['PT-CHARGE-GET-CURRENT']): Promise<Lookup> {
+export async function lookupState(run: CheckRun, client: PartnerClient, id: string): Promise<Lookup> {
   const response = await client.getCharge(id);
-  status(run, response, '2xx', requirements);
+  run.judge(answerChargeLookup, response);
   const charge = is2xx(response) ? chargeOf(response.json) : undefined;
   const state = charge && typeof charge.status === 'string' ? charge.status : undefined;
   return { response, answer: response, ...(state !== undefined ? { state } : {}), ...(charge ? { charge } : {}) };

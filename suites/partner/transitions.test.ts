@@ -105,7 +105,7 @@ check('after expires_at the first lookup, pay or cancel shows expired; pay is re
   const deadline = Date.now() + (msUntil(probe.expiresAt) ?? 0) + 60_000;
   let lastState: string | undefined;
   const seen = await pollUntil(async () => {
-    const s = await lookupState(t.run, client, probe.id, ['PT-CHARGE-EXPIRY-LAZY']);
+    const s = await lookupState(t.run, client, probe.id);
     lastState = s.state;
     return s.state !== undefined && s.state !== 'pending' ? s : undefined;
   }, deadline, 500);

@@ -138,6 +138,8 @@ export const WIDE_FAULTS: ReadonlySet<string> = new Set([
   'pt-error-detail-missing',
   'pt-validation-status-400',
   'pt-malformed-json-500',
+  // the token exchange's answer: every check that fetches a token sees it
+  'gw-auth-expires-in-string',
   // Re-run alone after their batch in two full matrices out of two (reports/fault-matrix.md, "Re-run
   // alone after a batch"): a batch slot they always leave is time lost, so they start alone. Most
   // change an answer many flows read (a status, a route, a shape), the rest are races whose

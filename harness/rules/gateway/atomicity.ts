@@ -9,11 +9,11 @@
  * account-wide and other checks move it at the same time (issue 14), so a balance delta across a
  * burst is an observation only; statuses and events decide.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
-import { dataOf, is2xx } from '../../json.js';
+import { dataOf, is2xx } from '../../core/json.js';
 
 export type Observed = Omit<RuleContext, 'requirements'>;
 

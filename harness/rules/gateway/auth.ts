@@ -7,11 +7,11 @@
  * - "The token lifetime is given by `expiresIn` (sample 60000 ms); after expiry a route answers 401
  *   and the client calls `POST /api/auth` again."
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import { judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 
 export type Observed = Omit<RuleContext, 'requirements'>;
 

@@ -7,7 +7,7 @@
 import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, kindOf, show, type RuleContext } from '../judgement.js';
 import { verifyBalanceString } from '../money.js';
-import { dataOf, isRecord } from '../../json.js';
+import { dataOf, isRecord } from '../../core/json.js';
 
 /**
  * The balance buckets of a 200 answer: `pix.balance` and `pixBlocked.balance` are strings in reais

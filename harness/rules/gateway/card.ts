@@ -3,11 +3,11 @@
  * the "Card charge" states and "What the service does" ("Approved card payments do not become
  * withdrawable balance immediately").
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
-import { dataOf, isRecord } from '../../json.js';
+import { dataOf, isRecord } from '../../core/json.js';
 import { NOTHING_DECIDED } from './errors.js';
 import { effectsAgree } from './pix-charges.js';
 

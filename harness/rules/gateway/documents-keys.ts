@@ -17,7 +17,7 @@
  *   refused. A one-digit document (000…, 111…) passes the check-digit arithmetic but is no valid CPF
  *   or CNPJ (Receita Federal never issues them).
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';

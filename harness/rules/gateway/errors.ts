@@ -7,12 +7,12 @@
  * codes: not shown."; "400 | invalid body …"; "404 | resource not found …"; "422 | validation
  * failure; message points to the field"; "429 | rate limited; body shape: not shown".
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus, type StatusExpectation } from '../status.js';
 import { ensureErrorShapeNotFound, verifyDetailNamesField, verifyGatewayErrorShape } from '../errors.js';
-import { dataOf, isRecord } from '../../json.js';
+import { dataOf, isRecord } from '../../core/json.js';
 
 /** A judgement that decided nothing (the observation is outside the rule's sentence). */
 export const NOTHING_DECIDED: Judgement = { requirements: [], findings: [] };

@@ -4,7 +4,7 @@
  * identically in both") and "Versioning" ("Routes other than authentication carry the prefix
  * `/api/v1`").
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, type RuleContext } from '../judgement.js';
 

@@ -7,12 +7,12 @@
  * with production credentials; resource not owned by a sandbox key)", "404 | resource not found or
  * belongs to another account").
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { ensureErrorShapeNotFound } from '../errors.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 
 export type Observed = Omit<RuleContext, 'requirements'>;
 

@@ -4,7 +4,7 @@
  * the amount | completed"; Balance "pix.balance | available balance; the value to use for operating".
  * A transfer the balance must cover is paid out of it: completing it lowers `pix.balance`.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, type RuleContext } from '../judgement.js';
 import { effectsAgree } from './pix-charges.js';

@@ -3,12 +3,12 @@
  * "POST …/{transactionId}/pay (sandbox)", "Split", "PIX charge (response data)", the "PIX charge"
  * states and "What the service does" ("Paid PIX credit goes into the balance.").
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { verifyQrMatchesEmv } from '../qr.js';
-import { dataOf } from '../../json.js';
+import { dataOf } from '../../core/json.js';
 import { expectInvalidBodyRejected, NOTHING_DECIDED } from './errors.js';
 
 /**

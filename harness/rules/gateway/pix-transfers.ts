@@ -3,11 +3,11 @@
  * /api/v1/pix/out/pixkey/{transferId}", "POST …/{transferId}/complete (sandbox)", the "PIX
  * transfer" states and "PIX transfer (response `data`)".
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyIsoTimestamp } from '../time.js';
-import { dataOf } from '../../json.js';
+import { dataOf } from '../../core/json.js';
 import { expectInvalidBodyRejected, NOTHING_DECIDED } from './errors.js';
 import { readPixKey } from './documents-keys.js';
 

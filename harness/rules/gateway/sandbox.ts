@@ -2,7 +2,7 @@
  * The sandbox's promises about time (gateway-api.md, Events): "Sandbox: PIX payments never confirm
  * by themselves; the simulation routes fire `transaction_paid` and `transfer_completed`."
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 

@@ -9,10 +9,10 @@
  * cache keyed without the account or the environment, a balance query without the environment,
  * webhooks selected by event name only.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { dataOf } from '../../json.js';
+import { dataOf } from '../../core/json.js';
 
 const NOTHING_DECIDED: Judgement = { requirements: [], findings: [] };
 

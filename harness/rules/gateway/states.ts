@@ -12,12 +12,12 @@
  *
  * Pure: each rule takes the parsed answer (and what the sequence sent or modelled) and decides.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import { combine, judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { ensureErrorShapeIdempotencyConflict } from '../errors.js';
-import { dataOf, is2xx, isRecord } from '../../json.js';
+import { dataOf, is2xx, isRecord } from '../../core/json.js';
 
 export type Observed = Omit<RuleContext, 'requirements'>;
 

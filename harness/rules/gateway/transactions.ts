@@ -3,7 +3,7 @@
  * charges, using the id returned at creation. Response body: not shown." With "All bodies are JSON"
  * (Endpoints).
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';

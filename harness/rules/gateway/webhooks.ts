@@ -7,14 +7,14 @@
  * webhooks, trigger events, wait for deliveries and hand what arrived to these rules.
  */
 import type { Delivery } from '../../webhooks/types.js';
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import { GATEWAY_SIGNATURE_HEADER, verifyGatewaySignature, type SignatureCheck } from '../../webhooks/signatures.js';
 import type { Finding, Judgement, RequirementId } from '../finding.js';
 import type { FindingCode } from '../codes.js';
 import { combine, judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyEndToEndId, verifyUuid } from '../identifiers.js';
 import { verifyIntegerCents } from '../money.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 
 /** Where an observation comes from (the rule decides its own requirement IDs). */
 export type Observed = Omit<RuleContext, 'requirements'>;

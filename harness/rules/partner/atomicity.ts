@@ -9,7 +9,7 @@
 import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
-import type { Answer } from './charges.js';
+import type { Answer } from './errors.js';
 
 function is2xx(status: number): boolean {
   return status >= 200 && status <= 299;

@@ -10,7 +10,7 @@
  */
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 
 /** No evaluation: the observation cannot show the requirement either way. */
 const NOTHING: Judgement = { requirements: [], findings: [] };

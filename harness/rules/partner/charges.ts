@@ -2,28 +2,25 @@
  * Partner PIX charges: the charge's fields, its creation and its lookup (partner-cashin-api.md,
  * "PIX charge", "POST /v1/business/pix-charges", "GET /v1/business/pix-charges/:id").
  *
- * Every function is a rule: (observation, context) → Judgement, pure (no HTTP, no CheckRun). The
- * observation is plain data: the answer's status, its parsed JSON and its exchange.
+ * Every export declared with `defineRule` is a rule (harness/rules/rule.ts): one sentence or table of
+ * the contract, its requirement IDs, its codes. The observation is plain data: the answer's status,
+ * its parsed JSON and its exchange.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { PartnerChargeRequest } from '../../http/partner-client.js';
 import type { Judgement, RequirementId } from '../finding.js';
-import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
+import { combine, show, type RuleContext } from '../judgement.js';
 import { verifyEmvAmount, verifyEmvCrc, verifyEmvDynamic, verifyEmvStructure } from '../emv.js';
 import { verifyUtcTimestamp } from '../time.js';
-import { expectStatus } from '../status.js';
-import { isRecord } from '../../json.js';
+import { judgeStatus } from '../status.js';
+import { defineRule, legacyRule } from '../rule.js';
+import { isRecord } from '../../core/json.js';
+import { refuseInvalidBody, type Answer, type ErrorAnswer } from './errors.js';
 
 export type Json = Record<string, unknown>;
 
-/** What a rule sees of one HTTP answer (an ApiResponse is one). */
-export interface Answer {
-  status: number;
-  json: unknown;
-  exchange: Exchange;
-}
 
-/** An answer nothing can be concluded from: no response, or rate limited (the status rule reported it). */
+/** An answer nothing can be concluded from: no response, or rate limited. */
 export function inconclusive(answer: Pick<Answer, 'status'>): boolean {
   return answer.status === 0 || answer.status === 429;
 }
@@ -40,35 +37,76 @@ export function chargeOf(json: unknown): Json | undefined {
   return isRecord(json.data) && typeof json.data.id === 'string' && typeof json.id !== 'string' ? json.data : json;
 }
 
-/** "id | string | charge id": a created charge carries a non-empty string id (the only handle to it). */
-export function verifyChargeId(charge: Json | undefined, ctx: RuleContext): Judgement {
-  const id = charge?.id;
-  if (typeof id === 'string' && id !== '') return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'charge.id', title: 'a created charge has no usable id', severity: 'failure', expected: 'id: a non-empty string ("id | string | charge id")', actual: `id ${show(id)}` }));
+/** A charge as an answer showed it. */
+export interface ChargeSeen {
+  charge: Json;
+  exchange: Exchange;
 }
+
+/** "200: PIX charge.": a creation the contract accepts answers 200 with the charge. */
+export const expectChargeCreated = defineRule({
+  name: 'expectChargeCreated',
+  requirements: ['PT-CHARGE-CREATE-200'],
+  codes: { 'charge.create-status': 'failure' },
+  judge(answer: ErrorAnswer, v) {
+    judgeStatus(v, answer.exchange, 200, { unexpected: 'charge.create-status' }, 'a valid charge creation');
+  },
+});
+
+/** "id | string | charge id": a created charge carries a non-empty string id (the only handle to it). */
+export const verifyChargeId = defineRule({
+  name: 'verifyChargeId',
+  requirements: ['PT-CHARGE-FIELD-ID'],
+  codes: { 'charge.id': 'failure' },
+  judge(seen: { charge: Json | undefined; exchange: Exchange }, v) {
+    const id = seen.charge?.id;
+    if (typeof id === 'string' && id !== '') return;
+    v.find('charge.id', { title: 'a created charge has no usable id', expected: 'id: a non-empty string ("id | string | charge id")', actual: `id ${show(id)}`, exchanges: [seen.exchange] });
+  },
+});
 
 /** "A charge is created in `pending`". */
-export function ensureCreatedPending(charge: Json, ctx: RuleContext): Judgement {
-  if (charge.status === 'pending') return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'charge.not-pending', title: 'a new charge is not pending', severity: 'failure', expected: 'status "pending" ("A charge is created in `pending`")', actual: `status ${show(charge.status)}` }));
-}
+export const ensureCreatedPending = defineRule({
+  name: 'ensureCreatedPending',
+  requirements: ['PT-CHARGE-CREATE-PENDING'],
+  codes: { 'charge.not-pending': 'failure' },
+  judge(seen: ChargeSeen, v) {
+    if (seen.charge.status === 'pending') return;
+    v.find('charge.not-pending', { title: 'a new charge is not pending', expected: 'status "pending" ("A charge is created in `pending`")', actual: `status ${show(seen.charge.status)}`, exchanges: [seen.exchange] });
+  },
+});
 
-/** "amount_cents | integer | greater than zero": the charge carries the amount requested. */
-export function verifyChargeAmount(charge: Json, sentCents: number, ctx: RuleContext): Judgement {
-  if (charge.amount_cents === sentCents) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'charge.amount', title: 'the charge amount differs from the amount requested', severity: 'failure', expected: `amount_cents ${sentCents}`, actual: `amount_cents ${show(charge.amount_cents)}` }));
-}
+/**
+ * "amount_cents | integer | greater than zero": the charge carries the amount requested, wherever it
+ * shows one (creation, lookup). A lookup's fields are "not shown": without an amount nothing is decided.
+ */
+export const verifyChargeAmount = defineRule({
+  name: 'verifyChargeAmount',
+  requirements: ['PT-CHARGE-FIELD-AMOUNT'],
+  codes: { 'charge.amount': 'failure' },
+  judge(seen: ChargeSeen & { sentCents: number; where: 'on creation' | 'on lookup' }, v) {
+    if (seen.where === 'on lookup' && !('amount_cents' in seen.charge)) return v.nothingToJudge();
+    if (seen.charge.amount_cents === seen.sentCents) return;
+    v.find('charge.amount', { title: `the charge amount ${seen.where} differs from the amount requested`, expected: `amount_cents ${seen.sentCents}`, actual: `amount_cents ${show(seen.charge.amount_cents)}`, exchanges: [seen.exchange] });
+  },
+});
 
 /**
  * "external_ref | string | caller label, up to 120 the service; returned unchanged on lookups and in
- * webhooks": byte for byte (surrounding spaces and non-ASCII included). Nothing to judge when the
- * caller sent none.
+ * webhooks": byte for byte (surrounding spaces and non-ASCII included), wherever it comes back.
+ * Nothing to judge when the caller sent none.
  */
-export function verifyExternalRefUnchanged(seen: unknown, sent: string | undefined, ctx: RuleContext & { where?: string }): Judgement {
-  if (sent === undefined) return NOT_EVALUATED;
-  if (seen === sent) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'charge.external-ref-changed', title: `external_ref is not returned unchanged${ctx.where ? ` ${ctx.where}` : ''}`, severity: 'failure', expected: `external_ref ${show(sent)}`, actual: `external_ref ${show(seen)}` }));
-}
+export const verifyExternalRefUnchanged = defineRule({
+  name: 'verifyExternalRefUnchanged',
+  requirements: ['PT-CHARGE-EXTREF-UNCHANGED'],
+  codes: { 'charge.external-ref-changed': 'failure' },
+  judge(observation: { seen: unknown; sent: string | undefined; where: string; exchanges: readonly (Exchange | undefined)[] }, v) {
+    const { seen, sent } = observation;
+    if (sent === undefined) return v.nothingToJudge();
+    if (seen === sent) return;
+    v.find('charge.external-ref-changed', { title: `external_ref is not returned unchanged ${observation.where}`, expected: `external_ref ${show(sent)}`, actual: `external_ref ${show(seen)}`, exchanges: observation.exchanges });
+  },
+});
 
 /** Looks for image-like values ("No image is returned"): data:image URIs or base64 PNG/JPEG. */
 export function imageLikeFields(charge: Json): string[] {
@@ -81,71 +119,106 @@ export function imageLikeFields(charge: Json): string[] {
  * "No image is returned; the client generates the QR image." No field is named for an image, so
  * only image-like values can be looked for (PT-CHARGE-NO-IMAGE is marked ambiguous: a warning).
  */
-export function ensureNoQrImage(charge: Json, ctx: RuleContext): Judgement {
-  const images = imageLikeFields(charge);
-  if (!images.length) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, { code: 'charge.image', title: 'the charge carries an image-like value', severity: 'warning', expected: 'no QR image ("the client generates the QR image")', actual: `image-like value in ${images.join(', ')}` }));
-}
+export const ensureNoQrImage = defineRule({
+  name: 'ensureNoQrImage',
+  requirements: ['PT-CHARGE-NO-IMAGE'],
+  codes: { 'charge.image': 'warning' },
+  judge(seen: ChargeSeen, v) {
+    const images = imageLikeFields(seen.charge);
+    if (!images.length) return;
+    v.find('charge.image', { title: 'the charge carries an image-like value', expected: 'no QR image ("the client generates the QR image")', actual: `image-like value in ${images.join(', ')}`, exchanges: [seen.exchange] });
+  },
+});
+
+/** R$ 10,000,000,000.00: "10000000000.00" is 14 characters, one more than BR Code field 54 holds. */
+export const UNREPRESENTABLE_AMOUNT_CENTS = 1_000_000_000_000;
 
 /**
  * "Creates dynamic PIX charges and returns the copy-and-paste code (`qr_code`, standard central-bank
  * EMV payload)": the BR Code parses (TLV, CRC), carries the charge amount, and is dynamic. The text
- * says "dynamic": a static code (a key in 26.01, no payload URL in 26.25) is a failure (issue 15).
+ * says "dynamic": a static code (a key in 26.01, no payload URL in 26.25) is a failure.
+ *
+ * An amount no BR Code can carry: "amount_cents | integer | greater than zero" states no maximum, and
+ * field 54 holds at most 13 characters (R$ 9,999,999,999.99). A service may refuse a larger amount or
+ * accept it; when it accepts it, its BR Code must still be one: every field within its limit (54 left
+ * out, the dynamic payload location carrying the amount, is how that is done), the CRC right. The
+ * amount itself is not compared then (an absent 54 is expected, not a warning).
  */
-export function verifyChargeBrCode(qrCode: unknown, amountCents: number, ctx: Omit<RuleContext, 'requirements'>): Judgement {
-  const qr: RuleContext = { ...ctx, requirements: ['PT-CHARGE-QR-EMV', 'PT-CHARGE-FIELD-QR'], subject: 'qr_code', pointer: '/qr_code' };
+export const verifyChargeBrCode = legacyRule('verifyChargeBrCode', ['PT-CHARGE-QR-EMV', 'PT-CHARGE-FIELD-QR', 'PT-CHARGE-QR-DYNAMIC'], (seen: ChargeSeen & { amountCents: number }): Judgement => {
+  const qrCode = seen.charge.qr_code;
+  const qr: RuleContext = { exchanges: [seen.exchange], requirements: ['PT-CHARGE-QR-EMV', 'PT-CHARGE-FIELD-QR'], subject: 'qr_code', pointer: '/qr_code' };
   const structure = verifyEmvStructure(qrCode, qr);
   const parts = [structure, verifyEmvCrc(qrCode, qr)];
-  if (structure.findings.length === 0) parts.push(verifyEmvAmount(qrCode, amountCents, qr));
+  if (seen.amountCents >= UNREPRESENTABLE_AMOUNT_CENTS) return combine(...parts);
+  if (structure.findings.length === 0) parts.push(verifyEmvAmount(qrCode, seen.amountCents, qr));
   parts.push(verifyEmvDynamic(qrCode, { ...qr, requirements: ['PT-CHARGE-QR-DYNAMIC'] }));
   return combine(...parts);
-}
+});
 
 /** "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC" (any ISO 8601 form, zone UTC). */
-export function verifyChargeTimestamps(charge: Json, ctx: Omit<RuleContext, 'requirements'>): Judgement {
-  return combine(
-    ...(['created_at', 'expires_at'] as const).map((field) => verifyUtcTimestamp(charge[field], { ...ctx, requirements: ['PT-CHARGE-TIMESTAMPS-UTC'], subject: field, pointer: `/${field}` })),
-  );
-}
+export const verifyChargeTimestamps = legacyRule('verifyChargeTimestamps', ['PT-CHARGE-TIMESTAMPS-UTC'], (seen: ChargeSeen): Judgement =>
+  combine(...(['created_at', 'expires_at'] as const).map((field) => verifyUtcTimestamp(seen.charge[field], { exchanges: [seen.exchange], requirements: ['PT-CHARGE-TIMESTAMPS-UTC'], subject: field, pointer: `/${field}` }))),
+);
 
 /**
- * The charge as returned on creation ("200: PIX charge."): pending, the amount sent, the external_ref
- * unchanged, the BR Code, UTC timestamps, no image. Field types are judged by the contract
- * validation of every exchange (specs/partner.openapi.yaml).
+ * The charge as returned on creation ("200: PIX charge."): a usable id, pending, the amount sent, the
+ * external_ref unchanged, the BR Code, UTC timestamps, no image. Field types are judged by the
+ * contract validation of every exchange (specs/partner.openapi.yaml).
  */
-export function verifyCreatedCharge(observation: { charge: Json; sent: PartnerChargeRequest; exchange: Exchange }): Judgement {
-  const { charge, sent } = observation;
-  const base = { exchanges: [observation.exchange] };
-  return combine(
-    verifyChargeId(charge, { ...base, requirements: ['PT-CHARGE-FIELD-ID'] }),
-    ensureCreatedPending(charge, { ...base, requirements: ['PT-CHARGE-CREATE-PENDING'] }),
-    verifyChargeAmount(charge, sent.amount_cents, { ...base, requirements: ['PT-CHARGE-FIELD-AMOUNT'] }),
-    verifyExternalRefUnchanged(charge.external_ref, sent.external_ref, { ...base, requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], where: 'on creation' }),
-    verifyChargeBrCode(charge.qr_code, sent.amount_cents, base),
-    verifyChargeTimestamps(charge, base),
-    ensureNoQrImage(charge, { ...base, requirements: ['PT-CHARGE-NO-IMAGE'] }),
-  );
-}
+export const verifyCreatedCharge = defineRule({
+  name: 'verifyCreatedCharge',
+  requirements: [],
+  codes: {},
+  uses: [verifyChargeId, ensureCreatedPending, verifyChargeAmount, verifyExternalRefUnchanged, verifyChargeBrCode, verifyChargeTimestamps, ensureNoQrImage],
+  judge(observation: ChargeSeen & { sent: PartnerChargeRequest }, v) {
+    const { charge, sent, exchange } = observation;
+    v.apply(verifyChargeId, { charge, exchange });
+    v.apply(ensureCreatedPending, { charge, exchange });
+    v.apply(verifyChargeAmount, { charge, exchange, sentCents: sent.amount_cents, where: 'on creation' });
+    v.apply(verifyExternalRefUnchanged, { seen: charge.external_ref, sent: sent.external_ref, where: 'on creation', exchanges: [exchange] });
+    v.apply(verifyChargeBrCode, { charge, exchange, amountCents: sent.amount_cents });
+    v.apply(verifyChargeTimestamps, { charge, exchange });
+    v.apply(ensureNoQrImage, { charge, exchange });
+  },
+});
 
 /**
- * A lookup of a charge we know ("Returns the current state of the charge"; "Response fields: not
- * shown beyond being the current state"): the state the caller expects, the same amount when shown;
- * external_ref unchanged when shown, and an omitted external_ref only warns (PT-CHARGE-GET-FIELDS is
- * ambiguous in the catalogue).
+ * "GET …/:id Returns the current state of the charge": a lookup of a charge the account has answers
+ * 2xx, and, when the caller knows what happened to the charge, shows the one state the transitions
+ * allow (`expected`, with `why` for the texts). A rate-limited or unanswered lookup decides nothing.
  */
-export function verifyLookedUpCharge(observation: { charge: Json; sent: PartnerChargeRequest; exchange: Exchange }): Judgement {
-  const { charge, sent } = observation;
-  const base = { exchanges: [observation.exchange] };
-  // lookup fields are "not shown": the amount is judged only when the lookup shows one
-  const parts: Judgement[] = 'amount_cents' in charge ? [verifyChargeAmount(charge, sent.amount_cents, { ...base, requirements: ['PT-CHARGE-GET-CURRENT'] })] : [];
-  const fields = { ...base, requirements: ['PT-CHARGE-GET-FIELDS'] as const };
-  if (sent.external_ref !== undefined && !('external_ref' in charge)) {
-    parts.push(judge(fields, makeFinding(fields, { code: 'charge.lookup-fields', title: 'the lookup omits external_ref', severity: 'warning', expected: 'the documented charge fields, external_ref included ("returned unchanged on lookups")', actual: show(charge, 300) })));
-  } else {
-    parts.push(judge(fields), verifyExternalRefUnchanged(charge.external_ref, sent.external_ref, { ...base, requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], where: 'on lookup' }));
-  }
-  return combine(...parts);
-}
+export const answerChargeLookup = defineRule({
+  name: 'answerChargeLookup',
+  requirements: ['PT-CHARGE-GET-CURRENT'],
+  codes: { 'charge.lookup-status': 'failure', 'charge.lookup-state': 'failure' },
+  judge(observation: ErrorAnswer | { answer: ErrorAnswer; expected: string; why: string }, v) {
+    const answer = 'answer' in observation ? observation.answer : observation;
+    if (!judgeStatus(v, answer.exchange, '2xx', { unexpected: 'charge.lookup-status' }, 'a lookup of an existing charge') || !('expected' in observation)) return;
+    const state = chargeOf(answer.json)?.status;
+    if (state === observation.expected) return;
+    v.find('charge.lookup-state', { title: `the charge is not ${observation.expected} ${observation.why}`, expected: `status "${observation.expected}"`, actual: `HTTP ${answer.status}, status ${show(state)}`, exchanges: [answer.exchange] });
+  },
+});
+
+/**
+ * A lookup of a charge we know ("Response fields: not shown beyond being the current state of the
+ * charge"): the same amount and external_ref when shown; an omitted external_ref only warns
+ * (PT-CHARGE-GET-FIELDS is ambiguous in the catalogue).
+ */
+export const verifyLookedUpCharge = defineRule({
+  name: 'verifyLookedUpCharge',
+  requirements: ['PT-CHARGE-GET-FIELDS'],
+  codes: { 'charge.lookup-fields': 'warning' },
+  uses: [verifyChargeAmount, verifyExternalRefUnchanged],
+  judge(observation: ChargeSeen & { sent: PartnerChargeRequest }, v) {
+    const { charge, sent, exchange } = observation;
+    v.apply(verifyChargeAmount, { charge, exchange, sentCents: sent.amount_cents, where: 'on lookup' });
+    if (sent.external_ref !== undefined && !('external_ref' in charge)) {
+      return v.find('charge.lookup-fields', { title: 'the lookup omits external_ref', expected: 'the documented charge fields, external_ref included ("returned unchanged on lookups")', actual: show(charge, 300), exchanges: [exchange] });
+    }
+    v.apply(verifyExternalRefUnchanged, { seen: charge.external_ref, sent: sent.external_ref, where: 'on lookup', exchanges: [exchange] });
+  },
+});
 
 /** Tolerance for `expires_at − created_at`: the two may be stamped at slightly different moments. */
 export const LIFETIME_SKEW_SECONDS = 5;
@@ -158,82 +231,143 @@ export function lifetimeSeconds(charge: Json): number | undefined {
 }
 
 /**
- * "expires_in_seconds | integer | no | 60 to 86400; default 3600": a charge created with
- * `requestedSeconds` (3600 when none was sent) expires that long after its created_at, within
- * {@link LIFETIME_SKEW_SECONDS}. The caller names PT-CHARGE-EXPIRES-DEFAULT (stated) or
- * PT-CHARGE-EXPIRES-APPLIED (the catalogue marks it ambiguous: a warning).
+ * "expires_in_seconds | integer | no | 60 to 86400; default 3600": a charge created without it
+ * expires 3600 s after its created_at (PT-CHARGE-EXPIRES-DEFAULT, stated); one created with it
+ * expires that long after (PT-CHARGE-EXPIRES-APPLIED: the text never says so in so many words, the
+ * catalogue caps it at a warning); both within {@link LIFETIME_SKEW_SECONDS}.
  */
-export function verifyChargeLifetime(charge: Json, requestedSeconds: number, ctx: RuleContext): Judgement {
-  const life = lifetimeSeconds(charge);
-  if (life !== undefined && Math.abs(life - requestedSeconds) <= LIFETIME_SKEW_SECONDS) return judge(ctx);
-  return judge(ctx, makeFinding(ctx, {
-    code: ctx.requirements.includes('PT-CHARGE-EXPIRES-DEFAULT') ? 'charge.expiry-default' : 'charge.expiry-applied',
-    title: `expires_at is not created_at + ${requestedSeconds} s`,
-    severity: 'failure',
-    expected: `expires_at ≈ created_at + ${requestedSeconds} s (± ${LIFETIME_SKEW_SECONDS} s)`,
-    actual: `created_at ${show(charge.created_at)}, expires_at ${show(charge.expires_at)} (${life ?? '?'} s)`,
-  }));
-}
+export const verifyChargeLifetime = defineRule({
+  name: 'verifyChargeLifetime',
+  requirements: ['PT-CHARGE-EXPIRES-DEFAULT', 'PT-CHARGE-EXPIRES-APPLIED'],
+  codes: { 'charge.expiry-default': 'failure', 'charge.expiry-applied': 'failure' },
+  judge(observation: ChargeSeen & { requestedSeconds: number | undefined }, v) {
+    const byDefault = observation.requestedSeconds === undefined;
+    const seconds = observation.requestedSeconds ?? 3600;
+    v.decides(byDefault ? 'PT-CHARGE-EXPIRES-DEFAULT' : 'PT-CHARGE-EXPIRES-APPLIED');
+    const life = lifetimeSeconds(observation.charge);
+    if (life !== undefined && Math.abs(life - seconds) <= LIFETIME_SKEW_SECONDS) return;
+    v.find(byDefault ? 'charge.expiry-default' : 'charge.expiry-applied', {
+      title: `expires_at is not created_at + ${seconds} s`,
+      expected: `expires_at ≈ created_at + ${seconds} s (± ${LIFETIME_SKEW_SECONDS} s)`,
+      actual: `created_at ${show(observation.charge.created_at)}, expires_at ${show(observation.charge.expires_at)} (${life ?? '?'} s)`,
+      exchanges: [observation.exchange],
+    });
+  },
+});
 
 /**
- * The optional fields of `POST /v1/business/pix-charges` ("Required: no") and the catalogue entry of
- * each one's row: a body without them is still a valid request.
+ * The request table of `POST /v1/business/pix-charges` ("Field | Type | Required | Rule"), row by row:
+ * the requirement each row states (the catalogue entries of its clauses), and how a `detail` may point
+ * at the field ("detail points to the field"; wording not shown), lower case.
  */
-export const OPTIONAL_CHARGE_FIELDS = {
-  description: 'PT-CHARGE-DESC-MAX',
-  external_ref: 'PT-CHARGE-EXTREF-MAX',
-  customer_email: 'PT-CHARGE-EMAIL-OPTIONAL',
-  expires_in_seconds: 'PT-CHARGE-EXPIRES-DEFAULT',
-} as const satisfies Record<string, RequirementId>;
+const REQUEST_ROWS = {
+  amount_cents: { requirements: ['PT-CHARGE-AMOUNT-REQUIRED', 'PT-CHARGE-AMOUNT-INTEGER', 'PT-CHARGE-AMOUNT-POSITIVE'], optional: undefined, words: ['amount'] },
+  description: { requirements: ['PT-CHARGE-DESC-MAX'], optional: 'PT-CHARGE-DESC-MAX', words: ['description'] },
+  external_ref: { requirements: ['PT-CHARGE-EXTREF-MAX'], optional: 'PT-CHARGE-EXTREF-MAX', words: ['external_ref', 'external ref', 'externalref'] },
+  customer_email: { requirements: ['PT-CHARGE-EMAIL-OPTIONAL'], optional: 'PT-CHARGE-EMAIL-OPTIONAL', words: ['email', 'e-mail'] },
+  expires_in_seconds: { requirements: ['PT-CHARGE-EXPIRES-RANGE'], optional: 'PT-CHARGE-EXPIRES-RANGE', words: ['expires_in', 'expir'] },
+} as const satisfies Record<string, { requirements: readonly RequirementId[]; optional: RequirementId | undefined; words: readonly string[] }>;
 
-/** How a `detail` may point at a creation field ("detail points to the field"; wording not shown), lower case. */
-const FIELD_WORDS: Readonly<Record<string, readonly string[]>> = {
-  amount_cents: ['amount'],
-  description: ['description'],
-  external_ref: ['external_ref', 'external ref', 'externalref'],
-  customer_email: ['email', 'e-mail'],
-  expires_in_seconds: ['expires_in', 'expir'],
+export type ChargeRequestField = keyof typeof REQUEST_ROWS;
+const OPTIONAL_FIELDS = (Object.keys(REQUEST_ROWS) as ChargeRequestField[]).filter((f) => REQUEST_ROWS[f].optional !== undefined);
+const ROW_REQUIREMENTS: readonly RequirementId[] = [...new Set(Object.values(REQUEST_ROWS).flatMap((row) => row.requirements))];
+
+/**
+ * What was sent to `POST /v1/business/pix-charges` and what came back:
+ * - `valid`: a body every row allows: it must be accepted. It decides the rows of the optional fields
+ *   it leaves out ("| no |") and of the fields whose value sits at the edge of their rule (`edges`:
+ *   300 characters of description). A refusal is filed under those rows the `detail` names, else
+ *   under all of them; a detail naming only another value that was sent refuses that value, which
+ *   the caller's creation status rule judges, and decides nothing here;
+ * - `breaks`: a body breaking one row's rule (`requirements`: the row's clause, from the spec's
+ *   `x-requirement` of the broken constraint): it must be refused, the refusal judged by
+ *   {@link refuseInvalidBody} ("422 | invalid request body; detail points to the field").
+ */
+export type ChargeRequestObservation =
+  | { case: 'valid'; body: Readonly<Partial<Record<ChargeRequestField, unknown>>>; answer: ErrorAnswer; edges?: readonly ChargeRequestField[] }
+  | { case: 'breaks'; field: string; kind: string; requirements: readonly string[]; what: string; answer: ErrorAnswer; oversized?: boolean };
+
+/** The clause of amount_cents' row a mutation breaks ("integer | yes | greater than zero"). */
+const AMOUNT_CLAUSES: Readonly<Record<string, RequirementId>> = {
+  'missing-required': 'PT-CHARGE-AMOUNT-REQUIRED',
+  'below-minimum': 'PT-CHARGE-AMOUNT-POSITIVE',
+  'wrong-type': 'PT-CHARGE-AMOUNT-INTEGER',
+  'not-integer': 'PT-CHARGE-AMOUNT-INTEGER',
 };
 
-/**
- * "amount_cents | integer | yes"; every other field "| no |": a body that leaves optional fields out
- * is accepted. A refusal is filed under the omitted fields' rows, narrowed to those the `detail`
- * names when it names any ("detail points to the field"); a detail naming only fields that were sent
- * is a refusal of their values, not of the omissions, and decides nothing here. A 429 or no answer
- * decides nothing.
- */
-export function ensureOptionalFieldsOmittable(observation: { answer: Answer; sent: Readonly<Partial<Record<keyof typeof OPTIONAL_CHARGE_FIELDS, unknown>>> }, ctx: Omit<RuleContext, 'requirements'>): Judgement {
-  const { answer, sent } = observation;
-  const omitted = (Object.keys(OPTIONAL_CHARGE_FIELDS) as Array<keyof typeof OPTIONAL_CHARGE_FIELDS>).filter((f) => sent[f] === undefined);
-  if (omitted.length === 0 || inconclusive(answer)) return NOT_EVALUATED;
-  const base: RuleContext = { ...ctx, exchanges: [...(ctx.exchanges ?? []), answer.exchange], requirements: omitted.map((f) => OPTIONAL_CHARGE_FIELDS[f]) };
-  if (answer.status >= 200 && answer.status <= 299) return judge(base);
-  const detail = isRecord(answer.json) && typeof answer.json.detail === 'string' ? answer.json.detail : '';
-  const lower = detail.toLowerCase();
-  const points = (field: string): boolean => (FIELD_WORDS[field] ?? [field]).some((w) => lower.includes(w));
-  const named = omitted.filter(points);
-  // a detail that points only at a field we did send ("detail points to the field") refuses that
-  // value, not the omissions: the creation's own status rule (PT-CHARGE-CREATE-200) judges it
-  const sentFields = ['amount_cents', ...Object.keys(sent).filter((f) => sent[f as keyof typeof sent] !== undefined)];
-  if (named.length === 0 && sentFields.some(points)) return NOT_EVALUATED;
-  const blamed = named.length > 0 ? named : omitted;
-  return judge(base, makeFinding(base, {
-    code: 'charge.optional-field-required',
-    title: `a charge body without ${omitted.join(', ')} is refused`,
-    severity: 'failure',
-    requirements: blamed.map((f) => OPTIONAL_CHARGE_FIELDS[f]),
-    expected: `200: only amount_cents is required ("${blamed.join('", "')} | … | no")`,
-    actual: `HTTP ${answer.status}${detail ? `, detail ${show(detail)}` : ''}`,
-  }));
+/** The rows a broken body decides: the schema's `x-requirement` of the constraint, within the field's row. */
+function brokenRows(field: string, kind: string, fromSchema: readonly string[]): RequirementId[] {
+  const row = (REQUEST_ROWS as Record<string, { requirements: readonly RequirementId[] } | undefined>)[field];
+  if (row === undefined) return [];
+  const clause = field === 'amount_cents' ? AMOUNT_CLAUSES[kind] : undefined;
+  const candidates = clause !== undefined ? [clause] : row.requirements;
+  const named = candidates.filter((id) => fromSchema.includes(id));
+  return named.length > 0 ? named : [...candidates];
 }
+
+export const honourChargeRequestTable = defineRule({
+  name: 'honourChargeRequestTable',
+  requirements: ROW_REQUIREMENTS,
+  codes: { 'charge-request.valid-body-refused': 'failure', 'charge-request.invalid-body-accepted': 'failure' },
+  uses: [refuseInvalidBody],
+  judge(observation: ChargeRequestObservation, v) {
+    const { answer } = observation;
+    v.shows(answer.exchange);
+    if (!answer.exchange.response) return v.unanswered(answer.exchange);
+    if (answer.status === 429) return v.nothingToJudge();
+    if (observation.case === 'breaks') {
+      // a field outside the table (an unexpected property): only the 422 row is decided
+      v.decides(...brokenRows(observation.field, observation.kind, observation.requirements));
+      if (answer.status >= 200 && answer.status <= 299) {
+        v.find('charge-request.invalid-body-accepted', { title: `a body breaking a documented rule was accepted (${observation.what})`, expected: 'HTTP 422 {detail}', actual: `HTTP ${answer.status} ${answer.exchange.response.body.slice(0, 200)}` });
+        return;
+      }
+      v.apply(refuseInvalidBody, { answer, what: observation.what, ...(observation.oversized ? { kind: 'oversized' as const } : { kind: 'field' as const, field: observation.field }) });
+      return;
+    }
+    const sent = observation.body;
+    const omitted = OPTIONAL_FIELDS.filter((f) => sent[f] === undefined);
+    const edges = (observation.edges ?? []).filter((f) => sent[f] !== undefined);
+    const rowsOf = (fields: readonly ChargeRequestField[]): RequirementId[] => [...new Set(fields.flatMap((f) => (omitted.includes(f) ? [REQUEST_ROWS[f].optional as RequirementId] : [...REQUEST_ROWS[f].requirements])))];
+    if (answer.status >= 200 && answer.status <= 299) {
+      if (omitted.length + edges.length === 0) return v.nothingToJudge();
+      return v.decides(...rowsOf([...omitted, ...edges]));
+    }
+    const detail = isRecord(answer.json) && typeof answer.json.detail === 'string' ? answer.json.detail : '';
+    const lower = detail.toLowerCase();
+    const points = (field: ChargeRequestField): boolean => REQUEST_ROWS[field].words.some((w) => lower.includes(w));
+    const named = (Object.keys(REQUEST_ROWS) as ChargeRequestField[]).filter((f) => points(f) && (omitted.includes(f) || edges.includes(f)));
+    const namedOther = (Object.keys(REQUEST_ROWS) as ChargeRequestField[]).some((f) => points(f) && sent[f] !== undefined && !edges.includes(f));
+    // a detail that points only at another value we sent refuses that value: the caller's creation
+    // status rule judges it (PT-CHARGE-CREATE-200), nothing is decided here
+    if (named.length === 0 && namedOther) return v.nothingToJudge();
+    const blamed = named.length > 0 ? named : [...omitted, ...edges];
+    if (blamed.length === 0) return v.nothingToJudge();
+    v.decides(...rowsOf(blamed));
+    v.find('charge-request.valid-body-refused', {
+      title: `a valid charge body was refused (${blamed.map((f) => (omitted.includes(f) ? `without ${f}` : `${f} at the edge of its rule`)).join(', ')})`,
+      expected: `200: only amount_cents is required, and every value sent is within its row's rule`,
+      actual: `HTTP ${answer.status}${detail ? `, detail ${show(detail)}` : ''}`,
+    });
+  },
+});
 
 /**
  * "description | string | no | max 300" / "external_ref | string | no | max 120": a short text with
- * accents and an emoji is within the limit however characters are counted (code points, UTF-16
- * units or UTF-8 bytes), so it is a valid value. A 5xx (a crash on multi-byte input) fails; a 4xx
- * only warns: the text names no character set, though it allows no refusal either. Near the limit
- * the counting is open (PT-CHARGE-DESC-MULTIBYTE, PT-CHARGE-EXTREF-MULTIBYTE): only observed.
+ * accents and an emoji is within the limit however characters are counted (code points, UTF-16 units
+ * or UTF-8 bytes), so it is a valid value; a refusal only warns (the text names no character set,
+ * though it allows no refusal either; the catalogue caps both requirements at a warning: a crash, a
+ * 5xx, fails through the contract rule that judges every answer). Near the limit the counting is
+ * open: those answers are only observed (any 2xx or 4xx).
  */
-export function ensureShortMultibyteAccepted(answer: Answer, ctx: RuleContext): Judgement {
-  return expectStatus(answer.exchange, 200, ctx, { otherClientError: 'warning' });
-}
+export const acceptMultibyteTexts = defineRule({
+  name: 'acceptMultibyteTexts',
+  requirements: ['PT-CHARGE-DESC-MULTIBYTE', 'PT-CHARGE-EXTREF-MULTIBYTE'],
+  codes: { 'multibyte.short-refused': 'warning', 'multibyte.status': 'failure' },
+  judge(observation: { field: 'description' | 'external_ref'; near: 'short' | 'at-limit'; answer: ErrorAnswer }, v) {
+    v.decides(observation.field === 'description' ? 'PT-CHARGE-DESC-MULTIBYTE' : 'PT-CHARGE-EXTREF-MULTIBYTE');
+    const what = `${observation.field} in multi-byte text${observation.near === 'short' ? '' : ' at the limit'}`;
+    if (observation.near === 'short') judgeStatus(v, observation.answer.exchange, 200, { unexpected: 'multibyte.status', otherClientError: 'multibyte.short-refused' }, what);
+    else judgeStatus(v, observation.answer.exchange, ['2xx', '4xx'], { unexpected: 'multibyte.status' }, what);
+  },
+});

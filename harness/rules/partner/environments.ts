@@ -10,7 +10,7 @@ import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
 import { expectPartnerError } from './errors.js';
-import type { Answer } from './charges.js';
+import type { Answer } from './errors.js';
 
 /**
  * A charge of one environment (or account) looked up with the other's key: "Their data is

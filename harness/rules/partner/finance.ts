@@ -10,12 +10,12 @@
  * One place computes a posting's totals ({@link ledgerTotals}) and one finds "our capture posting"
  * ({@link capturePostingsOf}); the finance checks, the atomicity checks and the fuzzer use them.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Finding, Judgement } from '../finding.js';
 import { combine, judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyIntegerCents } from '../money.js';
 import { verifyIsoTimestamp } from '../time.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 import { NOT_EVALUATED, type Json } from './charges.js';
 
 /** "transactions[] | last 50 ledger postings" */

@@ -5,11 +5,12 @@
  * body returns the original response without repeating the effect; same key with a different body
  * gives 409; without the header every call creates a new record."
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { chargeOf, type Answer } from './charges.js';
-import { expectPartnerError } from './errors.js';
+import { chargeOf } from './charges.js';
+import { expectPartnerError, type Answer, type ErrorAnswer } from './errors.js';
+import { defineRule } from '../rule.js';
 
 /**
  * A replay (same key, same body) answered 2xx returns the original charge: the same id ("returns
@@ -61,3 +62,18 @@ export function judgeSameKeyBurst(answers: ReadonlyArray<Pick<Answer, 'status' |
   const c = { ...ctx, exchanges: [...(ctx.exchanges ?? []), ...answers.map((a) => a.exchange)] };
   return combine(judge(c, ids.length <= 1 ? undefined : makeFinding(c, { code: 'idempotency.race', title: 'concurrent creations with one Idempotency-Key created several charges', severity: 'failure', expected: 'one charge id', actual: `${ids.length} ids: ${show(ids)}` })));
 }
+
+/**
+ * "Optional header `Idempotency-Key` (recommended).": a creation without it is served like any other.
+ * A 4xx refusal of a keyless creation breaks it; a 5xx or no answer is the creation's own failure
+ * (expectChargeCreated), not evidence that the key is required.
+ */
+export const acceptCreationWithoutKey = defineRule({
+  name: 'acceptCreationWithoutKey',
+  requirements: ['PT-IDEM-OPTIONAL'],
+  codes: { 'idempotency.key-required': 'failure' },
+  judge(answer: ErrorAnswer, v) {
+    if (answer.status < 400 || answer.status > 499 || answer.status === 429) return answer.status >= 200 && answer.status <= 299 ? undefined : v.nothingToJudge();
+    v.find('idempotency.key-required', { title: `a creation without Idempotency-Key was refused with ${answer.status}`, expected: 'the charge created ("Optional header `Idempotency-Key`")', actual: `HTTP ${answer.status} ${answer.exchange.response?.body.slice(0, 200) ?? ''}`, exchanges: [answer.exchange] });
+  },
+});

@@ -13,7 +13,7 @@
  */
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 import { PARTNER_SIGNATURE_HEADER, verifyPartnerSignature } from '../../webhooks/signatures.js';
 import type { Delivery } from '../../webhooks/types.js';
 

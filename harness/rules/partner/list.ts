@@ -8,7 +8,7 @@
  */
 import type { Judgement } from '../finding.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 import { NOT_EVALUATED, type Json } from './charges.js';
 
 /** "up to 200 records" */

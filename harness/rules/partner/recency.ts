@@ -9,7 +9,7 @@
  */
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
-import { isRecord } from '../../json.js';
+import { isRecord } from '../../core/json.js';
 
 const NOTHING: Judgement = { requirements: [], findings: [] };
 

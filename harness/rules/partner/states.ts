@@ -4,11 +4,12 @@
  * states."; pending → paid "before expires_at" (terminal); pending → canceled; pending → expired
  * "detected lazily"; "Cancel from paid, expired or canceled answers 409."
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement } from '../finding.js';
 import { judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { expectStatus } from '../status.js';
-import { inconclusive, NOT_EVALUATED, type Answer } from './charges.js';
+import { inconclusive, NOT_EVALUATED } from './charges.js';
+import type { Answer } from './errors.js';
 
 export const CHARGE_STATES = ['pending', 'paid', 'expired', 'canceled'] as const;
 export type ChargeState = (typeof CHARGE_STATES)[number];

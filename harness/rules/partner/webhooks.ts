@@ -12,8 +12,8 @@ import type { Delivery } from '../../webhooks/types.js';
 import { PARTNER_SIGNATURE_HEADER, PARTNER_TOLERANCE_SECONDS, verifyPartnerSignature } from '../../webhooks/signatures.js';
 import { combine, judge, makeFinding, show, type RuleContext } from '../judgement.js';
 import { verifyIsoTimestamp } from '../time.js';
-import { isRecord } from '../../json.js';
-import type { Exchange } from '../../http/exchange.js';
+import { isRecord } from '../../core/json.js';
+import type { Exchange } from '../../core/exchange.js';
 
 /** The parts of a delivery these rules read. */
 export type PartnerDelivery = Pick<Delivery, 'seq' | 'headers' | 'rawBody' | 'bodyText' | 'receivedAt'> & { json?: unknown };

@@ -3,7 +3,7 @@
  * suite made as the platform, and (optionally) what its read-back hook says it processed. Plain
  * data: no HTTP here.
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { RequirementId } from '../finding.js';
 
 /** Which contract's webhooks the endpoint receives. */

@@ -8,7 +8,7 @@
  *   idempotent by `external_ref` or `e2e_id`."; "business.pix.paid | payment confirmed; the one that
  *   credits the player wallet".
  */
-import type { Exchange } from '../../http/exchange.js';
+import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
 import { judge, makeFinding } from '../judgement.js';
 import type { ReceiverScheme } from './observation.js';

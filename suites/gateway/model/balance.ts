@@ -12,8 +12,8 @@
  */
 import { expectStatus } from '../../../harness/rules/index.js';
 import { ModelCommand, abandonOn429, recordAll } from '../../../harness/run/model.js';
-import { dataOf, isRecord } from '../../../harness/json.js';
-import type { Exchange } from '../../../harness/http/exchange.js';
+import { dataOf, isRecord } from '../../../harness/core/json.js';
+import type { Exchange } from '../../../harness/core/exchange.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 import { reaisToCents } from '../support.js';
 

@@ -10,7 +10,7 @@
 import { verifySandboxCardOutcome } from '../../../harness/rules/gateway/states.js';
 import type { CardChargeRequest } from '../../../harness/http/gateway-client.js';
 import { ModelCommand, abandonOn429, recordAll, shortId } from '../../../harness/run/model.js';
-import { dataOf } from '../../../harness/json.js';
+import { dataOf } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import type { GatewayModel, GatewayReal } from './model.js';
 

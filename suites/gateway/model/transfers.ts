@@ -27,7 +27,7 @@ import {
 import { ensureReplayReturnsOriginal, judgeConcurrentConfirmations, judgeSameKeyBurst } from '../../../harness/rules/gateway/atomicity.js';
 import type { ApiResponse, TransferRequest } from '../../../harness/http/gateway-client.js';
 import { ModelCommand, StopSequence, abandonOn429, burstStatuses, recordAll, shortId } from '../../../harness/run/model.js';
-import { dataOf, is2xx } from '../../../harness/json.js';
+import { dataOf, is2xx } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import { createPaidCharge } from './charges.js';
 import { OnTransfer } from './model.js';

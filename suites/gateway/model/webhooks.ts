@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expectStatus } from '../../../harness/rules/index.js';
 import { verifyWebhookId } from '../../../harness/rules/gateway/webhooks.js';
 import { ModelCommand, abandonOn429, recordAll } from '../../../harness/run/model.js';
-import { dataOf } from '../../../harness/json.js';
+import { dataOf } from '../../../harness/core/json.js';
 import { OnWebhook } from './model.js';
 import type { GatewayModel, GatewayReal, ModelWebhook } from './model.js';
 

@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { expectStatus } from '../../../harness/rules/index.js';
 import {
+  answerChargeLookup,
   chargeOf,
   ensureCancelAccepted,
   ensureConflictRefused,
@@ -40,9 +41,9 @@ import {
   verifyStatusFilter,
 } from '../../../harness/rules/partner/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, recordAll, sendThenJudge, shortId } from '../../../harness/run/model.js';
+import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, recordAll, sendThenJudge, shortId } from '../../../harness/run/model.js';
 import type { MeasureWindow } from '../../../harness/run/model.js';
-import { is2xx } from '../../../harness/json.js';
+import { is2xx } from '../../../harness/core/json.js';
 import { readStatement, statementAnswer } from './finance.js';
 import type { Statement } from './finance.js';
 import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './model.js';
@@ -50,14 +51,12 @@ import type { ChargeState, ModelCharge, PartnerModel, PartnerReal } from './mode
 /** Hands a 2xx creation answer to the creation rules and adds the charge to the model. */
 function created(m: PartnerModel, r: PartnerReal, res: ApiResponse, body: PartnerChargeRequest, key: string | undefined): ModelCharge | undefined {
   const data = chargeOf(res.json);
-  const ex = { exchanges: [res.exchange] };
-  if (recordAll(r.it.run, verifyChargeId(data, { exchanges: ex.exchanges, requirements: ['PT-CHARGE-FIELD-ID'] })) || !data || typeof data.id !== 'string') return undefined;
+  const exchange = res.exchange;
+  if (judgeFails(r.it.run, verifyChargeId, { charge: data, exchange }) || !data || typeof data.id !== 'string') return undefined;
   const id = data.id;
-  if (recordAll(r.it.run, ensureCreatedPending(data, { exchanges: ex.exchanges, requirements: ['PT-CHARGE-CREATE-PENDING'] }))) return undefined;
-  r.it.run.record(
-    verifyChargeAmount(data, body.amount_cents, { exchanges: ex.exchanges, requirements: ['PT-CHARGE-FIELD-AMOUNT'] }),
-    verifyExternalRefUnchanged(data.external_ref, body.external_ref, { exchanges: ex.exchanges, requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], where: 'on creation' }),
-  );
+  if (judgeFails(r.it.run, ensureCreatedPending, { charge: data, exchange })) return undefined;
+  r.it.run.judge(verifyChargeAmount, { charge: data, exchange, sentCents: body.amount_cents, where: 'on creation' });
+  r.it.run.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: body.external_ref, where: 'on creation', exchanges: [exchange] });
   const c: ModelCharge = { ref: `p${m.charges.length + 1}`, id, body, key, createdAt: typeof data.created_at === 'string' ? data.created_at : undefined, status: 'pending' };
   m.charges.push(c);
   return c;
@@ -205,12 +204,12 @@ export async function verifyChargeState(r: PartnerReal, c: ModelCharge): Promise
 
 /** Judges a GET of the charge against the model; returns the state it shows (undefined: none of the model's). */
 export function chargeStateAnswer(r: PartnerReal, c: ModelCharge, res: ApiResponse): ChargeState | undefined {
-  if (recordAll(r.it.run, expectStatus(res.exchange, 200, { requirements: ['PT-CHARGE-GET-CURRENT'] }))) return undefined;
+  if (judgeFails(r.it.run, answerChargeLookup, res)) return undefined;
   abandonOn429(r, res);
   const data = chargeOf(res.json);
   r.log.outcome(`status ${JSON.stringify(data?.status)}`);
   r.it.run.record(expectChargeState({ answer: res, state: data?.status }, c.status, { requirements: ['PT-CHARGE-GET-CURRENT', 'PT-STATE-ONE-TRANSITION'], why: `(charge ${c.ref}; the only state the transitions allow after this sequence)` }));
-  if (data && 'external_ref' in data) r.it.run.record(verifyExternalRefUnchanged(data.external_ref, c.body.external_ref, { requirements: ['PT-CHARGE-EXTREF-UNCHANGED'], exchanges: [res.exchange], where: 'on lookup' }));
+  if (data && 'external_ref' in data) r.it.run.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: c.body.external_ref, where: 'on lookup', exchanges: [res.exchange] });
   const status = data?.status;
   return status === 'pending' || status === 'paid' || status === 'canceled' ? status : undefined;
 }
