@@ -4,13 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { killedBy } from './mutation/command.js';
 import type { AstNode } from './mutation/fault-code.js';
 import { FaultCode, faultOnlyChildren, isFaultSwitch } from './mutation/fault-code.js';
-import { outcomeOf, parseMutationFlags } from './mutation/main.js';
+import { parseMutationFlags, readProgress } from './mutation/main.js';
 import type { MutantKey, SampledMutant } from './mutation/mutants.js';
 import { collapse, keyString, keysOf, mutantDiff, sampleMutants } from './mutation/mutants.js';
 import type { MutantOutcome } from './mutation/report.js';
 import { buildReport, renderMarkdown } from './mutation/report.js';
 import { apiOf, inScope } from './mutation/scope.js';
-import { OUTSIDE_SAMPLE } from './mutation/stryker-plugins.js';
+import { OUTSIDE_SAMPLE, detailOf, outcomeOf, resultIdentity } from './mutation/stryker-plugins.js';
 import { parseTriage, triageIndex } from './mutation/triage.js';
 
 const at = (line: number, column: number, endLine: number, endColumn: number) => ({ start: { line, column }, end: { line: endLine, column: endColumn } });
@@ -201,6 +201,20 @@ describe('report', () => {
     expect(outcomeOf({ status: 'Survived' })).toBe('survived');
     expect(outcomeOf({ status: 'CompileError', statusReason: OUTSIDE_SAMPLE })).toBeUndefined();
     expect(outcomeOf({ status: 'RuntimeError', statusReason: 'boom' })).toBe('error');
+  });
+
+  it('keeps the command\'s "killed" line of a verdict, and finds a result\'s mutant by its 1-based location', () => {
+    expect(detailOf('killed', 'noise\nkilled (default personality, exit 1): x [Y]\nmore')).toBe('killed (default personality, exit 1): x [Y]');
+    expect(detailOf('survived', 'anything')).toBeUndefined();
+    const r = { fileName: '/repo/reference/x.ts', mutatorName: 'StringLiteral', replacement: '""', location: { start: { line: 3, column: 10 }, end: { line: 3, column: 15 } } };
+    expect(resultIdentity(r, '/repo/')).toBe('reference/x.ts|StringLiteral|""|2:9-2:14');
+  });
+
+  it('reads the progress file of a run cut short, a later verdict winning and a torn last line skipped', () => {
+    const text = [JSON.stringify({ identity: 'a', outcome: 'timeout' }), JSON.stringify({ identity: 'b', outcome: 'killed', detail: 'killed …' }), JSON.stringify({ identity: 'a', outcome: 'survived' }), '{"identity":"c","out'].join('\n');
+    const p = readProgress(text);
+    expect([...p.keys()]).toEqual(['a', 'b']);
+    expect(p.get('a')?.outcome).toBe('survived');
   });
 
   it('names what killed a mutant from the run\'s conformance.json', () => {

@@ -10,6 +10,8 @@
  * reports/mutation.json and reports/mutation.md (./report.ts), with the triage of
  * ./survivors.yaml (./triage.ts).
  *
+ * Each verdict is also appended to reports/mutation-progress.jsonl as it comes; --resume takes the
+ * verdicts found there for mutants of the same sample (same code) and runs only the rest.
  * --list: enumerate and sample only (no Stryker). --retriage: score the last reports/mutation.json
  * again under the current survivors.yaml (no Stryker). --recheck-timeouts: run the mutants that
  * timed out in the last report again, alone, with --timeout-ms (a shared machine slows a run past
@@ -17,21 +19,22 @@
  * survivors.yaml as `open` / "not triaged yet", to be triaged by hand. --min-score: exit 1 below it.
  * Not part of `npm test` (minutes per mutant group); `npm run bench -- --only mutation` runs it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { LogLevel, MutantResult } from '@stryker-mutator/api/core';
+import type { LogLevel } from '@stryker-mutator/api/core';
 import type { SampledMutant } from './mutants.js';
 import { MUTATOR_OPTIONS, enumerateMutants, keyString, mutantIdentity, sampleMutants } from './mutants.js';
-import type { MutantOutcome, Outcome } from './report.js';
+import type { MutantOutcome } from './report.js';
 import { buildReport, renderMarkdown } from './report.js';
 import type { MutationReport, ReportInput, ReportedMutant, RunFacts } from './report.js';
 import type { MutationApi } from './scope.js';
 import { scopeFiles } from './scope.js';
-import { CHECKER_NAME, IGNORER_NAME, OUTSIDE_SAMPLE, ROOT, SAMPLE_ENV, faultCodeIgnorer } from './stryker-plugins.js';
+import type { ProgressLine } from './stryker-plugins.js';
+import { CHECKER_NAME, IGNORER_NAME, PROGRESS_ENV, REPORTER_NAME, ROOT, SAMPLE_ENV, detailOf, faultCodeIgnorer, outcomeOf, resultIdentity } from './stryker-plugins.js';
 import { readTriage, triageIndex, writeTriage } from './triage.js';
 
 export interface MutationFlags {
@@ -47,10 +50,12 @@ export interface MutationFlags {
   /** score reports/mutation.json again under the current survivors.yaml, without running Stryker */
   retriage: boolean;
   recheckTimeouts: boolean;
+  /** go on from reports/mutation-progress.jsonl */
+  resume: boolean;
   outDir: string;
 }
 
-const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--retriage] [--recheck-timeouts] [--out-dir reports]';
+const HELP = 'npm run mutation -- [--sample N (200)] [--seed S (1)] [--concurrency C (1)] [--api gateway|partner|both] [--files TEXT] [--timeout-ms MS (120000)] [--min-score PCT] [--stub-triage] [--list] [--retriage] [--recheck-timeouts] [--resume] [--out-dir reports]';
 
 export function parseMutationFlags(argv: readonly string[]): MutationFlags {
   const { values } = parseArgs({
@@ -68,6 +73,7 @@ export function parseMutationFlags(argv: readonly string[]): MutationFlags {
       list: { type: 'boolean' },
       retriage: { type: 'boolean' },
       'recheck-timeouts': { type: 'boolean' },
+      resume: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -93,32 +99,9 @@ export function parseMutationFlags(argv: readonly string[]): MutationFlags {
     list: values.list === true,
     retriage: values.retriage === true,
     recheckTimeouts: values['recheck-timeouts'] === true,
+    resume: values.resume === true,
     outDir: values['out-dir'] ?? join(ROOT, 'reports'),
   };
-}
-
-/** Stryker's result status → ours; a mutant the sample checker stopped is not ours (undefined). */
-export function outcomeOf(r: Pick<MutantResult, 'status' | 'statusReason'>): Outcome | undefined {
-  switch (r.status) {
-    case 'Killed':
-      return 'killed';
-    case 'Timeout':
-      return 'timeout';
-    case 'Survived':
-    case 'NoCoverage':
-      return 'survived';
-    case 'CompileError':
-      return r.statusReason === OUTSIDE_SAMPLE ? undefined : 'error';
-    default:
-      return 'error';
-  }
-}
-
-/** The identity of a result (its location is the report schema's, 1-based). */
-function resultIdentity(r: MutantResult): string {
-  const file = r.fileName.startsWith(ROOT) ? r.fileName.slice(ROOT.length) : r.fileName;
-  const { start, end } = r.location;
-  return mutantIdentity(file.split('\\').join('/'), r.mutatorName, r.replacement, { line: start.line - 1, column: start.column - 1 }, { line: end.line - 1, column: end.column - 1 });
 }
 
 function strykerVersion(): string {
@@ -145,7 +128,7 @@ async function runGroup(api: MutationApi, mutants: readonly SampledMutant[], fla
     concurrency: flags.concurrency,
     timeoutMS: flags.timeoutMs,
     timeoutFactor: 2,
-    reporters: ['progress-append-only'],
+    reporters: ['progress-append-only', REPORTER_NAME],
     incremental: false,
     disableTypeChecks: false,
     tempDirName: join(work, `sandbox-${api}`),
@@ -165,15 +148,33 @@ async function runGroup(api: MutationApi, mutants: readonly SampledMutant[], fla
     const m = byIdentity.get(resultIdentity(r));
     if (m === undefined) continue;
     seen.add(m.identity);
-    const detail = outcome === 'killed' ? (r.statusReason ?? '').split('\n').find((l) => l.startsWith('killed')) : outcome === 'error' ? r.statusReason : undefined;
+    const detail = detailOf(outcome, r.statusReason);
     out.push({ ...m, outcome, ...(detail !== undefined && { detail }) });
   }
   for (const m of mutants) if (!seen.has(m.identity)) out.push({ ...m, outcome: 'error', detail: 'Stryker reported no result for this mutant (its identity differs from the enumeration)' });
   return out;
 }
 
+/** The verdicts of reports/mutation-progress.jsonl, by identity (a later line wins). */
+export function readProgress(text: string): Map<string, ProgressLine> {
+  const out = new Map<string, ProgressLine>();
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const p = JSON.parse(line) as ProgressLine;
+      if (typeof p.identity === 'string' && typeof p.outcome === 'string') out.set(p.identity, p);
+    } catch {
+      // a line cut by the crash that --resume recovers from
+    }
+  }
+  return out;
+}
+
 export async function runMutation(flags: MutationFlags): Promise<number> {
   process.chdir(ROOT);
+  mkdirSync(flags.outDir, { recursive: true });
+  const progressFile = join(flags.outDir, 'mutation-progress.jsonl');
+  process.env[PROGRESS_ENV] = progressFile;
   if (flags.retriage || flags.recheckTimeouts) {
     const { tool: _tool, counts: _counts, killedByExit: _k, score: _s, survivors: _sv, regressions: _r, errors: _e, mutants, ...facts } = JSON.parse(readFileSync(join(flags.outDir, 'mutation.json'), 'utf8')) as MutationReport;
     if (flags.retriage) return writeReports(flags, { ...facts, outcomes: mutants });
@@ -184,14 +185,21 @@ export async function runMutation(flags: MutationFlags): Promise<number> {
   const { mutants: all, ignored } = await enumerateMutants(ROOT, files, faultCodeIgnorer);
   const population = all.filter((m) => flags.api === undefined || m.api === flags.api);
   const sample = sampleMutants(population, flags.sample, flags.seed);
-  const groups = (['gateway', 'partner', 'both'] as const).map((api) => ({ api, mutants: sample.filter((m) => m.api === api) })).filter((g) => g.mutants.length > 0);
-  console.log(`mutation: ${population.length} mutants in ${files.length} files (${ignored} in fault code left out); sample ${sample.length} (seed ${flags.seed}): ${groups.map((g) => `${g.api} ${g.mutants.length}`).join(', ')}`);
+  const done = flags.resume && existsSync(progressFile) ? readProgress(readFileSync(progressFile, 'utf8')) : new Map<string, ProgressLine>();
+  const decided: MutantOutcome[] = sample.flatMap((m) => {
+    const p = done.get(m.identity);
+    return p === undefined ? [] : [{ ...m, outcome: p.outcome, ...(p.detail !== undefined && { detail: p.detail }) }];
+  });
+  const rest = sample.filter((m) => !done.has(m.identity));
+  const groups = (['gateway', 'partner', 'both'] as const).map((api) => ({ api, mutants: rest.filter((m) => m.api === api) })).filter((g) => g.mutants.length > 0);
+  console.log(`mutation: ${population.length} mutants in ${files.length} files (${ignored} in fault code left out); sample ${sample.length} (seed ${flags.seed})${flags.resume ? `, ${decided.length} decided in ${progressFile}` : ''}; to run: ${groups.map((g) => `${g.api} ${g.mutants.length}`).join(', ') || 'none'}`);
   if (flags.list) {
     for (const m of sample) console.log(`${m.api}\t${m.file}:${m.line}\t${m.mutator}\t${m.original} → ${m.replacement}`);
     return 0;
   }
+  if (!flags.resume) writeFileSync(progressFile, '');
   const work = mkdtempSync(join(tmpdir(), 'paygate-mutation-'));
-  const outcomes: MutantOutcome[] = [];
+  const outcomes: MutantOutcome[] = [...decided];
   const timings: { api: MutationApi; mutants: number; durationMs: number }[] = [];
   const reportNow = (): number => writeReports(flags, {
     stryker: strykerVersion(),
