@@ -12,7 +12,7 @@
  *     Seen by 3 checks: …
  *   Reproduce with:
  *     curl …
- *   Replay with: npm run conformance -- --profile P --seed N --replay '<fast-check path>' --grep '<check>'
+ *   Replay with: npm run conformance -- --profile P [--api A --personality X --strict …] --seed N --replay '<fast-check path>' --check <id>
  *
  * Everything printed goes through the redactor once more (defence in depth).
  */
@@ -69,14 +69,37 @@ function requirementText(id: string): { id: string; rest: string } {
   return { id: req.id, rest: `(${req.section}): "${req.quote}"${ambiguity}` };
 }
 
-/** The replay command for a check: same profile and seed, its test name, and the fast-check path if any. */
-export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string }): string {
+/** The run's flags that change what a check does (harness/cli/args.ts `replayFlags`), as the CLI hands them to the workers. */
+function runFlags(env: NodeJS.ProcessEnv): string[] | undefined {
+  const raw = env['PAYGATE_REPLAY_FLAGS'];
+  if (raw === undefined) return undefined;
+  try {
+    const flags: unknown = JSON.parse(raw);
+    return Array.isArray(flags) && flags.every((f) => typeof f === 'string') ? flags : undefined;
+  } catch {
+    return undefined; // a malformed variable must not hide the finding
+  }
+}
+
+/**
+ * The replay command for a check, runnable as printed: the run's flags that change what a check does
+ * (profile, API, personality, --strict, request rate, network…; `flags`, else those the CLI handed
+ * the workers), its seed and fast-check path, and the check alone (`--check <id>`; a fixture test
+ * without an id by its name, `--grep`).
+ */
+export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string; check?: string; flags?: readonly string[] }, env: NodeJS.ProcessEnv = process.env): string {
   const parts = [commandFor('run')];
-  parts.push(`--profile ${options.profile ?? process.env['PAYGATE_PROFILE'] ?? 'quick'}`);
-  const seed = options.seed ?? (process.env['PAYGATE_SEED'] !== undefined ? Number(process.env['PAYGATE_SEED']) : undefined);
+  const flags = [...(options.flags ?? runFlags(env) ?? [])];
+  const profile = flags.indexOf('--profile');
+  if (profile === -1) flags.unshift('--profile', options.profile ?? env['PAYGATE_PROFILE'] ?? 'quick');
+  else if (options.profile !== undefined) flags[profile + 1] = options.profile;
+  parts.push(...flags.map(shellQuote));
+  const seed = options.seed ?? (env['PAYGATE_SEED'] !== undefined ? Number(env['PAYGATE_SEED']) : undefined);
   if (seed !== undefined && Number.isFinite(seed)) parts.push(`--seed ${seed}`);
   if (options.path !== undefined) parts.push(`--replay ${shellQuote(options.path)}`);
-  if (options.title !== undefined) parts.push(`--grep ${shellQuote(options.title)}`);
+  // a check() has an id; a test registered without one (the project's fixtures) is named `file > test`
+  if (options.check !== undefined && !options.check.includes(' > ')) parts.push(`--check ${shellQuote(options.check)}`);
+  else if (options.title !== undefined) parts.push(`--grep ${shellQuote(options.title)}`);
   return parts.join(' ');
 }
 

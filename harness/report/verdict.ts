@@ -16,13 +16,11 @@
  *   timer requirement outside full/certify, a harness error, or "no check covers it" (a checkable
  *   requirement no check names: also listed under coverage.notCovered).
  */
-import { shellQuote } from '../http/curl.js';
 import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi, CheckOutcome, CheckState } from './outcome.js';
 import type { ReportedFinding } from './finding.js';
-import { findingHeadline, mdCell, renderFinding, renderSequence } from './format.js';
+import { findingHeadline, mdCell, renderFinding, renderSequence, replayCommand } from './format.js';
 import type { Profile } from '../cli/args.js';
-import { commandFor } from '../cli/invocation.js';
 import { adoptionMarkdown, partialRunNotice } from './adoption-markdown.js';
 import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
 import type { BaselineStatus } from './baseline.js';
@@ -190,10 +188,9 @@ export interface ConformanceReport {
 }
 
 /** The command that re-runs one check (used when the check gave no replay line of its own). */
-export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'name' | 'title' | 'replay'>): string {
+export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'check' | 'name' | 'title' | 'replay'>): string {
   if (check.replay !== undefined) return check.replay;
-  const seed = run.seed === null ? '' : ` --seed ${run.seed}`;
-  return `${commandFor('run')} --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
+  return replayCommand({ profile: run.profile, ...(run.seed !== null && { seed: run.seed }), check: check.check, title: check.title ?? check.name });
 }
 
 function emptyCounts(): Counts {
