@@ -16,7 +16,7 @@
  *
  * Everything printed goes through the redactor once more (defence in depth).
  */
-import { shellQuote } from '../http/curl.js';
+import { shellQuote, withTokenRequests } from '../http/curl.js';
 import type { Finding } from '../rules/finding.js';
 import { findRequirement } from '../contract/requirements.js';
 import { defaultRedactor } from '../http/redact.js';
@@ -123,7 +123,8 @@ export function renderFinding(input: Finding | ReportedFinding, options: RenderO
   const at = finding.pointer !== undefined && finding.pointer !== '' ? finding.pointer : undefined;
   const requirements = finding.requirements.map(requirementText);
   const seen = seenBy(options);
-  const curls = finding.curl.filter((c) => c);
+  // runnable as printed: each gateway token a line uses is requested first, secrets stay `$VARIABLE`s
+  const curls = withTokenRequests(finding.curl.filter((c) => c));
   const lines: string[] = [];
   if (options.format === 'markdown') {
     lines.push(`${options.heading !== undefined ? `${options.heading} ` : ''}${mark} ${mdCell(finding.title)} — \`${finding.code}\``, '');
@@ -157,9 +158,10 @@ export function acceptedLine(a: Pick<ReportedFinding, 'code' | 'severity' | 'tit
 
 /** A failing fuzz sequence (harness/run/model.ts): its numbered steps, then every request as curl. */
 export function renderSequence(sequence: { steps: string; curl: readonly string[] }, format: 'text' | 'markdown' = 'text'): string {
+  const curls = withTokenRequests(sequence.curl);
   const text =
     format === 'markdown'
-      ? ['Failing sequence:', '', fence(sequence.steps), '', 'Every request of the sequence, in order:', '', fence(sequence.curl.join('\n\n'), 'sh'), ''].join('\n')
-      : [`Failing sequence:\n${indent(sequence.steps)}`, 'Every request of the sequence, in order:', ...sequence.curl.map((c) => indent(c))].join('\n');
+      ? ['Failing sequence:', '', fence(sequence.steps), '', 'Every request of the sequence, in order:', '', fence(curls.join('\n\n'), 'sh'), ''].join('\n')
+      : [`Failing sequence:\n${indent(sequence.steps)}`, 'Every request of the sequence, in order:', ...curls.map((c) => indent(c))].join('\n');
   return defaultRedactor.redactText(text);
 }
