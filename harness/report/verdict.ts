@@ -170,11 +170,11 @@ export interface ConformanceReport {
   unobservable: { id: string; api: CheckApi; section: string; reason: string }[];
   notTested: Partial<Record<CheckApi, string>>;
   coverage: {
-    /** catalogue requirements that a check can decide (kind checkable or timer) */
+    /** catalogue requirements of the tested APIs (or receiver scheme) that a check can decide (kind checkable or timer) */
     checkable: number;
     /** of those, how many got pass / fail / warn */
     checked: number;
-    /** checkable requirements no check names */
+    /** of those, the ones no check names */
     notCovered: string[];
     /** IDs named by checks but absent from the catalogue (a typo or a stale ID) */
     unknownRequirements: string[];
@@ -368,10 +368,12 @@ export function buildConformance(
     const named = byRequirement.get(requirement.id) ?? [];
     const evaluations = evaluationsOf(requirement.id, named);
     const { verdict, reason } = verdictFor(requirement, requirement.id, named, run, evaluations);
-    if (requirement.kind !== 'unobservable') {
+    // coverage counts what the run tested: an `--api partner` run leaves the gateway's requirements out
+    const tested = receiverScopeReason(requirement, run) === undefined && (run.receiver !== undefined || run.notTested[requirement.api] === undefined);
+    if (requirement.kind !== 'unobservable' && tested) {
       checkable += 1;
       if (verdict === 'pass' || verdict === 'fail' || verdict === 'warn') checked += 1;
-      if (named.length === 0 && receiverScopeReason(requirement, run) === undefined) notCovered.push(requirement.id);
+      if (named.length === 0) notCovered.push(requirement.id);
     }
     requirements.push({
       id: requirement.id,
