@@ -6,7 +6,7 @@ import { cpf as cpfOracle } from 'cpf-cnpj-validator';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { malformedPixKeyCases, pixKey, evpKey, email } from '../generators/index.js';
-import { BCB_END_TO_END_ID, dictKeyFormProblem, endToEndIdProblem, readPixKey, uuidProblem, verifyEndToEndId, verifyUuid } from '../harness/rules/identifiers.js';
+import { BCB_END_TO_END_ID, dictKeyFormProblem, endToEndIdProblem, readPixKey, uuidProblem } from '../harness/rules/identifiers.js';
 
 const standing = (key: string): string => readPixKey(key).standing;
 
@@ -131,13 +131,6 @@ describe('endToEndIdProblem', () => {
     }
   });
 
-  it('verifyEndToEndId (migration wrapper): a type failure, a layout or moment warning', () => {
-    const ctx = { requirements: [] };
-    expect(verifyEndToEndId('E12345678202611221015abcDEF12345', ctx).findings).toEqual([]);
-    expect(verifyEndToEndId('e2e_123', ctx).findings).toMatchObject([{ code: 'id.e2e-format', severity: 'warning' }]);
-    expect(verifyEndToEndId('E12345678202613221015abcDEF12345', ctx).findings).toMatchObject([{ code: 'id.e2e-format', severity: 'warning' }]);
-    expect(verifyEndToEndId(42, ctx).findings).toMatchObject([{ code: 'id.e2e-type', severity: 'failure' }]);
-  });
 });
 
 describe('uuidProblem', () => {
@@ -146,6 +139,5 @@ describe('uuidProblem', () => {
     expect(uuidProblem('0B8F5A52-8D5E-4C1E-9A51-0F8A4F1C2D3E')).toBeUndefined();
     expect(uuidProblem('0b8f5a528d5e4c1e9a510f8a4f1c2d3e')).toMatchObject({ kind: 'uuid' });
     expect(uuidProblem(12)).toMatchObject({ kind: 'uuid', actual: 'number 12' });
-    expect(verifyUuid('x', { requirements: [] }).findings).toMatchObject([{ code: 'id.uuid', severity: 'failure' }]);
   });
 });

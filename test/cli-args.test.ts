@@ -143,6 +143,7 @@ describe('worker environment', () => {
       PAYGATE_SEED: '5',
       PAYGATE_API: 'gateway',
       PAYGATE_STRICT: '1',
+      PAYGATE_REPLAY_FLAGS: JSON.stringify(['--profile', 'certify', '--api', 'gateway', '--strict', '--runs', '10']),
       PAYGATE_RUNS: '10',
       PAYGATE_REPLAY: '1:2',
       PAYGATE_WORKERS: '3',

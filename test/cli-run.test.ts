@@ -150,18 +150,29 @@ describe('a CLI run', () => {
   }, 60_000);
 });
 
+/** A fixture rule of the property fixtures below: an integer above 10 is a failure. */
+const AT_MOST_TEN = `const atMostTen = defineRule({
+  name: 'fixtureAtMostTen',
+  requirements: ['GW-PIXIN-CREATE-200'],
+  codes: { 'fixture.too-big': 'failure' },
+  judge(n: number, v) {
+    if (n > 10) v.find('fixture.too-big', { title: 'above 10', expected: 'at most 10', actual: String(n) });
+  },
+});
+`;
+
 // A property that found a failure and is still shrinking it when the check's time limit comes (a
 // slow or remote target): the check fails on the last failing run found, it is not inconclusive.
 const SHRINKING = `
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import { judge, makeFinding } from '../../harness/rules/judgement.js';
+import { defineRule } from '../../harness/rules/rule.js';
 
-check('a property still shrinking at the time limit', { id: 'fixture.shrinking', api: 'gateway', area: 'PIX cash-in', requirements: ['GW-PIXIN-CREATE-200'], timeoutMs: 3000 }, async (t) => {
+${AT_MOST_TEN}
+check('a property still shrinking at the time limit', { id: 'fixture.shrinking', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen], timeoutMs: 3000 }, async (t) => {
   await t.property('slow shrink', fc.integer({ min: 0, max: 1_000_000 }), async (n, it) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const ctx = { requirements: ['GW-PIXIN-CREATE-200' as const] };
-    it.run.record(judge(ctx, n > 10 ? makeFinding(ctx, { code: 'fixture.too-big', title: 'above 10', severity: 'failure', expected: 'at most 10', actual: String(n) }) : undefined));
+    it.judge(atMostTen, n);
   }, { numRuns: 20 });
 });
 `;
@@ -186,15 +197,7 @@ import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
 import { defineRule } from '../../harness/rules/rule.js';
 
-const atMostTen = defineRule({
-  name: 'fixtureAtMostTen',
-  requirements: ['GW-PIXIN-CREATE-200'],
-  codes: { 'fixture.too-big': 'failure' },
-  judge(n: number, v) {
-    if (n > 10) v.find('fixture.too-big', { title: 'above 10', expected: 'at most 10', actual: String(n) });
-  },
-});
-
+${AT_MOST_TEN}
 check('a property that always fails', { id: 'fixture.always', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen] }, async (t) => {
   await t.property('big', fc.integer({ min: 0, max: 1000 }), async (n, it) => {
     it.judge(atMostTen, n);

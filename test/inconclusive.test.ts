@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, test } from 'vitest';
 import type { Exchange } from '../harness/core/exchange.js';
-import type { Finding, FindingCode } from '../harness/rules/finding.js';
+import type { Finding } from '../harness/rules/finding.js';
 import { fixtureIds } from './harness-fixtures.js';
 import { bypassesProxy, describeTransportError, isInconclusiveError, proxyFor, proxySettings, redactProxyUrl, TargetUnreachableError } from '../harness/http/transport.js';
 import { inconclusiveCause, settleInconclusive, standingFailures } from '../harness/run/inconclusive.js';
@@ -34,7 +34,7 @@ function exchange(seq: number, status: number | undefined, error?: string): Exch
   };
 }
 
-function finding(code: FindingCode, exchanges: Exchange[]): Finding {
+function finding(code: string, exchanges: Exchange[]): Finding {
   return { code, title: code, severity: 'failure', requirements: fixtureIds('GW-X'), expected: 'x', actual: 'y', exchanges };
 }
 

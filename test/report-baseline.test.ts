@@ -15,7 +15,7 @@ import { applyBaseline } from '../harness/run/accepted.js';
 import { adoptionMarkdown, adoptionSummaryLines } from '../harness/report/adoption-markdown.js';
 import { acceptedEntries } from '../harness/report/adoption.js';
 import { exitCodeFor } from '../harness/report/verdict.js';
-import type { Finding, FindingCode } from '../harness/rules/finding.js';
+import type { Finding } from '../harness/rules/finding.js';
 import { fixtureIds } from './harness-fixtures.js';
 
 const YAML = `
@@ -29,7 +29,7 @@ accepted:
     reason: vendor library
 `;
 
-function finding(code: FindingCode, requirements: string[], severity: Finding['severity'] = 'failure'): Finding {
+function finding(code: string, requirements: string[], severity: Finding['severity'] = 'failure'): Finding {
   return { code, title: `${code} title`, severity, requirements: fixtureIds(...requirements), expected: 'x', actual: 'y', exchanges: [] };
 }
 

@@ -72,6 +72,26 @@ describe('comparison', () => {
   });
 });
 
+describe('a partial run (a selection)', () => {
+  const selection = { checks: ['partner.a'], of: 40 };
+  test('is recorded marked partial, compared on what it decided only, and never the run a later run compares with', () => {
+    const whole = historyRecord(source({ startedAt: '2026-11-20T00:00:00Z', req: { 'PT-A': 'fail', 'PT-B': 'pass' } }));
+    const partial = historyRecord(source({ startedAt: '2026-11-21T00:00:00Z', selection, req: { 'PT-A': 'pass', 'PT-B': 'not-run' } }));
+    expect(partial.partial).toEqual({ checks: 1, of: 40 });
+    expect(whole.partial).toBeUndefined();
+    const now = compareWithHistory([whole], partial, 'h.jsonl');
+    // PT-B was left out of the selection: not a change from pass to not-run
+    expect(now).toMatchObject({ partial: true, runs: 1, changed: [{ id: 'PT-A', from: 'fail', to: 'pass' }] });
+    expect(adoptionMarkdown({ strict: false, history: now }).join('\n')).toContain('A partial run: recorded in `h.jsonl` marked partial');
+    expect(adoptionSummaryLines({ strict: false, history: now }).join('\n')).toContain('history: a partial run, recorded marked partial');
+    const later = compareWithHistory([whole, partial], historyRecord(source({ startedAt: '2026-11-22T00:00:00Z', req: { 'PT-A': 'fail', 'PT-B': 'pass' } })), 'h.jsonl');
+    expect(later.previous?.startedAt).toBe('2026-11-20T00:00:00Z');
+    expect(later.runs).toBe(1);
+    expect(later.changed).toEqual([]);
+    expect(later.partial).toBeUndefined();
+  });
+});
+
 describe('file', () => {
   test('appends one JSON line per run and skips torn lines', () => {
     const file = join(dir, 'sub', 'history.jsonl');

@@ -85,7 +85,7 @@ describe('the end of a check', () => {
     const failed = endCheck(identity, recorded({ failures: [finding('failure')], seed: 7, replay: '3:1:0' }), {}, { ...settings, profile: 'full' });
     expect(failed).toMatchObject({ state: 'failed', requests: 1, seed: 7, replayPath: '3:1:0', exercised: [{ operation: 'POST /api/v1/pix/in/qrcode', status: 201 }] });
     expect(failed.failures[0]?.curl).toHaveLength(1);
-    expect(failed.replay).toBe("npm run conformance -- --profile full --seed 7 --replay 3:1:0 --grep 'amount isn'\\''t below 100'");
+    expect(failed.replay).toBe('npm run conformance -- --profile full --seed 7 --replay 3:1:0 --check gateway.pixin.amount');
     expect(JSON.parse(JSON.stringify(failed))).toEqual(failed);
   });
 

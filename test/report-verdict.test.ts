@@ -99,7 +99,7 @@ describe('buildConformance', () => {
       check: 'gateway.pixin.amount-min',
       requirements: ['GW-PIXIN-AMOUNT-MIN'],
       message: 'status.unexpected title: expected status 400; received status 201',
-      replay: "npm run conformance -- --profile quick --seed 42 --grep 'amount below minimum is rejected'",
+      replay: 'npm run conformance -- --profile quick --seed 42 --check gateway.pixin.amount-min',
     });
     expect(report.failures[0]?.curl[0]).toContain('curl -X POST');
     expect(report.warnings).toHaveLength(1);
@@ -175,7 +175,7 @@ describe('renderMarkdown', () => {
     expect(md).toContain('no endpoint shows it');
     expect(md).toContain('- **Expected:** status 400');
     expect(md).toContain('- **Received:** status 201');
-    expect(md).toContain("--grep 'amount below minimum is rejected'");
+    expect(md).toContain('--check gateway.pixin.amount-min');
     expect(md).toContain('curl -X POST');
     expect(md).toContain('## Checks not run');
     expect(md).not.toContain('Certificate');
@@ -315,6 +315,6 @@ describe('distinct deviations', () => {
     expect(md).toContain('## Failed checks (14)');
     expect(md).toMatch(/\| gateway\.own \| \[#2\]\(#deviation-\w+\), \[#1\]\(#deviation-\w+\) \|/);
     expect(console).toContain('deviations (2 distinct, seen by 14 checks):');
-    expect(console).toContain("✗ gateway.c1: deviation #1\n    replay: npm run conformance -- --profile quick --seed 42 --grep gateway.c1");
+    expect(console).toContain("✗ gateway.c1: deviation #1\n    replay: npm run conformance -- --profile quick --seed 42 --check gateway.c1");
   });
 });

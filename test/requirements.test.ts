@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { HarnessError } from '../harness/core/errors.js';
 import { REQUIREMENT_IDS_FILE, requirementIdsSource } from '../harness/contract/generate-requirement-ids.js';
-import { makeFinding } from '../harness/rules/judgement.js';
+import { defineRule } from '../harness/rules/rule.js';
 import type { RequirementId } from '../harness/rules/finding.js';
 import {
   REQUIREMENT_ID_PATTERN,
@@ -208,16 +208,24 @@ describe('generated requirement IDs', () => {
 });
 
 describe('latitude: warning', () => {
-  const exchanges: never[] = [];
   it('caps a finding naming only such requirements at a warning, and nothing else', () => {
     const warnOnly = loadRequirements().find((r) => r.latitude === 'warning');
     const firm = loadRequirements().find((r) => r.kind === 'checkable' && r.latitude === undefined);
     expect(firm).toBeDefined();
-    const parts = { code: 'status.unexpected', title: 't', severity: 'failure', expected: 'e', actual: 'a' } as const;
-    expect(makeFinding({ requirements: [firm!.id as RequirementId], exchanges }, parts).severity).toBe('failure');
+    const ids = [firm!.id, ...(warnOnly ? [warnOnly.id] : [])] as RequirementId[];
+    const rule = defineRule({
+      name: 'fixtureLatitude',
+      requirements: ids,
+      codes: { 'fixture.found': 'failure' },
+      judge(named: readonly RequirementId[], v) {
+        v.find('fixture.found', { title: 't', expected: 'e', actual: 'a', requirements: named });
+      },
+    });
+    const severity = (named: readonly RequirementId[]): string | undefined => rule.judge(named).findings[0]?.severity;
+    expect(severity([firm!.id as RequirementId])).toBe('failure');
     if (warnOnly) {
-      expect(makeFinding({ requirements: [warnOnly.id as RequirementId] }, parts).severity).toBe('warning');
-      expect(makeFinding({ requirements: [warnOnly.id as RequirementId, firm!.id as RequirementId] }, parts).severity).toBe('failure');
+      expect(severity([warnOnly.id as RequirementId])).toBe('warning');
+      expect(severity([warnOnly.id as RequirementId, firm!.id as RequirementId])).toBe('failure');
     }
   });
   it('needs the ambiguity it follows from', () => {

@@ -8,6 +8,7 @@ import { join, relative, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isRule } from '../harness/rules/rule.js';
+import { FINDING_CODES } from '../harness/rules/codes.js';
 import type { Rule } from '../harness/rules/rule.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,6 +44,11 @@ const SUITE_LITERAL_CEILING = 0;
 describe('the rulebook declarations', async () => {
   const rules = await allRules();
   const declared = rules.filter((r) => r.rule.kind === 'declared');
+
+  it('every code of FINDING_CODES is declared by some rule (no code outlives its rule)', () => {
+    const codes = new Set(declared.flatMap(({ rule }) => Object.keys(rule.codes)));
+    expect(FINDING_CODES.filter((code) => !codes.has(code))).toEqual([]);
+  });
 
   it('rule names are unique and each rule is exported under its own name', () => {
     const names = rules.map((r) => r.rule.name);

@@ -2,16 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   answerErrorsInDocumentedShape,
   carryPinnedErrorCode,
-  expectCardRequestNotCharged,
-  expectInvalidBodyRejected,
-  expectUnknownIdRefused,
   idShape,
   isFirmBodyRule,
   pointToTheField,
   refuseInvalidRequestBody,
 } from '../harness/rules/gateway/errors.js';
-import { answer, answered, codes, severities, unanswered } from './rules-gateway-fixtures.js';
-import { TargetUnreachableError } from '../harness/http/transport.js';
+import { answer, codes, severities, unanswered } from './rules-gateway-fixtures.js';
 
 const ok = { success: false, message: 'amountInCents must be at least 100' };
 
@@ -100,79 +96,13 @@ describe('pointToTheField ("422 … message points to the field")', () => {
   });
 });
 
-const ctx = { requirements: ['GW-PIXIN-CREATE-400'] as const };
-
-describe('expectInvalidBodyRejected (old-style, for the money-flow suites)', () => {
-  it('accepts 400 and 422', () => {
-    expect(expectInvalidBodyRejected(answered(400, { success: false, message: 'x' }), ctx).findings).toEqual([]);
-    expect(expectInvalidBodyRejected(answered(422, { success: false, message: 'x' }), ctx).findings).toEqual([]);
-    expect(expectInvalidBodyRejected(answered(422), ctx).requirements).toEqual(['GW-PIXIN-CREATE-400']);
-  });
-  it('warns on another 4xx and on 429, fails on 2xx and 5xx; no answer is inconclusive', () => {
-    expect(severities(expectInvalidBodyRejected(answered(409), ctx))).toEqual(['warning']);
-    expect(severities(expectInvalidBodyRejected(answered(429), ctx))).toEqual(['warning']);
-    expect(severities(expectInvalidBodyRejected(answered(200, { success: true }), ctx))).toEqual(['failure']);
-    expect(codes(expectInvalidBodyRejected(answered(500), ctx))).toEqual(['target.5xx']);
-    // no answer at all decides nothing: the check is inconclusive (harness/http/transport.ts)
-    expect(() => expectInvalidBodyRejected(unanswered(), ctx)).toThrow(TargetUnreachableError);
-  });
-  it('with exactly400 only 400 passes ("missing or BRL gives 400")', () => {
-    expect(expectInvalidBodyRejected(answered(400), ctx, { exactly400: true }).findings).toEqual([]);
-    expect(severities(expectInvalidBodyRejected(answered(422), ctx, { exactly400: true }))).toEqual(['failure']);
-  });
-  it('prefixes the titles with what was sent', () => {
-    const j = expectInvalidBodyRejected(answered(201), { ...ctx, subject: 'amount 99' });
-    expect(j.findings[0]?.title.startsWith('amount 99: ')).toBe(true);
-  });
-});
-
-describe('expectUnknownIdRefused ("404 | resource not found")', () => {
-  const c = { requirements: ['GW-PIXIN-GET-404-SHAPE'] as const };
-  const notFound = { error: 'NOT_FOUND', message: 'Transaction not found' };
+describe('idShape (which ids a by-id route may refuse as malformed)', () => {
   it('classifies ids', () => {
     expect(idShape('3f1c0f1e-8f2a-4a43-9d8e-000000000000')).toBe('plausible');
     expect(idShape('a'.repeat(2048))).toBe('malformed');
     expect(idShape("' OR '1'='1")).toBe('malformed');
     expect(idShape('.')).toBe('dot-segment');
     expect(idShape('..')).toBe('dot-segment');
-  });
-  it('accepts 404 with the NOT_FOUND body, fails another body where it is documented', () => {
-    expect(expectUnknownIdRefused(answered(404, notFound), 'abc', c, { body: 'not-found' }).findings).toEqual([]);
-    expect(codes(expectUnknownIdRefused(answered(404, { success: false, message: 'no' }), 'abc', c, { body: 'not-found' }))).toEqual(['error.shape']);
-    expect(expectUnknownIdRefused(answered(404, ''), 'abc', c, { body: 'any' }).findings).toEqual([]);
-  });
-  it('accepts 400/414 for a malformed id only; warns for a plausible one; fails 2xx and 5xx', () => {
-    expect(expectUnknownIdRefused(answered(414), 'a'.repeat(2048), c, { body: 'not-found' }).findings).toEqual([]);
-    expect(expectUnknownIdRefused(answered(400), '%00', c, { body: 'not-found' }).findings).toEqual([]);
-    expect(severities(expectUnknownIdRefused(answered(400), 'abc', c, { body: 'not-found' }))).toEqual(['warning']);
-    expect(severities(expectUnknownIdRefused(answered(200, { success: true }), 'abc', c, { body: 'not-found' }))).toEqual(['failure']);
-    expect(codes(expectUnknownIdRefused(answered(502), '%00', c, { body: 'any' }))).toEqual(['target.5xx']);
-  });
-  it('decides nothing for a URL dot segment (another route after normalisation)', () => {
-    expect(expectUnknownIdRefused(answered(200, { success: true }), '..', c, { body: 'not-found' })).toEqual({ requirements: [], findings: [] });
-  });
-});
-
-describe('expectCardRequestNotCharged (never charged; "Usually synchronous (approved or refused)")', () => {
-  const c = { requirements: ['GW-CARD-BILLING-REQUIRED'] as const };
-  const charge = (status: string) => answered(201, { success: true, data: { id: 'c1', status } }, { path: '/api/v1/card' });
-  it('accepts a refused charge for a missing billing address and for raw card data', () => {
-    expect(expectCardRequestNotCharged(charge('refused'), c, 'billing-address').findings).toEqual([]);
-    expect(expectCardRequestNotCharged(charge('refused'), c, 'raw-card-data').findings).toEqual([]);
-  });
-  it('warns on a refused charge for another invalid field (the same everywhere)', () => {
-    expect(severities(expectCardRequestNotCharged(charge('refused'), c, 'invalid-field'))).toEqual(['warning']);
-  });
-  it('fails a paid or pending charge whatever the violation', () => {
-    for (const v of ['billing-address', 'raw-card-data', 'invalid-field'] as const) {
-      expect(codes(expectCardRequestNotCharged(charge('paid'), c, v))).toEqual(['negative.accepted']);
-      expect(severities(expectCardRequestNotCharged(charge('pending'), c, v))).toEqual(['failure']);
-    }
-  });
-  it('accepts any 4xx for billing and raw data, 400/422 for another field', () => {
-    expect(expectCardRequestNotCharged(answered(403), c, 'raw-card-data').findings).toEqual([]);
-    expect(severities(expectCardRequestNotCharged(answered(403), c, 'invalid-field'))).toEqual(['warning']);
-    expect(severities(expectCardRequestNotCharged(answered(422), c, 'invalid-field', { exactly400: true }))).toEqual(['failure']);
   });
 });
 

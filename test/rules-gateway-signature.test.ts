@@ -49,10 +49,16 @@ describe('signGatewayCallbacks', () => {
     expect(found(judge(signed(`t=${T},v1=${Buffer.from(hmacSha256Hex(SECRET, T, RAW), 'hex').toString('base64')}`)))).toEqual(['failure:gateway-signature.v1-format', 'failure:gateway-signature.mismatch']);
   });
 
-  it('fails a header without t= or v1=, and a t that is not an integer epoch', () => {
+  it('fails a header without t= or v1=', () => {
     expect(found(judge(signed('garbage')))).toEqual(['failure:gateway-signature.header-grammar']);
     expect(found(judge(signed(`v1=${hmacSha256Hex(SECRET, T, RAW)}`)))).toEqual(['failure:gateway-signature.header-grammar']);
-    expect(found(judge(signed(`t=abc,v1=${hmacSha256Hex(SECRET, 'abc', RAW)}`)))).toEqual(['failure:gateway-signature.timestamp-format']);
+  });
+
+  it('warns on a t that is not an integer epoch ("<epoch>" states no form, as for the partner\'s)', () => {
+    expect(found(judge(signed(`t=abc,v1=${hmacSha256Hex(SECRET, 'abc', RAW)}`)))).toEqual(['warning:gateway-signature.timestamp-format']);
+    expect(found(judge(signed(`t=${T}.5,v1=${hmacSha256Hex(SECRET, `${T}.5`, RAW)}`)))).toEqual(['warning:gateway-signature.timestamp-format']);
+    // a v1 that does not verify still fails, whatever the t
+    expect(found(judge(signed(`t=${T}.5,v1=${hmacSha256Hex('other', `${T}.5`, RAW)}`)))).toEqual(['warning:gateway-signature.timestamp-format', 'failure:gateway-signature.mismatch']);
   });
 
   it('warns when only a compact re-serialisation of a pretty body verifies ("JSON of the payload")', () => {

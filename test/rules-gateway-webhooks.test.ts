@@ -7,7 +7,6 @@ import {
   removeWebhookOnDelete,
   requireWebhookUrlAndEvents,
   shapeEventPayloads,
-  verifyWebhookId,
 } from '../harness/rules/gateway/webhooks.js';
 import { answer, delivery, found } from './rules-gateway-fixtures.js';
 
@@ -167,11 +166,6 @@ describe('answerWebhookCreation ("200: success, data (Webhook, with signatureSec
     expect(found(j)).toEqual(['failure:webhook.secret']);
     expect(j.findings[0]?.requirements).toEqual(['GW-WH-CREATE-200']);
     expect(found(answerWebhookCreation.judge({ answer: answer(500), sent, again: true }))).toEqual(['failure:webhook.create-status']);
-  });
-  it('verifyWebhookId (old-style, for the model): integer passes; string and absent fail', () => {
-    expect(found(verifyWebhookId(12))).toEqual([]);
-    expect(found(verifyWebhookId('12'))).toEqual(['failure:webhook.id-integer']);
-    expect(found(verifyWebhookId(undefined))).toEqual(['failure:webhook.no-id']);
   });
 });
 

@@ -51,7 +51,7 @@ describe('verifyStatementFields', () => {
   });
   it('fails USD, amounts as strings, a bad direction', () => {
     const bad = { ...statement(10, [{ ...posting('a', 5), entries: [{ account_code: 'x', direction: 'in', amount_cents: '5' }] }]), currency: 'USD', available_cents: '10' };
-    expect(codes(shape(bad))).toEqual(expect.arrayContaining(['finance.currency', 'finance.entry-direction', 'money.integer-cents']));
+    expect(codes(shape(bad))).toEqual(expect.arrayContaining(['finance.currency', 'finance.entry-direction', 'finance.not-cents']));
   });
   it('fails ORM-rendered rows under their own requirements: integer merchant_id and posting id, a Decimal reserve string', () => {
     const j = shape({ ...statement(10, [{ ...posting('a', 5), id: 1 }]), merchant_id: 7, reserve_cents: '0.00' });
@@ -59,6 +59,12 @@ describe('verifyStatementFields', () => {
     expect(byRequirement('PT-FIN-MERCHANT-ID')).toBe(1);
     expect(byRequirement('PT-FIN-RESERVE')).toBe(1);
     expect(byRequirement('PT-FIN-TX-SHAPE')).toBe(1);
+  });
+  it('a posting created_at that is no ISO 8601 fails; a space for the T only warns', () => {
+    const at = (created_at: unknown) => shape(statement(10, [posting('a', 5, { created_at })]));
+    expect(severities(at('22/11/2026 10:00'))).toEqual(['finance.created-at:failure']);
+    expect(at(1_795_000_000).findings[0]).toMatchObject({ requirements: ['PT-FIN-TX-SHAPE'], pointer: '/transactions/0/created_at' });
+    expect(severities(at('2026-11-22 10:00:00Z'))).toEqual(['finance.created-at-spaced:warning']);
   });
   it('judges a statement with only some fields field by field, and nothing of a body that is not one', () => {
     expect(codes(shape({ available_cents: 10, transactions: [] }))).toEqual(['finance.currency', 'finance.merchant-id']);

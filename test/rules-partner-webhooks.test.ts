@@ -31,6 +31,10 @@ describe('nameEventsAsDocumented / shapeEventBodies', () => {
     expect(body(delivery({ ...paid, id: '' })).flatMap(codes)).toEqual(['webhook.event-id']);
     expect(body(delivery([1])).flatMap(codes)).toEqual(['webhook.payload']);
   });
+  it('fail a created_at that is no ISO 8601; a space for the T only warns', () => {
+    expect(body(delivery({ ...paid, created_at: 1_795_000_000 })).flatMap(severities)).toEqual(['webhook.created-at:failure']);
+    expect(body(delivery({ ...paid, created_at: '2026-11-22 10:00:00Z' })).flatMap(severities)).toEqual(['webhook.created-at-spaced:warning']);
+  });
 });
 
 describe('an event serialised by a generic bus (enum constant type, epoch created_at)', () => {

@@ -448,6 +448,8 @@ export function workerEnv(options: CliOptions, seed: number, remote = false): Re
     PAYGATE_SEED: String(seed),
     PAYGATE_API: options.api,
     PAYGATE_STRICT: options.strict ? '1' : '0',
+    // the printed replay line carries them (harness/report/format.ts replayCommand)
+    PAYGATE_REPLAY_FLAGS: JSON.stringify(replayFlags(options)),
   };
   if (options.noAllure) env['PAYGATE_ALLURE'] = '0';
   if (options.runs !== undefined) env['PAYGATE_RUNS'] = String(options.runs);
@@ -479,6 +481,25 @@ export function workerEnv(options: CliOptions, seed: number, remote = false): Re
     env['PAYGATE_MAX_RPS'] = String(Math.floor((rps / (workers ?? 1)) * 1000) / 1000);
   }
   return env;
+}
+
+/** The flags a replay needs: what changes what a check does, never the target or a secret. */
+export function replayFlags(options: CliOptions): string[] {
+  const flags: string[] = ['--profile', options.profile];
+  if (options.receiver === undefined && options.api !== 'both') flags.push('--api', options.api);
+  if (options.strict) flags.push('--strict');
+  if (options.personality !== undefined) flags.push('--personality', options.personality);
+  if (options.maxRps !== undefined) flags.push('--max-rps', String(options.maxRps));
+  if (options.runs !== undefined) flags.push('--runs', String(options.runs));
+  if (options.concurrency !== undefined) flags.push('--concurrency', String(options.concurrency));
+  if (options.receiver !== undefined) flags.push('--receiver-url', options.receiver.url, '--receiver-scheme', options.receiver.scheme);
+  const network = options.network;
+  if (network?.requestTimeoutMs !== undefined) flags.push('--request-timeout', `${network.requestTimeoutMs}ms`);
+  if (network?.clientCert !== undefined) flags.push('--client-cert', network.clientCert);
+  if (network?.clientKey !== undefined) flags.push('--client-key', network.clientKey);
+  if (network?.clientPfx !== undefined) flags.push('--client-pfx', network.clientPfx);
+  if (options.noPreflight) flags.push('--no-preflight');
+  return flags;
 }
 
 /** --grep text as a literal pattern for vitest's testNamePattern. */

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CliOptions } from './args.js';
+import { replayFlags, type CliOptions } from './args.js';
 import type { CheckRecord, ConformanceReport } from '../report/verdict.js';
 import type { ReportedFinding } from '../report/finding.js';
 import { shellQuote, withTokenRequests } from '../http/curl.js';
@@ -54,25 +54,6 @@ export function seedAndPath(replay: string | undefined): { seed?: number; path?:
   const quoted = /--replay (?:'((?:[^']|'\\'')*)'|(\S+))/.exec(replay);
   const path = quoted?.[1]?.replace(/'\\''/g, "'") ?? quoted?.[2];
   return { ...(seed !== undefined && { seed: Number(seed) }), ...(path !== undefined && { path }) };
-}
-
-/** The flags a replay needs: what changes what a check does, never the target or a secret. */
-export function replayFlags(options: CliOptions): string[] {
-  const flags: string[] = ['--profile', options.profile];
-  if (options.receiver === undefined && options.api !== 'both') flags.push('--api', options.api);
-  if (options.strict) flags.push('--strict');
-  if (options.personality !== undefined) flags.push('--personality', options.personality);
-  if (options.maxRps !== undefined) flags.push('--max-rps', String(options.maxRps));
-  if (options.runs !== undefined) flags.push('--runs', String(options.runs));
-  if (options.concurrency !== undefined) flags.push('--concurrency', String(options.concurrency));
-  if (options.receiver !== undefined) flags.push('--receiver-url', options.receiver.url, '--receiver-scheme', options.receiver.scheme);
-  const network = options.network;
-  if (network?.requestTimeoutMs !== undefined) flags.push('--request-timeout', `${network.requestTimeoutMs}ms`);
-  if (network?.clientCert !== undefined) flags.push('--client-cert', network.clientCert);
-  if (network?.clientKey !== undefined) flags.push('--client-key', network.clientKey);
-  if (network?.clientPfx !== undefined) flags.push('--client-pfx', network.clientPfx);
-  if (options.noPreflight) flags.push('--no-preflight');
-  return flags;
 }
 
 function failingFindings(check: CheckRecord, strict: boolean): ReportedFinding[] {

@@ -77,6 +77,7 @@ export function adoptionMarkdown(report: AdoptionParts): string[] {
   const h = report.history;
   if (h !== undefined) {
     out.push('## Since the last run', '');
+    if (h.partial === true) out.push(`A partial run: recorded in \`${cell(h.file)}\` marked partial, compared on the requirements it decided only; later runs do not compare with it.`, '');
     if (h.previous === undefined) out.push(`First run on this target and profile in \`${cell(h.file)}\` (${cell(h.target)}).`, '');
     else {
       out.push(`Compared with the run of ${h.previous.startedAt} (seed ${h.previous.seed ?? 'n/a'}, ${h.previous.outcome.toUpperCase()}) on ${cell(h.target)}; ${h.runs} earlier run(s) in \`${cell(h.file)}\`.`, '');
@@ -114,6 +115,7 @@ export function adoptionSummaryLines(report: AdoptionParts, max = 10): string[] 
   }
   const h = report.history;
   if (h !== undefined) {
+    if (h.partial === true) out.push('', `history: a partial run, recorded marked partial in ${h.file} (later runs do not compare with it)`);
     if (h.previous === undefined) out.push('', `history: first run on this target and profile (${h.file})`);
     else {
       out.push('', `since the last run (${h.previous.startedAt}): ${h.changed.length === 0 ? 'no requirement changed verdict' : `${h.changed.length} requirement(s) changed verdict`}`);

@@ -12,6 +12,7 @@ import type { Exchange } from '../core/exchange.js';
 import type { CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
 import { writeOutcome } from './outcome.js';
 import { acceptedLine, renderFinding, renderSequence } from './format.js';
+import { withTokenRequests } from '../http/curl.js';
 import { checkDescription, requirementLink } from './requirements-page.js';
 
 
@@ -77,15 +78,15 @@ export function exchangeTitle(exchange: Exchange): string {
 }
 
 /**
- * An exchange as one text: the curl line that replays it, the request, and the response with a JSON
- * body pretty-printed.
+ * An exchange as one text: the curl line that replays it (after the token request it needs, so it
+ * runs as printed), the request, and the response with a JSON body pretty-printed.
  */
 export function formatExchange(exchange: Exchange): string {
   const response =
     exchange.response?.json !== undefined
       ? formatResponse({ ...exchange, response: { ...exchange.response, body: JSON.stringify(exchange.response.json, null, 2) } })
       : formatResponse(exchange);
-  return [`$ ${exchange.curl}`, '', formatRequest(exchange), '', response].join('\n');
+  return [...withTokenRequests([exchange.curl]).map((c) => `$ ${c}`), '', formatRequest(exchange), '', response].join('\n');
 }
 
 /**

@@ -12,11 +12,11 @@
  *     Seen by 3 checks: …
  *   Reproduce with:
  *     curl …
- *   Replay with: npm run conformance -- --profile P --seed N --replay '<fast-check path>' --grep '<check>'
+ *   Replay with: npm run conformance -- --profile P [--api A --personality X --strict …] --seed N --replay '<fast-check path>' --check <id>
  *
  * Everything printed goes through the redactor once more (defence in depth).
  */
-import { shellQuote } from '../http/curl.js';
+import { shellQuote, withTokenRequests } from '../http/curl.js';
 import type { Finding } from '../rules/finding.js';
 import { findRequirement } from '../contract/requirements.js';
 import { defaultRedactor } from '../http/redact.js';
@@ -69,14 +69,37 @@ function requirementText(id: string): { id: string; rest: string } {
   return { id: req.id, rest: `(${req.section}): "${req.quote}"${ambiguity}` };
 }
 
-/** The replay command for a check: same profile and seed, its test name, and the fast-check path if any. */
-export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string }): string {
+/** The run's flags that change what a check does (harness/cli/args.ts `replayFlags`), as the CLI hands them to the workers. */
+function runFlags(env: NodeJS.ProcessEnv): string[] | undefined {
+  const raw = env['PAYGATE_REPLAY_FLAGS'];
+  if (raw === undefined) return undefined;
+  try {
+    const flags: unknown = JSON.parse(raw);
+    return Array.isArray(flags) && flags.every((f) => typeof f === 'string') ? flags : undefined;
+  } catch {
+    return undefined; // a malformed variable must not hide the finding
+  }
+}
+
+/**
+ * The replay command for a check, runnable as printed: the run's flags that change what a check does
+ * (profile, API, personality, --strict, request rate, network…; `flags`, else those the CLI handed
+ * the workers), its seed and fast-check path, and the check alone (`--check <id>`; a fixture test
+ * without an id by its name, `--grep`).
+ */
+export function replayCommand(options: { profile?: string; seed?: number; path?: string; title?: string; check?: string; flags?: readonly string[] }, env: NodeJS.ProcessEnv = process.env): string {
   const parts = [commandFor('run')];
-  parts.push(`--profile ${options.profile ?? process.env['PAYGATE_PROFILE'] ?? 'quick'}`);
-  const seed = options.seed ?? (process.env['PAYGATE_SEED'] !== undefined ? Number(process.env['PAYGATE_SEED']) : undefined);
+  const flags = [...(options.flags ?? runFlags(env) ?? [])];
+  const profile = flags.indexOf('--profile');
+  if (profile === -1) flags.unshift('--profile', options.profile ?? env['PAYGATE_PROFILE'] ?? 'quick');
+  else if (options.profile !== undefined) flags[profile + 1] = options.profile;
+  parts.push(...flags.map(shellQuote));
+  const seed = options.seed ?? (env['PAYGATE_SEED'] !== undefined ? Number(env['PAYGATE_SEED']) : undefined);
   if (seed !== undefined && Number.isFinite(seed)) parts.push(`--seed ${seed}`);
   if (options.path !== undefined) parts.push(`--replay ${shellQuote(options.path)}`);
-  if (options.title !== undefined) parts.push(`--grep ${shellQuote(options.title)}`);
+  // a check() has an id; a test registered without one (the project's fixtures) is named `file > test`
+  if (options.check !== undefined && !options.check.includes(' > ')) parts.push(`--check ${shellQuote(options.check)}`);
+  else if (options.title !== undefined) parts.push(`--grep ${shellQuote(options.title)}`);
   return parts.join(' ');
 }
 
@@ -100,7 +123,8 @@ export function renderFinding(input: Finding | ReportedFinding, options: RenderO
   const at = finding.pointer !== undefined && finding.pointer !== '' ? finding.pointer : undefined;
   const requirements = finding.requirements.map(requirementText);
   const seen = seenBy(options);
-  const curls = finding.curl.filter((c) => c);
+  // runnable as printed: each gateway token a line uses is requested first, secrets stay `$VARIABLE`s
+  const curls = withTokenRequests(finding.curl.filter((c) => c));
   const lines: string[] = [];
   if (options.format === 'markdown') {
     lines.push(`${options.heading !== undefined ? `${options.heading} ` : ''}${mark} ${mdCell(finding.title)} — \`${finding.code}\``, '');
@@ -134,9 +158,10 @@ export function acceptedLine(a: Pick<ReportedFinding, 'code' | 'severity' | 'tit
 
 /** A failing fuzz sequence (harness/run/model.ts): its numbered steps, then every request as curl. */
 export function renderSequence(sequence: { steps: string; curl: readonly string[] }, format: 'text' | 'markdown' = 'text'): string {
+  const curls = withTokenRequests(sequence.curl);
   const text =
     format === 'markdown'
-      ? ['Failing sequence:', '', fence(sequence.steps), '', 'Every request of the sequence, in order:', '', fence(sequence.curl.join('\n\n'), 'sh'), ''].join('\n')
-      : [`Failing sequence:\n${indent(sequence.steps)}`, 'Every request of the sequence, in order:', ...sequence.curl.map((c) => indent(c))].join('\n');
+      ? ['Failing sequence:', '', fence(sequence.steps), '', 'Every request of the sequence, in order:', '', fence(curls.join('\n\n'), 'sh'), ''].join('\n')
+      : [`Failing sequence:\n${indent(sequence.steps)}`, 'Every request of the sequence, in order:', ...curls.map((c) => indent(c))].join('\n');
   return defaultRedactor.redactText(text);
 }

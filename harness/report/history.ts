@@ -5,6 +5,10 @@
  * outcome changed and changed back (A → B → A). A single change is reported as a verdict change,
  * not a flake: it may be the target's new release.
  *
+ * A partial run (a selection: --check, --area, --grep…) is recorded marked `partial`, never as a
+ * whole run: it is not the "last run" a later run compares with, nor an outcome flakiness counts;
+ * itself it is compared with the last whole run on what it decided only.
+ *
  * Pure functions plus a tolerant reader (a torn last line, from a run killed while appending, is
  * skipped rather than breaking the next run).
  */
@@ -26,6 +30,8 @@ export interface HistoryRecord {
   outcome: 'pass' | 'fail' | 'inconclusive' | 'partial';
   requirements: Record<string, RequirementVerdictText>;
   checks: Record<string, CheckStateText>;
+  /** a partial run: how many of the run's checks were selected */
+  partial?: { checks: number; of: number };
 }
 
 export interface VerdictChange {
@@ -48,8 +54,10 @@ export interface HistoryComparison {
   previous?: { startedAt: string; seed: number | null; outcome: 'pass' | 'fail' | 'inconclusive' | 'partial' };
   changed: VerdictChange[];
   flaky: FlakyCheck[];
-  /** earlier runs on the same target and profile */
+  /** earlier whole runs on the same target and profile */
   runs: number;
+  /** this run was partial: compared on what it decided only, and later runs do not compare with it */
+  partial?: true;
 }
 
 /** What a report provides to history (a subset of ConformanceReport). */
@@ -65,6 +73,8 @@ export interface HistorySource {
   notTested: { gateway?: string; partner?: string };
   requirements: readonly { id: string; verdict: RequirementVerdictText }[];
   checks: readonly { check: string; state: CheckStateText }[];
+  /** set when the run was partial (a selection) */
+  selection?: { checks: readonly string[]; of: number };
 }
 
 /**
@@ -89,6 +99,7 @@ export function historyRecord(source: HistorySource, variant?: string): HistoryR
     outcome: source.outcome,
     requirements: Object.fromEntries(source.requirements.map((r) => [r.id, r.verdict])),
     checks: Object.fromEntries(source.checks.map((c) => [c.check, c.state])),
+    ...(source.selection !== undefined && { partial: { checks: source.selection.checks.length, of: source.selection.of } }),
   };
 }
 
@@ -120,13 +131,15 @@ export function appendHistory(file: string, record: HistoryRecord): void {
 /** Outcomes that say something about the target (not-run and harness errors do not). */
 const DECIDED: ReadonlySet<CheckStateText> = new Set(['passed', 'failed', 'warned']);
 
-/** Compares this run with the earlier runs on the same target and profile. */
+/** Compares this run with the earlier whole runs on the same target and profile. */
 export function compareWithHistory(earlier: readonly HistoryRecord[], current: HistoryRecord, file: string): HistoryComparison {
-  const same = earlier.filter((r) => r.target === current.target && r.profile === current.profile);
+  const same = earlier.filter((r) => r.target === current.target && r.profile === current.profile && r.partial === undefined);
   const previous = same[same.length - 1];
   const changed: VerdictChange[] = [];
   if (previous !== undefined) {
     for (const [id, to] of Object.entries(current.requirements)) {
+      // a partial run says nothing of the requirements of the checks it left out
+      if (current.partial !== undefined && to === 'not-run') continue;
       const from = previous.requirements[id];
       if (from !== undefined && from !== to) changed.push({ id, from, to });
     }
@@ -146,5 +159,6 @@ export function compareWithHistory(earlier: readonly HistoryRecord[], current: H
     changed: changed.sort((a, b) => a.id.localeCompare(b.id)),
     flaky: flaky.sort((a, b) => a.check.localeCompare(b.check)),
     runs: same.length,
+    ...(current.partial !== undefined && { partial: true as const }),
   };
 }

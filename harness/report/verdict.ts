@@ -16,13 +16,11 @@
  *   timer requirement outside full/certify, a harness error, or "no check covers it" (a checkable
  *   requirement no check names: also listed under coverage.notCovered).
  */
-import { shellQuote } from '../http/curl.js';
 import type { Requirement } from '../contract/requirements.js';
 import type { CheckApi, CheckOutcome, CheckState } from './outcome.js';
 import type { ReportedFinding } from './finding.js';
-import { findingHeadline, mdCell, renderFinding, renderSequence } from './format.js';
+import { findingHeadline, mdCell, renderFinding, renderSequence, replayCommand } from './format.js';
 import type { Profile } from '../cli/args.js';
-import { commandFor } from '../cli/invocation.js';
 import { adoptionMarkdown, partialRunNotice } from './adoption-markdown.js';
 import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
 import type { BaselineStatus } from './baseline.js';
@@ -172,11 +170,11 @@ export interface ConformanceReport {
   unobservable: { id: string; api: CheckApi; section: string; reason: string }[];
   notTested: Partial<Record<CheckApi, string>>;
   coverage: {
-    /** catalogue requirements that a check can decide (kind checkable or timer) */
+    /** catalogue requirements of the tested APIs (or receiver scheme) that a check can decide (kind checkable or timer) */
     checkable: number;
     /** of those, how many got pass / fail / warn */
     checked: number;
-    /** checkable requirements no check names */
+    /** of those, the ones no check names */
     notCovered: string[];
     /** IDs named by checks but absent from the catalogue (a typo or a stale ID) */
     unknownRequirements: string[];
@@ -190,10 +188,9 @@ export interface ConformanceReport {
 }
 
 /** The command that re-runs one check (used when the check gave no replay line of its own). */
-export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'name' | 'title' | 'replay'>): string {
+export function defaultReplay(run: Pick<RunInfo, 'profile' | 'seed'>, check: Pick<CheckRecord, 'check' | 'name' | 'title' | 'replay'>): string {
   if (check.replay !== undefined) return check.replay;
-  const seed = run.seed === null ? '' : ` --seed ${run.seed}`;
-  return `${commandFor('run')} --profile ${run.profile}${seed} --grep ${shellQuote(check.title ?? check.name)}`;
+  return replayCommand({ profile: run.profile, ...(run.seed !== null && { seed: run.seed }), check: check.check, title: check.title ?? check.name });
 }
 
 function emptyCounts(): Counts {
@@ -371,10 +368,12 @@ export function buildConformance(
     const named = byRequirement.get(requirement.id) ?? [];
     const evaluations = evaluationsOf(requirement.id, named);
     const { verdict, reason } = verdictFor(requirement, requirement.id, named, run, evaluations);
-    if (requirement.kind !== 'unobservable') {
+    // coverage counts what the run tested: an `--api partner` run leaves the gateway's requirements out
+    const tested = receiverScopeReason(requirement, run) === undefined && (run.receiver !== undefined || run.notTested[requirement.api] === undefined);
+    if (requirement.kind !== 'unobservable' && tested) {
       checkable += 1;
       if (verdict === 'pass' || verdict === 'fail' || verdict === 'warn') checked += 1;
-      if (named.length === 0 && receiverScopeReason(requirement, run) === undefined) notCovered.push(requirement.id);
+      if (named.length === 0) notCovered.push(requirement.id);
     }
     requirements.push({
       id: requirement.id,

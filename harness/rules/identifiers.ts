@@ -10,9 +10,8 @@
  * A fact layer: each reader says what a value is, in the words of its public source, and the rules
  * of the contract sections (transfers, events, webhooks) judge with it under their own codes.
  */
-import type { Judgement } from './finding.js';
 import { defineRule, type FindingDraft } from './rule.js';
-import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
+import { kindOf, show } from './judgement.js';
 import { isValidCnpj, isValidCpf } from '../../generators/documents.js';
 import { AREA_CODES } from '../../generators/phones.js';
 
@@ -248,24 +247,4 @@ export function dictKeyFormProblem(key: string): string | undefined {
   if (reading.standing !== 'valid') return reading.why;
   if (UUID.test(key) && key !== key.toLowerCase()) return 'a random key in upper case (the DICT writes it in lower case)';
   return undefined;
-}
-
-// ── MIGRATION ONLY: the old-style calls of the contract sections not yet declared as rules ────
-
-/**
- * MIGRATION ONLY: {@link endToEndIdProblem} as an old-style judgement (`id.e2e-type` failure,
- * `id.e2e-format` warning, an impossible moment included). Removed once its callers judge with the
- * reader under their own codes.
- */
-export function verifyEndToEndId(value: unknown, ctx: RuleContext): Judgement {
-  const problem = endToEndIdProblem(value, ctx.subject);
-  if (!problem) return judge(ctx);
-  const failure = problem.kind === 'type';
-  return judge(ctx, makeFinding(ctx, { code: failure ? 'id.e2e-type' : 'id.e2e-format', severity: failure ? 'failure' : 'warning', ...draftOf(problem) }));
-}
-
-/** MIGRATION ONLY: {@link uuidProblem} as an old-style judgement (`id.uuid`, failure). */
-export function verifyUuid(value: unknown, ctx: RuleContext): Judgement {
-  const problem = uuidProblem(value, ctx.subject);
-  return problem ? judge(ctx, makeFinding(ctx, { code: 'id.uuid', severity: 'failure', ...draftOf(problem) })) : judge(ctx);
 }

@@ -7,8 +7,7 @@
  * means 10.50). The balance endpoint is the exception: it returns strings in reais with 2
  * decimals." Partner: "Money values are integers in cents."
  */
-import type { Judgement } from './finding.js';
-import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
+import { kindOf, show } from './judgement.js';
 import type { Problem } from './identifiers.js';
 
 /**
@@ -38,23 +37,4 @@ export function reaisStringProblem(value: unknown, subject = 'the balance'): Pro
     expected: 'a string in reais with exactly 2 decimals, e.g. "10.50" (pattern ^-?\\d+\\.\\d{2}$)',
     actual: typeof value === 'string' ? `string ${show(value)}` : `${kindOf(value)} ${show(value)}`,
   };
-}
-
-// ── MIGRATION ONLY: the old-style calls of the contract sections not yet declared as rules ────
-
-/** MIGRATION ONLY: {@link reaisStringProblem} as an old-style judgement (`money.balance-string`, failure). */
-export function verifyBalanceString(value: unknown, ctx: RuleContext): Judgement {
-  const problem = reaisStringProblem(value, ctx.subject);
-  return problem ? judge(ctx, makeFinding(ctx, { code: 'money.balance-string', severity: 'failure', title: problem.title, expected: problem.expected, actual: problem.actual })) : judge(ctx);
-}
-
-export interface IntegerCentsOptions {
-  /** smallest allowed value (inclusive), when the contract states one for the field */
-  min?: number;
-}
-
-/** MIGRATION ONLY: {@link integerCentsProblem} as an old-style judgement (`money.integer-cents`, `money.minimum`, failures). */
-export function verifyIntegerCents(value: unknown, ctx: RuleContext, options: IntegerCentsOptions = {}): Judgement {
-  const problem = integerCentsProblem(value, { ...options, ...(ctx.subject !== undefined && { subject: ctx.subject }) });
-  return problem ? judge(ctx, makeFinding(ctx, { code: `money.${problem.kind}`, severity: 'failure', title: problem.title, expected: problem.expected, actual: problem.actual })) : judge(ctx);
 }

@@ -111,8 +111,7 @@ export interface RuleDeclaration<O, C extends string> {
 
 /** A declared rule: what it decides and produces, and its judge. */
 export interface Rule<O> {
-  /** `legacy`: judged by an old-style function whose codes are not declared (migration only) */
-  readonly kind: 'declared' | 'legacy';
+  readonly kind: 'declared';
   readonly name: string;
   readonly requirements: readonly RequirementId[];
   /** also decides the requirements its observations name from the specs (see RuleDeclaration) */
@@ -258,27 +257,7 @@ export function closureOf(rules: readonly Rule<never>[]): Rule<never>[] {
   return out;
 }
 
-/**
- * MIGRATION ONLY: a rule whose judgement is still made by an old-style function (observation →
- * Judgement, findings built with makeFinding). It declares its requirements; its codes are not
- * enforced. Removed once every judgement is declared with {@link defineRule}.
- */
-export function legacyRule<O>(name: string, requirements: readonly RequirementId[], judgeWith: (observation: O) => Judgement): Rule<O> {
-  return {
-    kind: 'legacy',
-    name,
-    requirements,
-    requirementsFromSpec: false,
-    codes: {},
-    uses: [],
-    judge(observation: O): Judgement {
-      const judgement = judgeWith(observation);
-      return { ...judgement, rule: name, findings: judgement.findings.map((f) => ({ ...f, rule: f.rule ?? name })) };
-    },
-  };
-}
-
-/** True for a value made by {@link defineRule} or {@link legacyRule}. */
+/** True for a value made by {@link defineRule}. */
 export function isRule(value: unknown): value is Rule<never> {
-  return typeof value === 'object' && value !== null && 'judge' in value && 'requirements' in value && 'codes' in value && ((value as { kind?: unknown }).kind === 'declared' || (value as { kind?: unknown }).kind === 'legacy');
+  return typeof value === 'object' && value !== null && 'judge' in value && 'requirements' in value && 'codes' in value && (value as { kind?: unknown }).kind === 'declared';
 }

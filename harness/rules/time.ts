@@ -8,8 +8,7 @@
  */
 import type { Exchange } from '../core/exchange.js';
 import type { RequirementId } from '../core/requirement-ids.js';
-import type { Finding, Judgement } from './finding.js';
-import { judge, kindOf, makeFinding, show, type RuleContext } from './judgement.js';
+import { kindOf, show } from './judgement.js';
 import { defineRule, type FindingDraft } from './rule.js';
 
 /** ISO 8601 extended date-time: date, `T`, hh:mm[:ss[.fff]], optional zone (Z, ±hh, ±hh:mm, ±hhmm). */
@@ -118,23 +117,3 @@ export const writeIsoTimestamps = defineRule({
     }
   },
 });
-
-// ── MIGRATION ONLY: the old-style calls of the contract sections not yet declared as rules ────
-
-function finding(problem: TimestampProblem, ctx: RuleContext): Finding {
-  const code = problem.kind === 'iso8601' ? 'time.iso8601' : problem.kind === 'space-separator' ? 'time.space-separator' : 'time.not-utc';
-  const severity = problem.kind === 'iso8601' || problem.kind === 'not-utc' ? 'failure' : 'warning';
-  return makeFinding(ctx, { code, severity, title: problem.title, expected: problem.expected, actual: problem.actual });
-}
-
-/** MIGRATION ONLY: {@link timestampProblem} (any ISO 8601) as an old-style judgement. */
-export function verifyIsoTimestamp(value: unknown, ctx: RuleContext): Judgement {
-  const problem = timestampProblem(value, { ...(ctx.subject !== undefined && { subject: ctx.subject }) });
-  return problem ? judge(ctx, finding(problem, ctx)) : judge(ctx);
-}
-
-/** MIGRATION ONLY: {@link timestampProblem} (UTC) as an old-style judgement (`-00:00` is `time.not-utc` at warning). */
-export function verifyUtcTimestamp(value: unknown, ctx: RuleContext): Judgement {
-  const problem = timestampProblem(value, { utc: true, ...(ctx.subject !== undefined && { subject: ctx.subject }) });
-  return problem ? judge(ctx, finding(problem, ctx)) : judge(ctx);
-}

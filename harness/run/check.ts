@@ -13,13 +13,13 @@
  *
  *   check('amount below the minimum is rejected', {
  *     id: 'gateway.pixin.amount-min', api: 'gateway', area: 'PIX charges',
- *     requirements: ['GW-PIXIN-AMOUNT-MIN'],
+ *     rules: [honourPixChargeRequest],          // the requirements come from the rules
  *   }, async (t) => {
  *     const r = await t.gateway().createPixCharge(body);
- *     t.run.record(expectStatus(r.exchange, '4xx', { requirements: ['GW-PIXIN-AMOUNT-MIN'] }));
+ *     t.judge(honourPixChargeRequest, { case: 'breaks', path: 'amountInCents', kind: 'below-minimum', what: 'amount 99', answer: r });
  *   });
  *
- * Properties: `t.property(name, arbitrary, async (value, it) => { … it.run.record(…) })` runs a
+ * Properties: `t.property(name, arbitrary, async (value, it) => { … it.judge(rule, …) })` runs a
  * seeded fast-check property where every iteration has its own CheckRun (and clients bound to it);
  * the shrunk counterexample's findings, seed and path land in the check's run.
  */

@@ -12,10 +12,11 @@
 import type { Exchange } from '../../core/exchange.js';
 import { dataOf, isRecord } from '../../core/json.js';
 import { kindOf, show } from '../judgement.js';
-import { verifyBalanceString } from '../money.js';
+import { reaisStringProblem } from '../money.js';
+import { draftOf } from '../identifiers.js';
 import { judgeStatus } from '../status.js';
 import { defineRule } from '../rule.js';
-import { adopt, type Answer } from './fields.js';
+import type { Answer } from './fields.js';
 
 /**
  * "200: `success`, `data{pix{balance}, pixBlocked{balance}, reserve{balance}}`" and "strings in reais
@@ -38,8 +39,8 @@ export const answerBalance = defineRule({
         v.find('balance.bucket', { title: `data.${bucket} is not a balance object`, expected: `data.${bucket} = {balance: "<reais with 2 decimals>"}`, actual: `${kindOf(value)} ${show(value)}`, pointer: `/data/${bucket}`, requirements: ['GW-BAL-200-SHAPE'] });
         continue;
       }
-      const found = verifyBalanceString(value.balance, { requirements: [], subject: `data.${bucket}.balance`, pointer: `/data/${bucket}/balance` });
-      adopt(v, found, { 'money.balance-string': 'balance.not-reais' }, { requirements: ['GW-BAL-STRINGS-2DP'] });
+      const problem = reaisStringProblem(value.balance, `data.${bucket}.balance`);
+      if (problem) v.find('balance.not-reais', { ...draftOf(problem), pointer: `/data/${bucket}/balance`, requirements: ['GW-BAL-STRINGS-2DP'] });
     }
   },
 });

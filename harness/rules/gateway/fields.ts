@@ -3,11 +3,10 @@
  * fields"): the answer a rule reads, and the money columns of the resources.
  */
 import type { Exchange } from '../../core/exchange.js';
-import { HarnessError } from '../../core/errors.js';
-import type { Judgement, RequirementId } from '../finding.js';
+import type { RequirementId } from '../finding.js';
 import { kindOf, show } from '../judgement.js';
 import { judgeStatus, type StatusCodes } from '../status.js';
-import { defineRule, type FindingDraft, type Verdict } from '../rule.js';
+import { defineRule, type Verdict } from '../rule.js';
 import { errorShapeProblem, idShape } from './errors.js';
 
 /**
@@ -67,20 +66,6 @@ export const verifyMoneyInCents = defineRule({
     }
   },
 });
-
-/**
- * Files, under the judging rule's own codes, what a shared check of harness/rules/ (time, identifiers,
- * money…) found: `codes` maps each of its codes (`code`, or `code:severity` where one code comes at
- * two severities) to a code the rule declares with the same severity. Returns true when it found nothing.
- */
-export function adopt<C extends string>(v: Verdict<C>, found: Judgement, codes: Readonly<Record<string, C>>, draft: Pick<FindingDraft, 'exchanges' | 'requirements'> = {}): boolean {
-  for (const f of found.findings) {
-    const code = codes[`${f.code}:${f.severity}`] ?? codes[f.code];
-    if (code === undefined) throw new HarnessError('rule.adopt', `no code of the rule for ${f.code} (${f.severity})`);
-    v.find(code, { title: f.title, expected: f.expected, actual: f.actual, ...(f.pointer !== undefined ? { pointer: f.pointer } : {}), exchanges: [...f.exchanges, ...(draft.exchanges ?? [])], ...(draft.requirements ? { requirements: draft.requirements } : {}) });
-  }
-  return found.findings.length === 0;
-}
 
 /**
  * Why a body is not `{error: <code>, message}` ("404 body `{error: NOT_FOUND, message}`", "409

@@ -12,12 +12,12 @@ import { dataOf, is2xx } from '../../core/json.js';
 import type { RequirementId } from '../finding.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
-import { verifyEndToEndId } from '../identifiers.js';
-import { verifyIsoTimestamp } from '../time.js';
+import { draftOf, endToEndIdProblem } from '../identifiers.js';
+import { timestampProblem } from '../time.js';
 import { defineRule } from '../rule.js';
 import { readPixKey } from './documents-keys.js';
 import { refuseInvalidRequestBody } from './errors.js';
-import { adopt, BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
+import { BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
 
 const DOCUMENTED_TRANSFER_STATES = ['pending', 'banking_processing', 'completed', 'refused'];
 
@@ -356,16 +356,15 @@ export const verifyTransferLookupFields = defineRule({
     if (!is2xx(answer.status) || !data) return v.nothingToJudge();
     const completed = data.status === 'completed';
     v.decides('GW-PIXOUT-TIMESTAMPS-ISO', ...(completed ? (['GW-PIXOUT-ENDTOEND-COMPLETED'] as const) : []));
-    const iso = { 'time.iso8601': 'pixout.timestamp', 'time.space-separator': 'pixout.timestamp-spaced' } as const;
     for (const field of ['createdAt', 'updatedAt', 'processedAt']) {
-      const c = { requirements: [], subject: `data.${field}`, pointer: `/data/${field}`, exchanges: [answer.exchange] };
       // before processing `processedAt` is not shown: absent or null passes until the transfer is completed
       if (field === 'processedAt' && !completed && (data[field] === undefined || data[field] === null)) continue;
-      adopt(v, verifyIsoTimestamp(data[field], c), iso, { requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] });
+      const problem = timestampProblem(data[field], { subject: `data.${field}` });
+      if (problem) v.find(problem.kind === 'space-separator' ? 'pixout.timestamp-spaced' : 'pixout.timestamp', { ...draftOf(problem), pointer: `/data/${field}`, exchanges: [answer.exchange], requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] });
     }
     if (!completed) return;
-    const e2e = verifyEndToEndId(data.endToEndId, { requirements: [], subject: 'lookup data.endToEndId', pointer: '/data/endToEndId', exchanges: [answer.exchange] });
-    adopt(v, e2e, { 'id.e2e-type': 'pixout.lookup-e2e', 'id.e2e-format': 'pixout.lookup-e2e-layout' }, { requirements: ['GW-PIXOUT-ENDTOEND-COMPLETED'] });
+    const e2e = endToEndIdProblem(data.endToEndId, 'lookup data.endToEndId');
+    if (e2e) v.find(e2e.kind === 'type' ? 'pixout.lookup-e2e' : 'pixout.lookup-e2e-layout', { ...draftOf(e2e), pointer: '/data/endToEndId', exchanges: [answer.exchange], requirements: ['GW-PIXOUT-ENDTOEND-COMPLETED'] });
   },
 });
 
@@ -420,8 +419,8 @@ export const ensureTransferCompleted = defineRule({
     if (data?.status !== 'completed') {
       v.find('pixout.complete-state', { title: '/complete did not answer status completed', expected: 'data.status "completed"', actual: `data.status ${show(data?.status)}`, pointer: '/data/status' });
     }
-    const e2e = verifyEndToEndId(data?.endToEndId, { requirements: [], subject: '/complete data.endToEndId', pointer: '/data/endToEndId' });
-    adopt(v, e2e, { 'id.e2e-type': 'pixout.complete-e2e', 'id.e2e-format': 'pixout.complete-e2e-layout' }, { requirements: ['GW-PIXOUT-COMPLETE-200'] });
+    const e2e = endToEndIdProblem(data?.endToEndId, '/complete data.endToEndId');
+    if (e2e) v.find(e2e.kind === 'type' ? 'pixout.complete-e2e' : 'pixout.complete-e2e-layout', { ...draftOf(e2e), pointer: '/data/endToEndId', requirements: ['GW-PIXOUT-COMPLETE-200'] });
   },
 });
 

@@ -37,13 +37,14 @@ const EXPECTED = 'ServiceGateway-Signature: t=<epoch>,v1=<lowercase hex HMAC-SHA
 /**
  * A callback of a webhook with a signatureSecret carries `ServiceGateway-Signature: t=<epoch>,v1=<hmac>`
  * whose v1 is the lowercase hex HMAC-SHA256 of `<t>.<JSON of the payload>` keyed with that secret.
- * - Failures: no header (GW-AUTH-CALLBACKS-SIGNED); a header without `t=` or `v1=`, a `t` that is
- *   not an integer; v1 not 64 hex digits, or not lowercase; a v1 that verifies over neither the raw
+ * - Failures: no header (GW-AUTH-CALLBACKS-SIGNED); a header without `t=` or `v1=`; v1 not 64 hex
+ *   digits, or not lowercase; a v1 that verifies over neither the raw
  *   body nor its compact re-serialisation with any t of the header (the secret, the input or the t
  *   is wrong: each sentence is named).
  * - Accepted: `t` in milliseconds ("`<epoch>`" names no unit, and the gateway states no tolerance:
  *   `t` is only the text the HMAC covers; the suite notes the unit).
- * - Warnings: a match only over the compact re-serialisation ("JSON of the payload" may mean
+ * - Warnings: a `t` that is not an integer (a fraction, an ISO date: "`<epoch>`" states no form,
+ *   as for the partner's); a match only over the compact re-serialisation ("JSON of the payload" may mean
  *   either; the raw body is the likelier reading); a parseable header that is not exactly
  *   `t=…,v1=…`; a header with two `t` values (see GW-WH-SIGNATURE-HEADER's ambiguity: the grammar
  *   shows one, verifiers differ on which of two they take).
@@ -56,7 +57,7 @@ export const signGatewayCallbacks = defineRule({
     'gateway-signature.header-grammar': 'failure',
     'gateway-signature.header-form': 'warning',
     'gateway-signature.several-t': 'warning',
-    'gateway-signature.timestamp-format': 'failure',
+    'gateway-signature.timestamp-format': 'warning',
     'gateway-signature.v1-format': 'failure',
     'gateway-signature.v1-not-lowercase': 'failure',
     'gateway-signature.mismatch': 'failure',

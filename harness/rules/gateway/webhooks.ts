@@ -9,7 +9,7 @@
 import type { Delivery } from '../../webhooks/types.js';
 import type { Exchange } from '../../core/exchange.js';
 import type { Judgement, RequirementId } from '../finding.js';
-import { judge, kindOf, makeFinding, show, type RuleContext } from '../judgement.js';
+import { kindOf, show } from '../judgement.js';
 import { endToEndIdProblem, identifyEventsByUuid } from '../identifiers.js';
 import { integerCentsProblem } from '../money.js';
 import { writeIsoTimestamps } from '../time.js';
@@ -309,15 +309,6 @@ export const answerWebhookCreation = defineRule({
     v.apply(writeIsoTimestamps, { row: 'gateway-webhook', fields: { createdAt: data.createdAt }, exchange: answer.exchange, pointerBase: '/data' });
   },
 });
-
-/** Old-style "id | integer" for the suites that still record judgements themselves (the model). */
-export function verifyWebhookId(id: unknown, at: Omit<RuleContext, 'requirements'> = {}): Judgement {
-  const ctx: RuleContext = { ...at, requirements: ['GW-WH-ID-INTEGER'] };
-  const problem = webhookIdProblem(id);
-  if (problem === undefined) return judge(ctx);
-  if (problem === 'missing') return judge(ctx, makeFinding(ctx, { code: 'webhook.no-id', requirements: ['GW-WH-CREATE-200', 'GW-WH-ID-INTEGER'], title: 'the created webhook carries no id', severity: 'failure', expected: 'data.id: integer', actual: `${kindOf(id)} ${show(id)}` }));
-  return judge(ctx, makeFinding(ctx, { code: 'webhook.id-integer', title: 'the webhook id is not an integer', severity: 'failure', expected: 'data.id: integer', actual: `${kindOf(id)} ${show(id)}` }));
-}
 
 /**
  * "Body: `url` string (required), `events` array of event names (required)." A body missing one, or

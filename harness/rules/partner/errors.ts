@@ -9,7 +9,7 @@
  * charge, 409 cancel of a settled charge or a reused key) are judged by that section's rule, with
  * {@link judgePartnerError} and {@link answerErrorsWithDetail}.
  */
-import { fieldNameVariants } from '../errors.js';
+import { fieldNameVariants } from '../field-names.js';
 import { judgeStatus } from '../status.js';
 import type { StatusCodes } from '../status.js';
 import { defineRule } from '../rule.js';

@@ -24,7 +24,9 @@ import { defineRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
 import type { Json } from './charges.js';
 import type { ErrorAnswer } from './errors.js';
-import { checkIntegerCentsPart, checkIsoTimestampPart } from './bridges.js';
+import { integerCentsProblem } from '../money.js';
+import { timestampProblem } from '../time.js';
+import { draftOf } from '../identifiers.js';
 
 /** "transactions[] | last 50 ledger postings" */
 export const LAST_POSTINGS = 50;
@@ -179,14 +181,17 @@ export const returnFinanceStatement = defineRule({
 export const verifyStatementFields = defineRule({
   name: 'verifyStatementFields',
   requirements: ['PT-FIN-CURRENCY-BRL', 'PT-MONEY-BRL', 'PT-FIN-MERCHANT-ID', 'PT-FIN-AVAILABLE', 'PT-FIN-RESERVE', 'PT-FIN-TX-SHAPE', 'PT-FIN-ENTRY-SHAPE', 'PT-MONEY-INTEGER-CENTS'],
-  codes: { 'finance.currency': 'failure', 'finance.merchant-id': 'failure', 'finance.posting': 'failure', 'finance.entries': 'failure', 'finance.entry': 'failure', 'finance.entry-direction': 'failure' },
-  uses: [checkIntegerCentsPart, checkIsoTimestampPart],
+  codes: {
+    'finance.currency': 'failure', 'finance.merchant-id': 'failure', 'finance.posting': 'failure', 'finance.entries': 'failure', 'finance.entry': 'failure', 'finance.entry-direction': 'failure',
+    'finance.not-cents': 'failure', 'finance.created-at': 'failure', 'finance.created-at-spaced': 'warning',
+  },
   judge(observation: { json: unknown; exchange: Exchange }, v) {
     const statement = observation.json;
     if (!isStatement(statement)) return v.nothingToJudge();
     v.shows(observation.exchange);
     const money = (value: unknown, row: RequirementId, pointer: string): void => {
-      v.apply(checkIntegerCentsPart, { value, requirements: [row, 'PT-MONEY-INTEGER-CENTS'], pointer, subject: pointer.slice(1).replace(/\//g, '.') });
+      const problem = integerCentsProblem(value, { subject: pointer.slice(1).replace(/\//g, '.') });
+      if (problem) v.find('finance.not-cents', { ...draftOf(problem), pointer, requirements: [row, 'PT-MONEY-INTEGER-CENTS'] });
     };
     if (statement.currency !== 'BRL') {
       v.find('finance.currency', { title: 'the statement currency is not BRL', expected: 'currency "BRL" ("always BRL")', actual: `currency ${show(statement.currency)}`, pointer: '/currency', requirements: ['PT-FIN-CURRENCY-BRL', 'PT-MONEY-BRL'] });
@@ -203,7 +208,9 @@ export const verifyStatementFields = defineRule({
       for (const key of ['id', 'event_type', 'description'] as const) {
         if (typeof p[key] !== 'string') v.find('finance.posting', { title: `a posting's ${key} is not a string`, expected: `${key}: string`, actual: `${kindOf(p[key])} ${show(p[key])}`, pointer: `${at}/${key}`, requirements: ['PT-FIN-TX-SHAPE'] });
       }
-      v.apply(checkIsoTimestampPart, { value: p.created_at, requirements: ['PT-FIN-TX-SHAPE'], pointer: `${at}/created_at`, subject: `transactions[${i}].created_at` });
+      // "ISO 8601": any ISO 8601 form; a space for the `T` (RFC 3339's variant) only warns
+      const stamp = timestampProblem(p.created_at, { subject: `transactions[${i}].created_at` });
+      if (stamp) v.find(stamp.kind === 'space-separator' ? 'finance.created-at-spaced' : 'finance.created-at', { ...draftOf(stamp), pointer: `${at}/created_at`, requirements: ['PT-FIN-TX-SHAPE'] });
       if (!Array.isArray(p.entries)) return v.find('finance.entries', { title: 'a posting has no entries array', expected: 'entries[]', actual: kindOf(p.entries), pointer: `${at}/entries`, requirements: ['PT-FIN-ENTRY-SHAPE'] });
       p.entries.forEach((e: unknown, j: number) => {
         const eat = `${at}/entries/${j}`;

@@ -9,4 +9,3 @@ export * from './errors.js';
 export * from './environments.js';
 export * from './idempotency.js';
 export * from './isolation.js';
-export * from './bridges.js';

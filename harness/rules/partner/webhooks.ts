@@ -13,7 +13,8 @@ import { show } from '../judgement.js';
 import { defineRule } from '../rule.js';
 import { isRecord } from '../../core/json.js';
 import type { Exchange } from '../../core/exchange.js';
-import { checkIsoTimestampPart } from './bridges.js';
+import { timestampProblem } from '../time.js';
+import { draftOf } from '../identifiers.js';
 
 /** The parts of a delivery these rules read. */
 export type PartnerDelivery = Pick<Delivery, 'seq' | 'headers' | 'rawBody' | 'bodyText' | 'receivedAt'> & { json?: unknown };
@@ -129,8 +130,7 @@ export const nameEventsAsDocumented = defineRule({
 export const shapeEventBodies = defineRule({
   name: 'shapeEventBodies',
   requirements: ['PT-WH-BODY-SHAPE', 'PT-WH-DATA-FIELDS'],
-  codes: { 'webhook.payload': 'failure', 'webhook.event-id': 'failure', 'webhook.amount': 'failure' },
-  uses: [checkIsoTimestampPart],
+  codes: { 'webhook.payload': 'failure', 'webhook.event-id': 'failure', 'webhook.amount': 'failure', 'webhook.created-at': 'failure', 'webhook.created-at-spaced': 'warning' },
   judge(observation: { delivery: PartnerDelivery; amount: number }, v) {
     const d = observation.delivery;
     const event = eventOf(d);
@@ -140,7 +140,9 @@ export const shapeEventBodies = defineRule({
     }
     if (typeof event.id !== 'string' || event.id === '') v.find('webhook.event-id', { title: 'the webhook has no string id', expected: 'id: non-empty string', actual: `id ${show(event.id)} (${where})`, requirements: ['PT-WH-BODY-SHAPE'] });
     if (event.data.amount_cents !== observation.amount) v.find('webhook.amount', { title: 'the event amount differs from the charge', expected: `data.amount_cents ${observation.amount}`, actual: `data.amount_cents ${show(event.data.amount_cents)} (${where})` });
-    v.apply(checkIsoTimestampPart, { value: event.created_at, requirements: ['PT-WH-BODY-SHAPE'], pointer: '/created_at', subject: 'event created_at' });
+    // "created_at (ISO 8601)": any ISO 8601 form; a space for the `T` (RFC 3339's variant) only warns
+    const stamp = timestampProblem(event.created_at, { subject: 'event created_at' });
+    if (stamp) v.find(stamp.kind === 'space-separator' ? 'webhook.created-at-spaced' : 'webhook.created-at', { ...draftOf(stamp), pointer: '/created_at', requirements: ['PT-WH-BODY-SHAPE'] });
   },
 });
 
