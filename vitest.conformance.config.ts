@@ -40,7 +40,7 @@ export default defineConfig({
     // PAYGATE_INCLUDE: the project's own end-to-end test of this plumbing runs fixture suites
     include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : [`suites/**/*.test.${ext}`],
     globalSetup: [`./harness/run/global-setup.${ext}`],
-    setupFiles: allure ? ['allure-vitest/setup'] : [],
+    setupFiles: allure ? ['allure-vitest/setup'] : [`./harness/run/no-allure-setup.${ext}`],
     // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
     // receiver lives in the global-setup process and workers reach it over HTTP
     pool: 'forks',
