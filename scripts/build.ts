@@ -42,6 +42,8 @@ const fillCache = [
   `const { loadContract } = await import(${JSON.stringify(pathToFileURL(join(dist, 'harness', 'contract', 'validator.js')).href)});`,
   'const contract = await loadContract();',
   'console.log(`build: ${contract.compileAll().length} response validators precompiled`);',
+  `const { loadRequirements } = await import(${JSON.stringify(pathToFileURL(join(dist, 'harness', 'contract', 'requirements.js')).href)});`,
+  'console.log(`build: ${loadRequirements().length} requirements cached`);',
 ].join('\n');
 execFileSync(process.execPath, ['--input-type=module', '-e', fillCache], { cwd: root, stdio: 'inherit', env: { ...process.env, PAYGATE_CACHE_DIR: contractCache } });
 console.log(`build: dist/ (${checks} checks in the manifest) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

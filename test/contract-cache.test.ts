@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { catalogueFiles, loadRequirements, parseRequirements } from '../harness/contract/requirements.js';
 import { loadSpec } from '../harness/contract/spec.js';
+import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../harness/contract/spec.js';
 import { Contract, generateValidatorsCode } from '../harness/contract/validator.js';
 import type { Exchange } from '../harness/core/exchange.js';
@@ -139,5 +141,13 @@ describe('precompiled validators (harness/contract/cache.ts)', () => {
     expect(code).toContain('N("gateway#/components/schemas/');
     // the documents themselves are not written into the code
     expect(code.length).toBeLessThan(JSON.stringify(documents).length * 6);
+  });
+});
+
+describe('cached requirement catalogue', () => {
+  it('is the parsed catalogue, unchanged by a round trip through JSON', () => {
+    const parsed = parseRequirements(catalogueFiles().map((path) => ({ name: path, text: readFileSync(path, 'utf8') })));
+    expect(JSON.parse(JSON.stringify(parsed))).toEqual(parsed);
+    expect(loadRequirements()).toEqual(parsed);
   });
 });
