@@ -19,7 +19,7 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 const requireHere = createRequire(import.meta.url);
 export const TSX_CLI = requireHere.resolve('tsx/cli');
-export const TSX_LOADER = pathToFileURL(requireHere.resolve('tsx/esm')).href;
+export const TSX_LOADER = pathToFileURL(requireHere.resolve('tsx')).href;
 export const VITEST_CLI = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
 export interface TimedRun {

@@ -253,7 +253,7 @@ export async function startEmbeddedReference(options: StartReferenceOptions): Pr
   const compiled = import.meta.url.endsWith('.js');
   const script = options.script ?? fileURLToPath(new URL(`../../reference/main.${compiled ? 'js' : 'ts'}`, import.meta.url));
   // tsx as a loader in the reference's own process (its CLI would start a second Node process)
-  const runner = script.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm')).href] : [];
+  const runner = script.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   const env: Record<string, string | undefined> = {
     ...process.env,
     REFERENCE_PARTNER_WEBHOOK_URL: `${options.callbackPublicUrl.replace(/\/+$/, '')}/partner`,
