@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './load.js';
 import { cliArgs, timedRun } from './process.js';
 
 export const STARTUP_GOALS = { firstRequestMs: 2000, quickMs: 10_000 } as const;
@@ -33,12 +34,6 @@ export interface StartupResult {
 }
 
 const PRELOAD = new URL('./first-request.mjs', import.meta.url).href;
-
-export function median(values: readonly number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] ?? 0) : Math.round(((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2);
-}
 
 export async function measureStartup(options: { runs: number; seed: number; flags: string[]; timeoutMs: number; log?: (text: string) => void }): Promise<StartupResult> {
   const flags = ['--seed', String(options.seed), ...options.flags];
@@ -72,7 +67,7 @@ export async function measureStartup(options: { runs: number; seed: number; flag
     }
   }
   const firsts = runs.map((r) => r.firstRequestMs).filter((x): x is number => x !== undefined);
-  const result: StartupResult = { flags, runs, medianWallMs: median(runs.map((r) => r.wallMs)), goals: STARTUP_GOALS };
-  if (firsts.length > 0) result.medianFirstRequestMs = median(firsts);
+  const result: StartupResult = { flags, runs, medianWallMs: Math.round(median(runs.map((r) => r.wallMs))), goals: STARTUP_GOALS };
+  if (firsts.length > 0) result.medianFirstRequestMs = Math.round(median(firsts));
   return result;
 }
