@@ -1,6 +1,7 @@
 // The conformance run (suites/ against a target). Run it through the CLI (`npm run conformance`),
 // which sets the PAYGATE_* variables read here; `npx vitest run --config vitest.conformance.config.ts`
 // also works (quick profile, vitest's default reporter).
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { allure2Categories } from './harness/report/categories.js';
 import ConformanceSequencer from './harness/run/sequencer.js';
@@ -40,7 +41,7 @@ export default defineConfig({
     // PAYGATE_INCLUDE: the project's own end-to-end test of this plumbing runs fixture suites
     include: env['PAYGATE_INCLUDE'] !== undefined ? env['PAYGATE_INCLUDE'].split(',') : [`suites/**/*.test.${ext}`],
     globalSetup: [`./harness/run/global-setup.${ext}`],
-    setupFiles: allure ? ['allure-vitest/setup'] : [],
+    setupFiles: allure ? ['allure-vitest/setup'] : [`./harness/run/no-allure-setup.${ext}`],
     // forks: each worker is a process with its own rate limiter share and HTTP pool; the webhook
     // receiver lives in the global-setup process and workers reach it over HTTP
     pool: 'forks',
@@ -52,11 +53,16 @@ export default defineConfig({
     isolate: env['PAYGATE_ISOLATE'] === '1',
     // the files that chain the most round trips start first (harness/run/sequencer.ts)
     sequence: { sequencer: ConformanceSequencer },
-    ...(workers !== undefined && Number.isInteger(workers) && workers > 0 && { maxWorkers: workers }),
+    // at least two workers: a quick run's checks mostly wait (webhook deliveries, race windows, the
+    // reference), and with vitest's default of one worker on two cores those waits ran one file
+    // after another (with the cached contract a second worker costs ~0.7 s of CPU, and saves more)
+    maxWorkers: workers !== undefined && Number.isInteger(workers) && workers > 0 ? workers : Math.max(2, availableParallelism() - 1),
     testTimeout,
     hookTimeout: Math.max(testTimeout, 2 * minutes),
     teardownTimeout: 30_000,
     passWithNoTests: true,
+    // the transformed harness and suites kept on disk between runs (node_modules/.experimental-vitest-cache)
+    experimental: { fsModuleCache: env['PAYGATE_MODULE_CACHE'] !== '0' },
     reporters: [
       env['PAYGATE_CLI'] === '1' ? `./harness/cli/progress.${ext}` : 'default',
       ...(allure ? [allureReporter] : []),

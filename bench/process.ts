@@ -13,12 +13,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 const requireHere = createRequire(import.meta.url);
 export const TSX_CLI = requireHere.resolve('tsx/cli');
+export const TSX_LOADER = pathToFileURL(requireHere.resolve('tsx')).href;
 export const VITEST_CLI = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
 export interface TimedRun {
@@ -123,7 +124,8 @@ export async function timedRun(options: RunOptions): Promise<TimedRun> {
 
 /** `node tsx/cli harness/cli/main.ts <flags>`: the conformance CLI, as `npm run conformance` runs it. */
 export function cliArgs(flags: string[]): string[] {
-  return [TSX_CLI, join(ROOT, 'harness', 'cli', 'main.ts'), ...flags];
+  // as `npm run conformance` runs it: tsx as a loader in the CLI's own process
+  return ['--import', TSX_LOADER, join(ROOT, 'harness', 'cli', 'main.ts'), ...flags];
 }
 
 /** `node vitest.mjs run --config vitest.conformance.config.ts <files>`: a direct suite-file run. */

@@ -3,6 +3,8 @@
  * reports/bench.json, then prints the tables (bench/table.ts).
  *
  * Sections (all by default; `--only a,b` picks some):
+ *   startup     the quick profile as `npm run conformance` runs it, --startup-runs times (default 5):
+ *               time to the first request the embedded reference receives, wall time; medians
  *   overhead    harness full path vs raw undici, same endpoint/concurrency/connections (+ stage timers)
  *   throughput  the reference's requests/s for charge creation and lookups (raw undici client)
  *   suite       the quick profile end to end through the CLI (the full profile only with --full)
@@ -16,7 +18,11 @@
  *   mutation    opt-in (only with --only mutation): `npm run mutation` on a sample of
  *               --mutation-sample N mutants (default 200) with --seed; hours (bench/mutation.ts)
  *
- * Flags: --full, --fuzz, --only LIST, --delays LIST (latency rows, ms), --seed N, --seeds LIST and
+ * The figures of issue 29 (first request, quick median, 200 ms / 0 ms, overhead) are gathered in
+ * `figures` at the top of reports/bench.json, with the load averages of the run.
+ *
+ * Flags: --full, --fuzz, --only LIST, --startup-runs N, --startup-flags "…" (CLI flags of the
+ * startup runs, default "--no-allure"), --delays LIST (latency rows, ms), --seed N, --seeds LIST and
  * --faults LIST (agreement cases), --mutation-sample N, --suite-flags "…"
  * (extra CLI flags of the latency runs, e.g. "--concurrency 4"), --reference child|in-process (default child), --short (tiny
  * counts, to check the bench itself), --out PATH, --growth-file PATH, --help.
@@ -35,12 +41,14 @@ import { runHarnessOverhead } from './overhead.js';
 import { ROOT } from './process.js';
 import { startBenchReference } from './reference.js';
 import type { ReferenceMode } from './reference.js';
+import { benchFigures } from './report.js';
 import type { BenchReport } from './report.js';
+import { measureStartup } from './startup.js';
 import { measureSuite, notMeasured } from './suite.js';
 import { renderReport } from './table.js';
 import { measureThroughput } from './throughput.js';
 
-const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement', 'mutation'] as const;
+const SECTIONS = ['startup', 'overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement', 'mutation'] as const;
 /** sections run when --only is not given (agreement is many quick-profile runs, mutation hours of them: opt-in) */
 const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'agreement' && s !== 'mutation');
 type Section = (typeof SECTIONS)[number];
@@ -59,9 +67,11 @@ interface BenchFlags {
   faults: string[];
   suiteFlags: string[];
   mutationSample: number;
+  startupRuns: number;
+  startupFlags: string[];
 }
 
-const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--mutation-sample 200] [--suite-flags "--concurrency 4"]`;
+const HELP = `npm run bench -- [--startup-runs 5] [--startup-flags "--no-allure"] [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--mutation-sample 200] [--suite-flags "--concurrency 4"]`;
 
 /** The flags (node:util parseArgs, as the CLI's); undefined for --help. Throws with the reason. */
 function parseFlags(argv: readonly string[]): BenchFlags | undefined {
@@ -70,7 +80,7 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
   for (let i = 0; i < argv.length; i += 1) {
     const a = argv[i] ?? '';
     if (a === '--') continue;
-    if (a === '--suite-flags' && argv[i + 1] !== undefined) args.push(`--suite-flags=${argv[++i] ?? ''}`);
+    if ((a === '--suite-flags' || a === '--startup-flags') && argv[i + 1] !== undefined) args.push(`${a}=${argv[++i] ?? ''}`);
     else args.push(a);
   }
   const { values } = parseArgs({
@@ -90,11 +100,13 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
       faults: { type: 'string' },
       'suite-flags': { type: 'string' },
       'mutation-sample': { type: 'string' },
+      'startup-runs': { type: 'string' },
+      'startup-flags': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help === true) return undefined;
-  const flags: BenchFlags = { full: values.full === true, fuzz: values.fuzz === true, short: values.short === true, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [], mutationSample: 200 };
+  const flags: BenchFlags = { full: values.full === true, fuzz: values.fuzz === true, short: values.short === true, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [], mutationSample: 200, startupRuns: 5, startupFlags: ['--no-allure'] };
   const list = (text: string): string[] => text.split(',').map((x) => x.trim()).filter(Boolean);
   if (values.only !== undefined) {
     const names = list(values.only);
@@ -129,6 +141,12 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
     if (!Number.isInteger(n) || n < 1) throw new Error('--mutation-sample is a positive integer');
     flags.mutationSample = n;
   }
+  if (values['startup-runs'] !== undefined) {
+    const n = Number(values['startup-runs']);
+    if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error('--startup-runs is an integer 1-50');
+    flags.startupRuns = n;
+  }
+  if (values['startup-flags'] !== undefined) flags.startupFlags = values['startup-flags'].split(/\s+/).filter(Boolean);
   return flags;
 }
 
@@ -163,6 +181,11 @@ async function main(argv: readonly string[]): Promise<number> {
       'Numbers from one run on a shared machine: other processes steal CPU, so req/s and wall times are noisy (compare ratios and CPU µs/request, and re-run on an idle machine for absolute values).',
     flags: [...argv].filter((a) => a !== '--'),
   };
+
+  if (flags.only.has('startup')) {
+    log(`start-up and the quick profile, ${short ? 1 : flags.startupRuns} run(s)…`);
+    report.startup = await measureStartup({ runs: short ? 1 : flags.startupRuns, seed: flags.seed, flags: flags.startupFlags, timeoutMs: 5 * 60_000, log });
+  }
 
   if (flags.only.has('overhead')) {
     log('harness overhead vs raw undici…');
@@ -237,6 +260,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 
   report.machine.loadAfter = load();
+  report.figures = benchFigures(report);
   report.totalMs = Math.round(performance.now() - t0);
   mkdirSync(dirname(flags.out), { recursive: true });
   writeFileSync(flags.out, `${JSON.stringify(report, null, 2)}\n`);

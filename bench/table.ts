@@ -18,6 +18,19 @@ export function renderReport(report: BenchReport): string {
     `reference: ${report.reference}. ${report.caveat}`,
     '',
   );
+  const f = report.figures;
+  if (f) {
+    const ms = (x: number | undefined): string => (x === undefined ? '?' : `${(x / 1000).toFixed(2)} s`);
+    out.push(
+      `Figures: first request ${ms(f.startToFirstRequestMs)} (goal ≤ 2 s) · quick median of ${f.quickRuns ?? 0} ${ms(f.quickMedianMs)} (goal ≤ 10 s) · 200 ms/0 ms ${f.latency200Ratio ?? '?'}× (goal ≤ 1.5) · overhead ${(f.overhead ?? []).map((x) => `${Math.round(x.ratio * 100)} %`).join('/') || '?'} (goal ≥ 80 %) · load ${f.load.before.join('/')} → ${f.load.after.join('/')}`,
+      '',
+    );
+  }
+  const su = report.startup;
+  if (su) {
+    out.push(`Start-up and quick profile (${su.flags.join(' ')}; as npm run conformance)`);
+    out.push(table(['run', 'first request ms', 'wall ms', 'exit', 'checks', 'failed', 'requests', 'load'], su.runs.map((r, i) => [i + 1, r.firstRequestMs ?? '?', r.wallMs, r.exitCode ?? '?', r.checks ?? '?', r.failed ?? '?', r.requests ?? '?', r.load])), '');
+  }
   const o = report.overhead;
   if (o) {
     out.push(`Harness overhead (goal: harness ≥ ${Math.round(o.goal * 100)} % of raw undici) — ${o.meetsGoal ? 'MET' : `NOT MET (worst ${Math.round(o.worstRatio * 100)} %)`}`);

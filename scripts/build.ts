@@ -6,13 +6,16 @@
  * 2. the files they read at run time beside them: specs/, the plan's request estimates;
  * 3. dist/package.json: ESM, and the version the reports name;
  * 4. the checks' manifest (harness/cli/collect.ts over the compiled suites): `list` and selection
- *    read it instead of importing every suite.
+ *    read it instead of importing every suite;
+ * 5. dist/contract-cache/: the bundled specs and the compiled response validators (ajv standalone
+ *    code), derived once here so the installed tool's workers only read them
+ *    (harness/contract/cache.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -32,4 +35,15 @@ const manifest = join(dist, 'harness', 'cli', 'checks-manifest.json');
 mkdirSync(join(dist, 'harness', 'cli'), { recursive: true });
 execFileSync(process.execPath, [join(dist, 'harness', 'cli', 'collect.js'), manifest], { cwd: root, stdio: 'inherit' });
 const checks = (JSON.parse(readFileSync(manifest, 'utf8')) as { checks: unknown[] }).checks.length;
+
+// the compiled contract module fills its own shipped cache (dist/contract-cache/)
+const contractCache = join(dist, 'contract-cache');
+const fillCache = [
+  `const { loadContract } = await import(${JSON.stringify(pathToFileURL(join(dist, 'harness', 'contract', 'validator.js')).href)});`,
+  'const contract = await loadContract();',
+  'console.log(`build: ${contract.compileAll().length} response validators precompiled`);',
+  `const { loadRequirements } = await import(${JSON.stringify(pathToFileURL(join(dist, 'harness', 'contract', 'requirements.js')).href)});`,
+  'console.log(`build: ${loadRequirements().length} requirements cached`);',
+].join('\n');
+execFileSync(process.execPath, ['--input-type=module', '-e', fillCache], { cwd: root, stdio: 'inherit', env: { ...process.env, PAYGATE_CACHE_DIR: contractCache } });
 console.log(`build: dist/ (${checks} checks in the manifest) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -5,7 +5,9 @@ import { linearFit, median } from '../bench/load.js';
 import { runHarnessOverhead } from '../bench/overhead.js';
 import { sequencesToFailure } from '../bench/fuzz.js';
 import { renderReport } from '../bench/table.js';
+import { benchFigures } from '../bench/report.js';
 import type { BenchReport } from '../bench/report.js';
+import { STARTUP_GOALS } from '../bench/startup.js';
 
 describe('bench', () => {
   it('measures harness vs raw undici and renders the table', async () => {
@@ -63,6 +65,23 @@ describe('bench', () => {
     expect(text).toContain('GET /api/v1/pix/in/qrcode/{transactionId}');
     expect(text).toContain('not measured');
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
+    // the figures, gathered from the sections
+    report.startup = {
+      flags: ['--seed', '1'],
+      runs: [
+        { wallMs: 9000, firstRequestMs: 1500, exitCode: 0, load: 1 },
+        { wallMs: 11_000, firstRequestMs: 2500, exitCode: 0, load: 1 },
+        { wallMs: 10_000, exitCode: 0, load: 1 },
+      ],
+      medianWallMs: 10_000,
+      medianFirstRequestMs: 2000,
+      goals: STARTUP_GOALS,
+    };
+    report.figures = benchFigures(report);
+    expect(report.figures).toMatchObject({ startToFirstRequestMs: 2000, quickMedianMs: 10_000, quickRuns: 3 });
+    expect(report.figures.overhead).toHaveLength(r.overhead.rows.length);
+    expect(renderReport(report)).toContain('first request 2.00 s');
+    expect(median([3, 1, 2])).toBe(2);
   }, 15_000);
 
   it('fits lines and reads the sequences to the first failure', () => {

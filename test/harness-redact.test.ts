@@ -106,6 +106,31 @@ describe('redaction', () => {
   });
 });
 
+describe('redaction with many secrets', () => {
+  it('hides every secret and its variants, learnt early or late (past the alternation rebuilds)', () => {
+    const r = new Redactor();
+    const values = Array.from({ length: 150 }, (_, i) => `tok-${i}-${'x'.repeat(i % 7)}/+"${i}`);
+    const check = (upTo: number): void => {
+      for (const v of values.slice(0, upTo)) {
+        for (const text of [v, JSON.stringify({ v }), encodeURIComponent(v), Buffer.from(v).toString('base64'), JSON.stringify(JSON.stringify({ v }))]) {
+          const out = r.redactText(`a ${text} b`);
+          expect(out).not.toContain(v);
+          expect(out).toContain('<redacted:K');
+        }
+      }
+      expect(r.redactText('nothing secret here')).toBe('nothing secret here');
+    };
+    values.forEach((v, i) => {
+      r.register(v, `K${i}`);
+      if (i % 37 === 0) check(i + 1);
+    });
+    check(values.length);
+    // a new kind for a known value names it from then on
+    r.register(values[0] ?? '', 'GATEWAY_TOKEN');
+    expect(r.redactText(values[0] ?? '')).toBe('<redacted:GATEWAY_TOKEN>');
+  });
+});
+
 describe('records redacted when read (harness/http/exchange.ts)', () => {
   it('learns a body\'s secret fields at once and hides a secret learnt later in a record made earlier', async () => {
     const redactor = new Redactor();

@@ -37,7 +37,7 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
   { name: 'strict', group: 'Run', help: 'warnings (points the contract leaves ambiguous or advisory) fail the run' },
   { name: 'max-rps', value: 'N', group: 'Run', help: `cap on requests per second for the whole run (certify default ${CERTIFY_DEFAULT_MAX_RPS}; no cap otherwise)` },
   { name: 'concurrency', value: 'N', group: 'Run', help: `checks (worker processes) and, inside a check, property runs in flight at once (default ${REMOTE_DEFAULT_CONCURRENCY} against a configured target, vitest's choice against the embedded reference; 2 under a rate cap)` },
-  { name: 'workers', value: 'N', group: 'Run', help: 'test worker processes (default: from --concurrency, else vitest\'s choice; 2 under a rate cap)' },
+  { name: 'workers', value: 'N', group: 'Run', help: 'test worker processes (default: from --concurrency, else at least 2; 2 under a rate cap)' },
   { name: 'shard', value: 'i/n', group: 'Run', help: 'run shard i of n; each shard writes reports/verdict-fragments/shard-i.json, merged by `merge`' },
   { name: 'replay', value: 'PATH', group: 'Run', help: 'fast-check path of a failing case (with its --seed; `replay FILE` does all of it)' },
   { name: 'personality', value: 'default|alt|mix:SEED', group: 'Run', help: 'embedded reference only: the personality it runs (REFERENCE_PERSONALITY; alt takes the other option wherever the contract leaves one, mix:SEED draws each choice from its options with that seed, reference/DECISIONS.md)' },

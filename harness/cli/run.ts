@@ -334,7 +334,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, control: Run
         `checks (${planned.length}${selection !== undefined ? ` of ${selection.record.of}, partial run` : ''}):`,
         ...planned.map((id) => `  ${id}`),
         `test name pattern: ${namePattern !== undefined ? namePattern.source : '(none)'}`,
-        `workers: ${effectiveWorkers(options, remote) ?? 'vitest default'}`,
+        `workers: ${effectiveWorkers(options, remote) ?? 'at least 2 (vitest.conformance.config.ts)'}`,
         'worker environment:',
         ...Object.entries(exported).map(([k, v]) => `  ${k}=${k === 'PAYGATE_TARGET_HEADERS' ? '<redacted>' : v}`),
       ].join('\n'),

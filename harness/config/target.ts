@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createInterface } from 'node:readline';
 import { HarnessError } from '../core/errors.js';
 
@@ -252,7 +252,8 @@ export async function startEmbeddedReference(options: StartReferenceOptions): Pr
   // the built package runs the compiled reference with plain Node; a clone runs the source through tsx
   const compiled = import.meta.url.endsWith('.js');
   const script = options.script ?? fileURLToPath(new URL(`../../reference/main.${compiled ? 'js' : 'ts'}`, import.meta.url));
-  const runner = script.endsWith('.ts') ? [createRequire(import.meta.url).resolve('tsx/cli')] : [];
+  // tsx as a loader in the reference's own process (its CLI would start a second Node process)
+  const runner = script.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   const env: Record<string, string | undefined> = {
     ...process.env,
     REFERENCE_PARTNER_WEBHOOK_URL: `${options.callbackPublicUrl.replace(/\/+$/, '')}/partner`,

@@ -6,6 +6,7 @@
  * Source: `specs/requirements.yaml`. The path resolves from this module, never from the working
  * directory.
  */
+import { cacheKey, readCached, writeCached } from './cache.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -166,6 +167,27 @@ export function catalogueFiles(specsDir: string = SPECS_DIR): readonly string[] 
   return existsSync(merged) ? [merged] : [];
 }
 
+/**
+ * {@link parseRequirements} of the sources, kept on disk by a hash of their text (harness/contract/cache.ts):
+ * parsing the YAML catalogue cost every worker about 0.2 s. Only a catalogue that parsed and
+ * validated is written, so a cached one is a valid one.
+ */
+function cachedRequirements(sources: readonly CatalogueSource[]): readonly Requirement[] {
+  const name = `requirements-${cacheKey(sources.flatMap((s) => [s.name, s.text]), ['yaml'])}.json`;
+  const text = readCached(name);
+  if (text !== undefined) {
+    try {
+      const list = JSON.parse(text) as Requirement[];
+      if (Array.isArray(list)) return Object.freeze(list.map((requirement) => Object.freeze(requirement)));
+    } catch {
+      // a damaged cache file: parse again and replace it
+    }
+  }
+  const list = parseRequirements(sources);
+  writeCached(name, JSON.stringify(list));
+  return list;
+}
+
 let cache: { readonly list: readonly Requirement[]; readonly byId: ReadonlyMap<string, Requirement> } | undefined;
 
 function loaded(): NonNullable<typeof cache> {
@@ -174,7 +196,8 @@ function loaded(): NonNullable<typeof cache> {
     if (files.length === 0) {
       invalid(`no catalogue found: ${SPECS_DIR}${MERGED_FILE}`);
     }
-    const list = parseRequirements(files.map((path) => ({ name: path, text: readFileSync(path, 'utf8') })));
+    const sources = files.map((path) => ({ name: path, text: readFileSync(path, 'utf8') }));
+    const list = cachedRequirements(sources);
     cache = { list, byId: new Map(list.map((requirement) => [requirement.id, requirement])) };
   }
   return cache;

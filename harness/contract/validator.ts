@@ -15,9 +15,12 @@
  * nearest one along the path). Undocumented response parts are open: nothing is invented beyond the
  * spec. Values shown in the facts are redacted.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import { Ajv2020, _ } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import addFormatsModule from 'ajv-formats';
+import { cacheKey, readCached, writeCached } from './cache.js';
 import type { Exchange } from '../core/exchange.js';
 import type { RequirementId } from '../core/requirement-ids.js';
 import { HarnessError } from '../core/errors.js';
@@ -31,6 +34,9 @@ import type { OpenApiDocument } from './spec.js';
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
 const addFormats: AddFormats =
   (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
+type StandaloneCode = (ajv: Ajv2020, refs: Record<string, string>) => string;
+const standaloneCode: StandaloneCode =
+  (standaloneCodeModule as unknown as { default?: StandaloneCode }).default ?? (standaloneCodeModule as unknown as StandaloneCode);
 
 /**
  * The requirement of each document that every response is under when no node of the spec names
@@ -62,6 +68,11 @@ export interface ContractOptions {
   /** already-bundled documents (tests); used instead of loading a path */
   documents?: Partial<Record<ApiName, OpenApiDocument>>;
   redactor?: Redactor;
+  /**
+   * use the validators generated once and cached (harness/contract/cache.ts; default true); false
+   * compiles each with ajv in this process (the two give the same verdicts: test/contract-cache.test.ts)
+   */
+  precompiled?: boolean;
 }
 
 /** Raw (unredacted) response data to validate instead of the recorded, redacted one. */
@@ -309,17 +320,9 @@ function literalScore(segments: string[]): number {
   return segments.reduce((score, s, i) => score + (/^\{.*\}$/.test(s) ? 0 : 2 ** (10 - Math.min(i, 10))), segments.length * 10_000);
 }
 
-export class Contract {
-  private readonly ajv: Ajv2020;
-  private readonly specs = new Map<ApiName, ApiSpec>();
-  private readonly validators = new Map<string, ValidateFunction>();
-  private readonly schemaRequirementCache = new Map<string, readonly RequirementId[]>();
-  private readonly statusPlans = new Map<string, StatusPlan>();
-  private readonly redactor: Redactor;
-
-  private constructor(documents: Partial<Record<ApiName, Json>>, options: ContractOptions) {
-    this.redactor = options.redactor ?? defaultRedactor;
-    this.ajv = new Ajv2020({
+/** Fresh-compile keywords and formats: the documents registered under their URNs. `source`: keep the code (standalone). */
+function createAjv(documents: Partial<Record<ApiName, Json>>, specs: Map<ApiName, ApiSpec>, source: boolean): Ajv2020 {
+    const ajv = new Ajv2020({
       allErrors: true,
       verbose: true,
       strict: true,
@@ -328,27 +331,178 @@ export class Contract {
       strictRequired: false,
       allowUnionTypes: true,
       validateFormats: true,
+      ...(source && { code: { source: true } }),
     });
-    addFormats(this.ajv);
+    addFormats(ajv);
     // OpenAPI formats without a JSON Schema meaning: annotations only
-    for (const f of ['int32', 'int64', 'float', 'double', 'password', 'binary']) this.ajv.addFormat(f, true);
+    for (const f of ['int32', 'int64', 'float', 'double', 'password', 'binary']) ajv.addFormat(f, true);
     // any other format the specs name but ajv-formats does not know stays an annotation
     const formats = new Set<string>();
     for (const doc of Object.values(documents)) collectFormats(doc, formats);
-    for (const f of formats) if (!this.ajv.formats[f]) this.ajv.addFormat(f, true);
+    for (const f of formats) if (!ajv.formats[f]) ajv.addFormat(f, true);
     const keywords = new Set(['example', 'discriminator', 'xml', 'externalDocs', 'x-requirement', 'x-body']);
     // root keys of an OpenAPI document: ajv compiles the registered root when resolving into it
     for (const k of ['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags']) keywords.add(k);
     for (const doc of Object.values(documents)) collectExtensionKeys(doc, keywords);
-    for (const k of keywords) if (!this.ajv.getKeyword(k)) this.ajv.addKeyword(k);
+    for (const k of keywords) if (!ajv.getKeyword(k)) ajv.addKeyword(k);
     for (const [api, doc] of Object.entries(documents) as [ApiName, Json][]) {
-      const spec = new ApiSpec(api, doc);
-      this.specs.set(api, spec);
+      const spec = specs.get(api);
+      if (!spec) continue;
       const { $schema: _ignored, ...rest } = doc;
       // shallow copy: nested nodes keep their identity (ajv's parentSchema → our parent index)
-      this.ajv.addSchema({ ...rest, $id: spec.urn });
+      ajv.addSchema({ ...rest, $id: spec.urn });
+    }
+    return ajv;
+}
+
+/** The `$ref` a response body's validator is compiled from. */
+function responseSchemaRef(urn: string, responsePointer: string, mediaType: string): string {
+  return `${urn}#${responsePointer.replace(/^#/, '')}/content/${escapePointer(mediaType)}/schema`;
+}
+
+/** The validator key of a documented response body: `api operation key mediaType`. */
+function validatorKey(api: ApiName, operation: string, key: string, mediaType: string): string {
+  return `${api} ${operation} ${key} ${mediaType}`;
+}
+
+/** The cache file of the generated validators of these documents. */
+export function validatorsCacheName(documents: Partial<Record<ApiName, Json>>): string {
+  const apis = (Object.keys(documents) as ApiName[]).sort();
+  return `validators-${apis.join('-')}-${cacheKey(apis.map((api) => JSON.stringify(documents[api])), ['ajv', 'ajv-formats'])}.js`;
+}
+
+interface ScopeName {
+  value?: { ref: unknown; code?: unknown };
+}
+
+/**
+ * ajv standalone code for every documented response body of the documents: a function body of
+ * (N, require, exports) that fills `exports[validatorKey]`. Every schema object the code holds
+ * (what an error reports as `schema`/`parentSchema`) is written as `N("api#pointer")`, the node of
+ * the document the code is loaded with, instead of a copy: the requirement lookups go by identity.
+ */
+export function generateValidatorsCode(documents: Partial<Record<ApiName, Json>>): string {
+  const specs = new Map<ApiName, ApiSpec>();
+  for (const [api, doc] of Object.entries(documents) as [ApiName, Json][]) specs.set(api, new ApiSpec(api, doc));
+  const ajv = createAjv(documents, specs, true);
+  const refs: Record<string, string> = {};
+  let n = 0;
+  for (const [api, spec] of specs) {
+    for (const { operation, key, mediaType, pointer } of documentedBodies(spec)) {
+      const id = `urn:paygate:validator:${n++}`;
+      ajv.addSchema({ $ref: responseSchemaRef(spec.urn, pointer, mediaType) }, id);
+      ajv.getSchema(id);
+      refs[validatorKey(api, operation, key, mediaType)] = id;
     }
   }
+  // every object of the documents by its place (the registered roots are copies: named apart)
+  const places = new Map<unknown, string>();
+  const index = (node: unknown, place: string): void => {
+    if (typeof node !== 'object' || node === null || places.has(node)) return;
+    places.set(node, place);
+    if (Array.isArray(node)) node.forEach((child, i) => index(child, `${place}/${i}`));
+    else for (const [k, child] of Object.entries(node)) index(child, `${place}/${escapePointer(k)}`);
+  };
+  for (const [api, doc] of Object.entries(documents) as [ApiName, Json][]) index(doc, `${api}#`);
+  const scope = (ajv as unknown as { scope: { _values: Record<string, Map<unknown, ScopeName> | undefined> } }).scope;
+  for (const name of scope._values['schema']?.values() ?? []) {
+    const ref = name.value?.ref;
+    if (ref === undefined || name.value === undefined) continue;
+    let place = places.get(ref);
+    if (place === undefined && typeof ref === 'object' && ref !== null && typeof (ref as Json)['$id'] === 'string') {
+      const api = [...specs.values()].find((s) => s.urn === (ref as Json)['$id'])?.api;
+      if (api !== undefined) place = `${api}#`;
+    }
+    if (place !== undefined) name.value.code = _`N(${place})`;
+  }
+  return standaloneCode(ajv, refs);
+}
+
+/** Runs generated validator code; `nodeAt` gives the document node of an `api#pointer`. */
+function loadValidatorsCode(code: string, nodeAt: (key: string) => unknown): Record<string, ValidateFunction> {
+  const exports: Record<string, ValidateFunction> = {};
+  // the code is ours (generateValidatorsCode), read from the cache this package writes
+  const run = new Function('N', 'require', 'exports', code) as (n: typeof nodeAt, r: NodeJS.Require, e: typeof exports) => void;
+  run(nodeAt, createRequire(import.meta.url), exports);
+  return exports;
+}
+
+/** Every documented response body of a spec: (operation, response key, media type, response pointer). */
+function documentedBodies(spec: ApiSpec): { operation: string; key: string; mediaType: string; pointer: string }[] {
+  const out: { operation: string; key: string; mediaType: string; pointer: string }[] = [];
+  for (const op of spec.operations) {
+    const responses = isObject(op.node.responses) ? op.node.responses : {};
+    for (const key of Object.keys(responses)) {
+      const response = spec.deref(responses[key], `${op.pointer}/responses/${escapePointer(key)}`);
+      const content = response && isObject(response.node.content) ? response.node.content : {};
+      for (const mediaType of Object.keys(content)) {
+        const media = content[mediaType];
+        if (response && isObject(media) && media.schema !== undefined) out.push({ operation: op.match.operation, key, mediaType, pointer: response.pointer });
+      }
+    }
+  }
+  return out;
+}
+
+export class Contract {
+  private readonly specs = new Map<ApiName, ApiSpec>();
+  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly schemaRequirementCache = new Map<string, readonly RequirementId[]>();
+  private readonly statusPlans = new Map<string, StatusPlan>();
+  private readonly redactor: Redactor;
+
+  private constructor(documents: Partial<Record<ApiName, Json>>, options: ContractOptions) {
+    this.redactor = options.redactor ?? defaultRedactor;
+    this.documents = documents;
+    this.usePrecompiled = options.precompiled !== false;
+    for (const [api, doc] of Object.entries(documents) as [ApiName, Json][]) this.specs.set(api, new ApiSpec(api, doc));
+  }
+
+  private readonly documents: Partial<Record<ApiName, Json>>;
+  private readonly usePrecompiled: boolean;
+  private ajvInstance: Ajv2020 | undefined;
+  /** the validators of every documented response (ajv standalone code, see {@link precompiledValidators}); null: none */
+  private precompiled: Record<string, ValidateFunction> | null | undefined;
+
+  /** The ajv instance with both documents registered, built on first use (not at all when the precompiled validators serve). */
+  private get ajv(): Ajv2020 {
+    this.ajvInstance ??= createAjv(this.documents, this.specs, false);
+    return this.ajvInstance;
+  }
+
+  /**
+   * The validators of every documented response, from the cache (harness/contract/cache.ts) by a
+   * hash of the bundled documents and the ajv versions; generated and cached when absent. The
+   * code is ajv's own (standalone) with the schema objects it reports (`schema`, `parentSchema`
+   * of an error) taken from this contract's documents, so an error's requirement is found through
+   * the same nodes as with a freshly compiled validator.
+   */
+  private precompiledValidators(): Record<string, ValidateFunction> | null {
+    if (this.precompiled !== undefined) return this.precompiled;
+    this.precompiled = null;
+    if (!this.usePrecompiled) return null;
+    const name = validatorsCacheName(this.documents);
+    let code = readCached(name);
+    if (code === undefined) {
+      code = generateValidatorsCode(this.documents);
+      writeCached(name, code);
+    }
+    try {
+      this.precompiled = loadValidatorsCode(code, (key) => this.nodeAt(key));
+    } catch {
+      this.precompiled = null;
+    }
+    return this.precompiled;
+  }
+
+  /** A node of a document by its key in the generated code (`gateway#/components/…`). */
+  private nodeAt(key: string): unknown {
+    const hash = key.indexOf('#');
+    const spec = this.specs.get(key.slice(0, hash) as ApiName);
+    if (!spec) throw new HarnessError('contract.precompiled', `no spec for ${key}`);
+    return spec.resolvePointer(key.slice(hash));
+  }
+
 
   /** Loads the specs (once per path, see harness/contract/spec.ts) and builds a contract. */
   static async load(options: ContractOptions = {}): Promise<Contract> {
@@ -450,17 +604,21 @@ export class Contract {
 
   /** {@link responseValidator} for a response key already found. */
   private validatorFor(api: ApiName, operation: string, key: string, mediaType: string): ValidateFunction | undefined {
-    const cacheKey = `${api} ${operation} ${key} ${mediaType}`;
+    const cacheKey = validatorKey(api, operation, key, mediaType);
     const cached = this.validators.get(cacheKey);
     if (cached) return cached;
     const response = this.responseFor(api, operation, key);
     const content = response && isObject(response.node.content) ? response.node.content : undefined;
     const media = content?.[mediaType];
     if (!response || !isObject(media) || media.schema === undefined) return undefined;
-    const ref = `${this.spec(api).urn}#${response.pointer.replace(/^#/, '')}/content/${escapePointer(mediaType)}/schema`;
+    const precompiled = this.precompiledValidators()?.[cacheKey];
+    if (precompiled) {
+      this.validators.set(cacheKey, precompiled);
+      return precompiled;
+    }
     let validate: ValidateFunction;
     try {
-      validate = this.ajv.compile({ $ref: ref });
+      validate = this.ajv.compile({ $ref: responseSchemaRef(this.spec(api).urn, response.pointer, mediaType) });
     } catch (err) {
       throw new HarnessError('contract.compile', `cannot compile the ${api} schema of ${operation} ${key} ${mediaType}: ${err instanceof Error ? err.message : String(err)}`);
     }

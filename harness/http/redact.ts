@@ -39,6 +39,17 @@ export function redactedMarker(kind?: string): string {
   return kind ? `<redacted:${kind}>` : '<redacted>';
 }
 
+/** New variants looked for with `includes` before they join the alternation (see Redactor.anyVariant). */
+const FOLD_AT = 64;
+
+/** The texts a secret value may appear as: raw, JSON-escaped, URL-encoded, base64, JSON-escaped twice. */
+function variantsOf(value: string): string[] {
+  const jsonEscaped = JSON.stringify(value).slice(1, -1);
+  // a JSON-escaped value inside a JSON string inside JSON (e.g. an echoed body)
+  const all = [value, jsonEscaped, encodeURIComponent(value), Buffer.from(value, 'utf8').toString('base64'), JSON.stringify(jsonEscaped).slice(1, -1)];
+  return [...new Set(all)].filter((v) => v.length >= MIN_SECRET_LENGTH);
+}
+
 /** A literal string as a RegExp source. */
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -62,14 +73,22 @@ function kindForKey(key: string): string {
 export class Redactor {
   /** value → kind */
   private readonly secrets = new Map<string, string>();
-  /** (variant text, kind), longest first; rebuilt lazily */
+  /** (variant text, kind), longest first; rebuilt lazily, only when a text holds a secret */
   private variants: [string, string][] | undefined;
   /**
-   * One alternation of every variant, rebuilt with `variants`: a single regex scan says whether a
-   * text holds any secret at all (about 6x faster than one `includes` per variant on a 5 KB body,
+   * One alternation of the variants in `folded`: a single regex scan says whether a text holds any
+   * secret at all (about 6x faster than one `includes` per variant on a 5 KB body,
    * bench/stages.ts), so the common case, a text without secrets, skips the per-variant loop.
+   * A run learns a new secret every few requests (tokens, card tokens, webhook secrets): the
+   * alternation is rebuilt only when {@link FOLD_AT} new variants have gathered in `recent`
+   * (looked for with `includes` meanwhile), not on every new secret: rebuilding and compiling a
+   * regex of every variant per secret was most of the harness's CPU in a quick run.
    */
   private anyVariant: RegExp | undefined;
+  /** variants in the alternation */
+  private readonly folded: string[] = [];
+  /** variants learnt since the alternation was built */
+  private recent: string[] = [];
 
   /**
    * Registers a secret value. Re-registering a value updates its kind (so a token first learnt
@@ -78,10 +97,18 @@ export class Redactor {
    */
   register(value: string | undefined, kind: string): void {
     if (!value || value.length < MIN_SECRET_LENGTH) return;
-    if (this.secrets.get(value) === kind) return;
+    const known = this.secrets.get(value);
+    if (known === kind) return;
     this.secrets.set(value, kind);
     this.variants = undefined;
-    this.anyVariant = undefined;
+    // a new kind for a known value changes no text to look for
+    if (known !== undefined) return;
+    for (const v of variantsOf(value)) this.recent.push(v);
+    if (this.recent.length >= FOLD_AT) {
+      for (const v of this.recent) this.folded.push(v);
+      this.recent = [];
+      this.anyVariant = undefined;
+    }
   }
 
   /** header name (lower case) → kind: every value of that header is redacted (`--header`) */
@@ -109,27 +136,26 @@ export class Redactor {
   private allVariants(): [string, string][] {
     if (this.variants) return this.variants;
     const out = new Map<string, string>();
-    for (const [value, kind] of this.secrets) {
-      out.set(value, kind);
-      const jsonEscaped = JSON.stringify(value).slice(1, -1);
-      out.set(jsonEscaped, kind);
-      out.set(encodeURIComponent(value), kind);
-      out.set(Buffer.from(value, 'utf8').toString('base64'), kind);
-      // a JSON-escaped value inside a JSON string inside JSON (e.g. an echoed body)
-      out.set(JSON.stringify(jsonEscaped).slice(1, -1), kind);
-    }
-    this.variants = [...out.entries()]
-      .filter(([v]) => v.length >= MIN_SECRET_LENGTH)
-      .sort((a, b) => b[0].length - a[0].length);
-    this.anyVariant = this.variants.length ? new RegExp(this.variants.map(([v]) => escapeRegExp(v)).join('|')) : undefined;
+    for (const [value, kind] of this.secrets) for (const v of variantsOf(value)) out.set(v, kind);
+    this.variants = [...out.entries()].sort((a, b) => b[0].length - a[0].length);
     return this.variants;
+  }
+
+  /** True when a text may hold a known secret (never false when it does). */
+  private mayHoldSecret(text: string): boolean {
+    if (this.folded.length > 0) {
+      this.anyVariant ??= new RegExp(this.folded.map((v) => escapeRegExp(v)).join('|'));
+      if (this.anyVariant.test(text)) return true;
+    }
+    for (const v of this.recent) if (text.includes(v)) return true;
+    return false;
   }
 
   /** Replaces every known secret (and its escaped/encoded variants) in a text. */
   redactText(text: string): string {
-    const variants = this.allVariants();
     // fast path: no variant occurs anywhere (the replacement loop below would change nothing)
-    if (!this.anyVariant || !this.anyVariant.test(text)) return text;
+    if (!this.mayHoldSecret(text)) return text;
+    const variants = this.allVariants();
     let out = text;
     for (const [variant, kind] of variants) {
       if (out.includes(variant)) out = out.split(variant).join(redactedMarker(kind));
