@@ -16,8 +16,6 @@ const minutes = 60_000;
 const testTimeout = Number(env['PAYGATE_TEST_TIMEOUT_MS'] ?? (timed ? 45 * minutes : 2 * minutes));
 const workers = env['PAYGATE_WORKERS'] !== undefined ? Number(env['PAYGATE_WORKERS']) : undefined;
 const reportsDir = env['PAYGATE_REPORTS_DIR'] ?? 'reports';
-// the CLI flag --outputFile.junit does not override the config: the path is only set here
-const junitFile = env['PAYGATE_JUNIT_FILE'] ?? `${reportsDir}/junit.xml`;
 
 // PAYGATE_ALLURE=0 (--no-allure): no Allure results, a leaner gate (conformance.json/md, junit.xml)
 const allure = env['PAYGATE_ALLURE'] !== '0';
@@ -61,10 +59,9 @@ export default defineConfig({
     passWithNoTests: true,
     reporters: [
       env['PAYGATE_CLI'] === '1' ? `./harness/cli/progress.${ext}` : 'default',
-      'junit',
       ...(allure ? [allureReporter] : []),
+      // conformance.json/md and junit.xml (PAYGATE_JUNIT_FILE), from the checks' outcomes
       `./harness/report/verdict-reporter.${ext}`,
     ],
-    outputFile: { junit: junitFile },
   },
 });

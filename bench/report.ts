@@ -3,6 +3,7 @@ import type { AgreementResult } from './agreement.js';
 import type { FuzzResult } from './fuzz.js';
 import type { GrowthResult } from './growth.js';
 import type { LatencyResult } from './latency.js';
+import type { MutationBenchResult } from './mutation.js';
 import type { OverheadResult } from './overhead.js';
 import type { ReferenceMode } from './reference.js';
 import type { StagesResult } from './stages.js';
@@ -27,4 +28,5 @@ export interface BenchReport {
   growth?: GrowthResult;
   latency?: LatencyResult;
   agreement?: AgreementResult;
+  mutation?: MutationBenchResult;
 }

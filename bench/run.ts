@@ -13,9 +13,11 @@
  *               200 ms to every request: wall time and requests in flight (issue 16's goal)
  *   agreement   opt-in (only with --only agreement): per seed and reference fault, the quick profile
  *               with --concurrency 1 and with the default makes the same findings (bench/agreement.ts)
+ *   mutation    opt-in (only with --only mutation): `npm run mutation` on a sample of
+ *               --mutation-sample N mutants (default 200) with --seed; hours (bench/mutation.ts)
  *
  * Flags: --full, --fuzz, --only LIST, --delays LIST (latency rows, ms), --seed N, --seeds LIST and
- * --faults LIST (agreement cases), --suite-flags "…"
+ * --faults LIST (agreement cases), --mutation-sample N, --suite-flags "…"
  * (extra CLI flags of the latency runs, e.g. "--concurrency 4"), --reference child|in-process (default child), --short (tiny
  * counts, to check the bench itself), --out PATH, --growth-file PATH, --help.
  * Every loop is bounded in count and time; everything listens on and talks to 127.0.0.1 only.
@@ -28,6 +30,7 @@ import { AGREEMENT_FAULTS, measureAgreement } from './agreement.js';
 import { measureFuzz } from './fuzz.js';
 import { measureGrowth } from './growth.js';
 import { measureLatency } from './latency.js';
+import { measureMutation } from './mutation.js';
 import { runHarnessOverhead } from './overhead.js';
 import { ROOT } from './process.js';
 import { startBenchReference } from './reference.js';
@@ -37,9 +40,9 @@ import { measureSuite, notMeasured } from './suite.js';
 import { renderReport } from './table.js';
 import { measureThroughput } from './throughput.js';
 
-const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement'] as const;
-/** sections run when --only is not given (agreement is many quick-profile runs: opt-in) */
-const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'agreement');
+const SECTIONS = ['overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement', 'mutation'] as const;
+/** sections run when --only is not given (agreement is many quick-profile runs, mutation hours of them: opt-in) */
+const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'agreement' && s !== 'mutation');
 type Section = (typeof SECTIONS)[number];
 
 interface BenchFlags {
@@ -55,9 +58,10 @@ interface BenchFlags {
   seeds: number[];
   faults: string[];
   suiteFlags: string[];
+  mutationSample: number;
 }
 
-const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--suite-flags "--concurrency 4"]`;
+const HELP = `npm run bench -- [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--mutation-sample 200] [--suite-flags "--concurrency 4"]`;
 
 /** The flags (node:util parseArgs, as the CLI's); undefined for --help. Throws with the reason. */
 function parseFlags(argv: readonly string[]): BenchFlags | undefined {
@@ -85,11 +89,12 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
       seeds: { type: 'string' },
       faults: { type: 'string' },
       'suite-flags': { type: 'string' },
+      'mutation-sample': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help === true) return undefined;
-  const flags: BenchFlags = { full: values.full === true, fuzz: values.fuzz === true, short: values.short === true, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [] };
+  const flags: BenchFlags = { full: values.full === true, fuzz: values.fuzz === true, short: values.short === true, only: new Set(DEFAULT_SECTIONS), reference: 'child', out: resolve(ROOT, 'reports', 'bench.json'), delays: [0, 50, 100, 200], seed: 1, seeds: [1, 2], faults: [...AGREEMENT_FAULTS], suiteFlags: [], mutationSample: 200 };
   const list = (text: string): string[] => text.split(',').map((x) => x.trim()).filter(Boolean);
   if (values.only !== undefined) {
     const names = list(values.only);
@@ -119,6 +124,11 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
   }
   if (values.faults !== undefined) flags.faults = list(values.faults);
   if (values['suite-flags'] !== undefined) flags.suiteFlags = values['suite-flags'].split(/\s+/).filter(Boolean);
+  if (values['mutation-sample'] !== undefined) {
+    const n = Number(values['mutation-sample']);
+    if (!Number.isInteger(n) || n < 1) throw new Error('--mutation-sample is a positive integer');
+    flags.mutationSample = n;
+  }
   return flags;
 }
 
@@ -218,6 +228,12 @@ async function main(argv: readonly string[]): Promise<number> {
   if (flags.only.has('agreement')) {
     log(`quick profile with and without --concurrency: seeds ${flags.seeds.join(',')}, ${flags.faults.length} fault(s) and the correct reference…`);
     report.agreement = await measureAgreement({ seeds: short ? flags.seeds.slice(0, 1) : flags.seeds, faults: short ? flags.faults.slice(0, 1) : flags.faults, timeoutMs: 10 * 60_000, log });
+  }
+
+  if (flags.only.has('mutation')) {
+    const sample = short ? 3 : flags.mutationSample;
+    log(`mutation testing of the reference: ${sample} mutants, seed ${flags.seed} (minutes per mutant group)…`);
+    report.mutation = await measureMutation({ sample, seed: flags.seed, outDir: dirname(flags.out), timeoutMs: 8 * 3600_000 });
   }
 
   report.machine.loadAfter = load();

@@ -75,6 +75,10 @@ export function renderReport(report: BenchReport): string {
     }
     out.push('');
   }
+  if (report.mutation) {
+    const m = report.mutation;
+    out.push(`Mutation testing (npm run mutation, ${m.sample} mutants, seed ${m.seed}): score ${m.score === null ? 'n/a' : `${(m.score * 100).toFixed(1)} %`} in ${s(m.wallMs)}${m.counts ? ` (${Object.entries(m.counts).map(([k, v]) => `${k} ${v}`).join(', ')})` : ''}${m.note ? `; ${m.note}` : ''} · ${m.report}`, '');
+  }
   const agreement = report.agreement;
   if (agreement) {
     const g = agreement;

@@ -105,15 +105,18 @@ export function relevant(stderr: string): string {
     .join('\n');
 }
 
-/** Opens `file` (a path) from file:// in headless Chromium in a loopback-only namespace; returns the DOM after 10 s of virtual time. */
-export async function openFileInBrowser(file: string): Promise<BrowserRun & { context: string }> {
+/**
+ * Opens `file` (a path) from file:// in headless Chromium in a loopback-only namespace; returns the
+ * DOM after 10 s of virtual time. `hash`: a route inside the page (`#<id>`: an Allure result).
+ */
+export async function openFileInBrowser(file: string, hash = ''): Promise<BrowserRun & { context: string }> {
   if (missing.length > 0) {
     throw new Error(`browser: missing ${missing.join(', ')}; CI must install them (see .ci/run: apt-get install -y chromium util-linux iproute2)`);
   }
   const profile = mkdtempSync(join(tmpdir(), 'paygate-chromium-'));
   mkdirSync(profile, { recursive: true });
   try {
-    const run = await runInLoopbackNamespace({ CHROMIUM_BIN: CHROMIUM, REPORT_URL: pathToFileURL(file).href, PROFILE_DIR: profile });
+    const run = await runInLoopbackNamespace({ CHROMIUM_BIN: CHROMIUM, REPORT_URL: `${pathToFileURL(file).href}${hash}`, PROFILE_DIR: profile });
     const context = `exit ${String(run.code)} after ${run.ms} ms${run.timedOut ? ' (timed out, killed)' : ''}; DOM ${run.dom.length} chars\n${relevant(run.stderr)}`;
     return { ...run, context };
   } finally {

@@ -139,7 +139,7 @@ describe('the CLI', () => {
     }
   }, 60_000);
 
-  test('unknown subcommands and flags are named with the nearest known one (exit 2); verify is not available yet', () => {
+  test('unknown subcommands and flags are named with the nearest known one (exit 2); verify names a missing bundle', () => {
     const sub = cli(['lsit']);
     expect(sub.status).toBe(2);
     expect(sub.stderr).toContain('unknown subcommand "lsit" (did you mean list?)');
@@ -148,9 +148,9 @@ describe('the CLI', () => {
     expect(flag.stderr).toContain('paygate-conformance report: unknown flag --report-dir (did you mean --reports-dir?)');
     const merge = cli(['merge', '--strict']);
     expect(merge.stderr).toContain('unknown flag --strict');
-    const verify = cli(['verify']);
-    expect(verify.status).toBe(2);
-    expect(verify.stderr).toContain('not available in this version');
+    const verify = cli(['verify', 'no-such-bundle']);
+    expect(verify.status).toBe(1);
+    expect(verify.stderr).toContain('no-such-bundle');
   }, 30_000);
 
   test('`config print` and `list` read the configuration file of the working directory', () => {

@@ -63,6 +63,22 @@ function runCli(args: string[], extraEnv: NodeJS.ProcessEnv = {}): ReturnType<ty
   return runFixtureCli(args, WORK, OUT, extraEnv);
 }
 
+/**
+ * Runs `body` with a fixture suite `source` written under reports/ (removed afterwards): `env`
+ * points a run at it and at its own reports directory `out`.
+ */
+function withFixtureSuite(name: string, source: string, body: (fixture: { out: string; env: NodeJS.ProcessEnv }) => void): void {
+  const dir = join(ROOT, 'reports', `selftest-${name}-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    writeFileSync(join(dir, `${name}.test.ts`), source);
+    const out = join(dir, 'out');
+    body({ out, env: { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out } });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('a CLI run', () => {
   let result: ReturnType<typeof runCli>;
   let report: ConformanceReport;
@@ -152,19 +168,101 @@ check('a property still shrinking at the time limit', { id: 'fixture.shrinking',
 
 describe('a check whose time limit comes while a property shrinks a failure', () => {
   test('fails on the last failing run found, with a note, instead of ending inconclusive', () => {
-    const dir = join(ROOT, 'reports', `selftest-shrink-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
-    try {
-      writeFileSync(join(dir, 'shrinking.test.ts'), SHRINKING);
-      const out = join(dir, 'out');
-      const run = runCli(['--seed', '5', '--no-allure'], { PAYGATE_INCLUDE: `${relative(ROOT, dir)}/*.test.ts`, PAYGATE_REPORTS_DIR: out });
+    withFixtureSuite('shrinking', SHRINKING, ({ out, env }) => {
+      const run = runCli(['--seed', '5', '--no-allure'], env);
       expect(run.status, run.stdout + run.stderr).toBe(1);
       const shrinking = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks.find((c) => c.check === 'fixture.shrinking');
       expect(shrinking?.state).toBe('failed');
       expect(shrinking?.failures.map((f) => f.code)).toEqual(['fixture.too-big']);
       expect(shrinking?.notes?.join('\n')).toContain("the check's time limit stopped fast-check while it was shrinking a failure");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   }, 60_000);
+});
+
+// --confirm-failures N: a failing check runs N times more in the same run (a property replays its
+// shrunk case); it is confirmed when it failed every time, flaky (k/N) otherwise.
+const CONFIRM = `
+import fc from 'fast-check';
+import { check } from '../../harness/run/check.js';
+import { defineRule } from '../../harness/rules/rule.js';
+
+const atMostTen = defineRule({
+  name: 'fixtureAtMostTen',
+  requirements: ['GW-PIXIN-CREATE-200'],
+  codes: { 'fixture.too-big': 'failure' },
+  judge(n: number, v) {
+    if (n > 10) v.find('fixture.too-big', { title: 'above 10', expected: 'at most 10', actual: String(n) });
+  },
+});
+
+check('a property that always fails', { id: 'fixture.always', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen] }, async (t) => {
+  await t.property('big', fc.integer({ min: 0, max: 1000 }), async (n, it) => {
+    it.judge(atMostTen, n);
+  }, { numRuns: 20 });
+});
+
+let calls = 0;
+check('a check that fails once', { id: 'fixture.once', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen] }, async (t) => {
+  calls += 1;
+  t.judge(atMostTen, calls === 1 ? 11 : 1);
+});
+`;
+
+describe('--confirm-failures', () => {
+  test('labels a failure confirmed (k = N) or flaky (k < N); the check fails either way', () => {
+    withFixtureSuite('confirm', CONFIRM, ({ out, env }) => {
+      const run = runCli(['--seed', '5', '--no-allure', '--confirm-failures', '2'], env);
+      expect(run.status, run.stdout + run.stderr).toBe(1);
+      const checks = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks;
+      expect(checks.find((c) => c.check === 'fixture.always')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 2, label: 'confirmed' } });
+      expect(checks.find((c) => c.check === 'fixture.once')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 0, label: 'flaky' } });
+      expect(run.stdout).toContain('fixture.once: deviation #1 (flaky 0/2)');
+      expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<property name="confirmation" value="confirmed 2/2"/>');
+      expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('— flaky 0/2');
+    });
+  }, 60_000);
+});
+
+// certify: a certify run with an optional credential missing is PARTIAL (exit 5), and its bundle
+// (reports/certificate/) verifies until one byte of one of its files changes.
+const CERTIFY = `
+import { check } from '../../harness/run/check.js';
+import { defineRule } from '../../harness/rules/rule.js';
+
+const conforms = defineRule({ name: 'fixtureConforms', requirements: ['GW-PIXIN-CREATE-200'], codes: {}, judge(_n: number) {} });
+
+check('a check that passes', { id: 'fixture.passes', api: 'gateway', area: 'PIX cash-in', rules: [conforms] }, async (t) => {
+  t.judge(conforms, 1);
+});
+
+check('a check that needs the production pair', { id: 'fixture.live', api: 'gateway', area: 'PIX cash-in', rules: [conforms], needs: ['gateway.live'] }, async (t) => {
+  t.judge(conforms, 1);
+});
+`;
+
+describe('certify and verify', () => {
+  test('a certify run missing an optional credential is PARTIAL; its bundle verifies, and fails verify once a byte changes', () => {
+    withFixtureSuite('certify', CERTIFY, ({ out, env }) => {
+      expect(runCli(['certify', '--implementation-version', '1.0'], env).status).toBe(2);
+      const run = runCli(['certify', '--implementation-name', 'acme', '--implementation-version', '2.4.1', '--seed', '5'], env);
+      expect(run.status, run.stdout + run.stderr).toBe(5);
+      expect(run.stdout).toContain('result: PARTIAL');
+      expect(run.stdout).toContain('fixture.live (not-run): GATEWAY_LIVE_CLIENT_ID');
+      const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+      expect(report.verdict).toBe('partial');
+      expect(report.scope.missingChecks.map((c) => c.check)).toEqual(['fixture.live']);
+      const bundle = join(out, 'certificate');
+      expect(readdirSync(bundle).sort()).toEqual(['MANIFEST.sha256', 'certificate.json', 'certificate.md', 'conformance.json', 'conformance.md', 'exchanges.har', 'junit.xml', 'report.html']);
+      expect(JSON.parse(readFileSync(join(bundle, 'certificate.json'), 'utf8'))).toMatchObject({ implementation: { name: 'acme', version: '2.4.1' }, verdict: 'partial', profile: 'certify', seed: 5, target: { hosts: { gateway: '127.0.0.1:9' } } });
+      const verified = runCli(['verify', bundle]);
+      expect(verified.status, verified.stdout + verified.stderr).toBe(0);
+      const html = join(bundle, 'report.html');
+      const bytes = readFileSync(html);
+      bytes[100] = (bytes[100]! + 1) % 256;
+      writeFileSync(html, bytes);
+      const altered = runCli(['verify', bundle]);
+      expect(altered.status).toBe(1);
+      expect(altered.stderr).toContain('report.html: altered');
+    });
+  }, 180_000);
 });

@@ -21,6 +21,13 @@ describe('requirementProof', () => {
     expect(proof.proven).toEqual({ 'GW-A': ['f1'] });
     expect(proof.unproven).toEqual(['GW-B']);
   });
+  it('proves the receiver target\'s requirements apart from the APIs\'', () => {
+    const proof = requirementProof([outcome('r1', true, ['GW-RCV-D', 'GW-A'])], catalogue, 'receiver');
+    expect(proof.provable).toBe(1);
+    expect(proof.proven).toEqual({ 'GW-RCV-D': ['r1'] });
+    expect(proof.unproven).toEqual([]);
+    expect(requirementProof([outcome('r1', true, ['GW-RCV-D'])], catalogue).proven).toEqual({});
+  });
   it('names the requirements of the baseline that lost their proof', () => {
     const proof = requirementProof([outcome('f1', true, ['GW-A'])], catalogue);
     expect(lostProofs(proof, ['GW-A', 'GW-B'])).toEqual(['GW-B']);

@@ -5,11 +5,14 @@
 // which browsers block from file://: it stayed on its loader.) Chromium dumps the DOM after a 10 s
 // virtual-time budget (about 2–3 s of wall time here); the whole test takes ~5 s.
 // Browser plumbing (and the tools it needs): test/browser-file.ts.
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildHtmlReport } from '../harness/report/build-html.js';
+import { checkDescription, requirementLink, requirementsPageHref } from '../harness/report/requirements-page.js';
+import { loadRequirements } from '../harness/contract/requirements.js';
 import { openFileInBrowser, skipLocally, treeLeaf } from './browser-file.js';
 
 const PASSED_NAME = 'zebra quokka settles the PIX charge';
@@ -72,4 +75,29 @@ describe('report in a browser', () => {
     expect(dom).not.toMatch(/googletagmanager|google-analytics/i);
     expect(dom).not.toMatch(/\bgtag\s*\(/);
   }, 60_000);
+});
+
+describe('the requirements inside the single file', () => {
+  test.skipIf(skipLocally)("a check's page and the catalogue page show the contract's quoted words from file://, offline", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'paygate-browser-'));
+    dirs.push(root);
+    const results = join(root, 'allure-results');
+    mkdirSync(results);
+    // a plain-words quote (markdown leaves it as it is), and a check deciding it
+    const requirement = loadRequirements().find((r) => /^[A-Za-z ,.]{30,}$/.test(r.quote));
+    if (requirement === undefined) throw new Error('no plain-words requirement in the catalogue');
+    const other = loadRequirements().find((r) => r.id !== requirement.id && /^[A-Za-z ,.]{30,}$/.test(r.quote));
+    writeFileSync(join(results, 'cccc3333-result.json'), JSON.stringify({ ...result('cccc3333', PASSED_NAME, 'passed'), description: checkDescription([requirement.id]), links: [{ name: requirement.id, url: requirementLink(requirement.id), type: 'requirement' }] }));
+    const { index } = buildHtmlReport({ resultsDir: results, outputDir: join(root, 'allure-report') });
+
+    const check = await openFileInBrowser(index, `#${createHash('md5').update('cccc3333').digest('hex')}`);
+    expect(check.code, check.context).toBe(0);
+    expect(check.dom, check.context).toContain(requirement.quote);
+    const page = await openFileInBrowser(index, requirementsPageHref());
+    expect(page.code, page.context).toBe(0);
+    expect(page.dom, page.context).toContain('Requirements catalogue');
+    expect(page.dom).toContain(requirement.quote);
+    expect(page.dom).toContain(other?.quote ?? '');
+    expect(page.dom).not.toMatch(/googletagmanager|google-analytics/i);
+  }, 90_000);
 });

@@ -6,6 +6,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { buildHtmlReport, findAnalytics, scrubHtml, scrubUrls } from '../harness/report/build-html.js';
 import { categorize } from '../harness/report/categories.js';
+import { evaluateQualityGate, parseQualityGate } from '../harness/report/quality-gate.js';
+import { requirementsPageHref } from '../harness/report/requirements-page.js';
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -135,4 +139,69 @@ describe('environment info', () => {
     expect(info['since last run']).toBe('PT-A: fail → pass');
     expect(info['flaky checks']).toBe('f (passed → failed → passed)');
   });
+});
+
+/** The report's inlined data files (single-file mode: d("path","base64")), decoded. */
+function inlinedData(index: string): Map<string, string> {
+  const html = readFileSync(index, 'utf8');
+  return new Map([...html.matchAll(/\bd\("([^"]+)","([A-Za-z0-9+/=]*)"\)/g)].map((m) => [m[1] ?? '', Buffer.from(m[2] ?? '', 'base64').toString('utf8')]));
+}
+
+describe('history, trends, the requirements page and a quality gate', () => {
+  const conformance = (failed: number) => ({
+    version: '0.1.0', profile: 'quick', seed: 42, startedAt: '2026-11-23T10:00:00Z', targets: {}, notTested: {}, embedded: true, strict: false, outcome: failed > 0 ? 'fail' : 'pass',
+    summary: { passed: 3, failed, warnings: 1, notRun: 0, errors: 0, inconclusive: 0, requests: 9, checks: 4 + failed },
+    requirements: [{ id: 'GW-PIXIN-AMOUNT-MIN', verdict: failed > 0 ? 'fail' : 'pass', evaluations: 7, checks: [] }],
+    scope: { required: false, complete: true, apis: ['gateway'], requirements: 10, checks: 5, missingRequirements: [{ id: 'GW-X', verdict: 'not-run', reason: 'r' }], missingChecks: [], outOfScope: [] },
+  });
+
+  test('--history: each report appends its run; the next one carries the earlier runs (trends)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'paygate-history-'));
+    dirs.push(root);
+    const results = join(root, 'allure-results');
+    mkdirSync(results);
+    const history = join(root, 'allure-history.jsonl');
+    writeFileSync(join(results, '11111111-result.json'), JSON.stringify(result('11111111', 'amount at minimum is accepted', 'passed')));
+    buildHtmlReport({ resultsDir: results, outputDir: join(root, 'one'), historyPath: history });
+    writeFileSync(join(results, '11111111-result.json'), JSON.stringify(result('11111111', 'amount at minimum is accepted', 'failed', 'status.unexpected')));
+    const second = buildHtmlReport({ resultsDir: results, outputDir: join(root, 'two'), historyPath: history });
+    expect(readFileSync(history, 'utf8').trim().split('\n')).toHaveLength(2);
+    const earlier = [...inlinedData(second.index)].filter(([path]) => path.startsWith('data/history/'));
+    expect(earlier).toHaveLength(1);
+    expect(earlier[0]?.[1]).toContain('"status":"passed"');
+  }, 60_000);
+
+  test('the requirements catalogue is a page of the report, with the quoted words and the run\'s verdicts', () => {
+    const root = mkdtempSync(join(tmpdir(), 'paygate-reqpage-'));
+    dirs.push(root);
+    const results = join(root, 'allure-results');
+    mkdirSync(results);
+    writeFileSync(join(results, '11111111-result.json'), JSON.stringify(result('11111111', 'amount at minimum is accepted', 'passed')));
+    writeFileSync(join(root, 'conformance.json'), JSON.stringify(conformance(0)));
+    const built = buildHtmlReport({ resultsDir: results, outputDir: join(root, 'allure-report') });
+    const page = inlinedData(built.index).get(`data/test-results/${requirementsPageHref().slice(1)}.json`);
+    expect(page).toContain('Requirements catalogue');
+    expect(page).toContain('GW-PIXIN-AMOUNT-MIN');
+    expect(page).toContain('pass (7)');
+  }, 60_000);
+
+  test('--quality-gate: rules on the run\'s verdict, shown in the report; a failed gate exits 1', () => {
+    expect(parseQualityGate('maxFailures=0, successRate=0.9')).toEqual({ maxFailures: 0, successRate: 0.9 });
+    expect(() => parseQualityGate('maxFailures=zero')).toThrow(/not a rule/);
+    expect(() => parseQualityGate('successRate=95')).toThrow(/ratio between 0 and 1/);
+    const pass = evaluateQualityGate({ maxFailures: 0, minTestsCount: 4, successRate: 1, minRequirementsDecided: 0.9 }, conformance(0) as never);
+    expect(pass.passed).toBe(true);
+    const fail = evaluateQualityGate({ maxFailures: 0, maxWarnings: 0 }, conformance(1) as never);
+    expect(fail.results.map((r) => [r.rule, r.actual, r.success])).toEqual([['maxFailures', 1, false], ['maxWarnings', 1, false]]);
+    const root = mkdtempSync(join(tmpdir(), 'paygate-gate-'));
+    dirs.push(root);
+    mkdirSync(join(root, 'allure-results'));
+    writeFileSync(join(root, 'allure-results', '11111111-result.json'), JSON.stringify(result('11111111', 'amount below minimum is rejected', 'failed', 'x')));
+    writeFileSync(join(root, 'conformance.json'), JSON.stringify(conformance(1)));
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+    const run = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'report', '--reports-dir', root, '--quality-gate', 'maxFailures=0'], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stdout).toContain('quality gate FAILED: ✗ failed checks (and harness errors): 1 (at most 0)');
+    expect(readFileSync(join(root, 'allure-results', 'environment.properties'), 'utf8')).toContain('quality gate=FAILED');
+  }, 60_000);
 });

@@ -1,12 +1,13 @@
 // Sharded runs: each shard's fragment merges into one conformance report.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Requirement } from '../harness/contract/requirements.js';
-import { fragmentFiles, mergeFragments, readFragments } from '../harness/report/merge.js';
+import { fragmentFiles, mergeFragments, mergeProblems, readFragments } from '../harness/report/merge.js';
+import { exitCodeFor } from '../harness/report/verdict.js';
 import type { VerdictFragment } from '../harness/report/verdict-reporter.js';
 import type { CheckRecord, RunInfo } from '../harness/report/verdict.js';
 import { reported } from './report-fixtures.js';
@@ -66,12 +67,23 @@ describe('mergeFragments', () => {
     ]);
   });
 
-  test('reports a missing shard and mismatched seeds', () => {
-    const second = fragments[1];
-    if (second === undefined) throw new Error('fixture');
-    expect(mergeFragments([second], catalogue).problems).toEqual(['shard 1/2 is missing']);
-    const reseeded = { ...second, run: { ...second.run, seed: 10 } };
-    expect(mergeFragments([fragments[0] ?? second, reseeded], catalogue).problems).toEqual(['fragments ran with different seeds']);
+  test('names missing, duplicated and mismatched shards; a merge with any of them is PARTIAL', () => {
+    const [first, second] = fragments;
+    if (first === undefined || second === undefined) throw new Error('fixture');
+    expect(mergeProblems([second])).toEqual({ incomplete: ['shard 1/2 is missing'], mismatched: [] });
+    expect(mergeProblems([first, first, second]).incomplete).toEqual(['shard 1/2 appears more than once']);
+    const other = (over: Partial<RunInfo>) => ({ ...second, run: { ...second.run, ...over } });
+    expect(mergeProblems([first, other({ seed: 10 })]).mismatched).toEqual(['fragments disagree on the seed: 9 vs 10']);
+    expect(mergeProblems([first, other({ version: '0.2.0' })]).mismatched).toEqual(['fragments disagree on the tool version: "0.1.0" vs "0.2.0"']);
+    expect(mergeProblems([first, other({ profile: 'full' })]).mismatched).toEqual(['fragments disagree on the profile: "quick" vs "full"']);
+    expect(mergeProblems([first, other({ embedded: false })]).mismatched[0]).toMatch(/^fragments disagree on the target/);
+    const passing = { ...second, checks: [check('g2', 'GW-A', 'passed', 1)] };
+    const { report } = mergeFragments([passing], catalogue);
+    expect(report.verdict).toBe('partial');
+    expect(report.merge).toEqual({ shards: [2], count: 2, problems: ['shard 1/2 is missing'] });
+    expect(exitCodeFor(report)).toBe(5);
+    // a shard given twice counts once
+    expect(mergeFragments([first, first, second], catalogue).report.summary.checks).toBe(3);
   });
 
   test('the merge command writes conformance.json/md from reports/verdict-fragments and exits 1 on a failure', () => {
@@ -89,5 +101,24 @@ describe('mergeFragments', () => {
     expect(json.tool).toBe('paygate-conformance');
     expect(json.summary.checks).toBe(3);
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('Conformance report');
+  });
+
+  test('a merge of 2 of 3 shards is refused (exit 5, nothing written) unless --allow-partial, which makes it PARTIAL', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paygate-merge-'));
+    dirs.push(dir);
+    mkdirSync(join(dir, 'verdict-fragments'));
+    const three = [1, 2].map((index) => ({ ...fragments[0]!, shard: { index, count: 3 }, checks: [check(`g${index}`, 'GW-A', 'passed', 1)] }));
+    three.forEach((f) => writeFileSync(join(dir, 'verdict-fragments', `shard-${f.shard.index}.json`), JSON.stringify(f)));
+    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+    const refused = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'merge', '--reports-dir', dir], { encoding: 'utf8' });
+    expect(refused.status).toBe(5);
+    expect(refused.stderr).toContain('shard 3/3 is missing');
+    expect(existsSync(join(dir, 'conformance.json'))).toBe(false);
+    const allowed = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'merge', '--reports-dir', dir, '--allow-partial'], { encoding: 'utf8' });
+    expect(allowed.status, allowed.stderr).toBe(5);
+    const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { verdict: string; merge: { problems: string[] } };
+    expect(json.verdict).toBe('partial');
+    expect(json.merge.problems).toEqual(['shard 3/3 is missing']);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('Merged from shard(s) 1, 2 of 3 (--allow-partial: shard 3/3 is missing)');
   });
 });

@@ -182,8 +182,7 @@ describe('renderMarkdown', () => {
   });
 
   test('certify renders a certificate with target, date, version, profile, seed and PASS/FAIL', () => {
-    const passing = sampleChecks().filter((c) => c.state !== 'failed');
-    const ok = renderMarkdown(buildConformance(run({ profile: 'certify', seed: 7 }), passing, catalogue));
+    const ok = renderMarkdown(buildConformance(run({ profile: 'certify', seed: 7 }), completeCertify(), catalogue));
     expect(ok).toContain('# Certificate of conformance');
     expect(ok).toContain('## Result: **PASS**');
     expect(ok).toContain('| Target (gateway) | `http://127.0.0.1:1`');
@@ -207,6 +206,54 @@ describe('renderMarkdown', () => {
     const c = outcome({ check: 'a|b', title: 'pipe | name', requirements: ['GW-UNCOVERED'] });
     const md = renderMarkdown(buildConformance(run(), [c], catalogue));
     expect(md).toContain('a\\|b');
+  });
+});
+
+/** Every in-scope requirement of `catalogue` decided by a check that passed or warned: a complete certify run. */
+function completeCertify(): CheckRecord[] {
+  return [
+    outcome({ check: 'gateway.pixin.amount-ok', requirements: ['GW-PIXIN-AMOUNT-MIN', 'GW-UNCOVERED'] }),
+    outcome({ check: 'gateway.pixin.doc', requirements: ['GW-PIXIN-DOC'], warnings: [reported('document.punctuation', ['GW-PIXIN-DOC'], { severity: 'warning' })] }),
+    outcome({ check: 'gateway.auth.expiry', requirements: ['GW-AUTH-TOKEN-EXPIRY'] }),
+    outcome({ check: 'partner.charge.create', requirements: ['PT-CHARGE-CREATE'] }),
+    outcome({ check: 'partner.live', requirements: ['PT-LIVE-KEY'] }),
+  ];
+}
+
+describe('verdicts over a complete scope', () => {
+  test('a certify run that decided everything in scope passes', () => {
+    const report = buildConformance(run({ profile: 'certify' }), completeCertify(), catalogue);
+    expect(report.scope).toMatchObject({ required: true, complete: true, apis: ['gateway', 'partner'], requirements: 6, checks: 5, missingRequirements: [], missingChecks: [] });
+    expect(report.verdict).toBe('pass');
+    expect(exitCodeFor(report)).toBe(0);
+  });
+
+  test('a certify run with one optional credential missing ends PARTIAL (exit 5), saying what is missing and why', () => {
+    const checks = completeCertify().map((c) => (c.check === 'partner.live' ? { ...c, state: 'not-run' as const, notRun: 'PARTNER_LIVE_API_KEY not set', evaluations: {} } : c));
+    const report = buildConformance(run({ profile: 'certify' }), checks, catalogue);
+    expect(report.verdict).toBe('partial');
+    expect(exitCodeFor(report)).toBe(5);
+    expect(report.scope.missingChecks).toEqual([{ check: 'partner.live', state: 'not-run', reason: 'PARTNER_LIVE_API_KEY not set' }]);
+    expect(report.scope.missingRequirements).toEqual([{ id: 'PT-LIVE-KEY', verdict: 'not-run', reason: 'PARTNER_LIVE_API_KEY not set' }]);
+    const md = renderMarkdown(report);
+    expect(md).toContain('## Result: **PARTIAL**');
+    expect(md).toMatch(/\| partner\.live \| not-run \| PARTNER_LIVE_API_KEY not set \|/);
+    expect(renderSummary(report)).toContain('partner.live (not-run): PARTNER_LIVE_API_KEY not set');
+    // the same run without certify or --strict: a pass, as before
+    expect(buildConformance(run({ profile: 'full' }), checks, catalogue).verdict).toBe('pass');
+    // a failure still wins
+    expect(exitCodeFor(buildConformance(run({ profile: 'certify' }), [...checks, ...sampleChecks().slice(0, 1)], catalogue))).toBe(1);
+  });
+
+  test('APIs left out of the run are out of scope, never missing; so are checks the profile does not run', () => {
+    const gatewayOnly = completeCertify().filter((c) => c.api === 'gateway');
+    const report = buildConformance(run({ profile: 'certify', notTested: { partner: '--api gateway' } }), gatewayOnly, catalogue);
+    expect(report.scope).toMatchObject({ complete: true, apis: ['gateway'], requirements: 4 });
+    expect(report.scope.outOfScope).toContain('partner API not tested (--api gateway)');
+    expect(report.verdict).toBe('pass');
+    // --strict in quick: timer requirements and timer checks are out of scope
+    const quick = completeCertify().map((c) => (c.check === 'gateway.auth.expiry' ? { ...c, state: 'not-run' as const, outOfScope: true, notRun: 'waits for a contract timer', evaluations: {} } : c));
+    expect(buildConformance(run({ strict: true }), quick.filter((c) => c.check !== 'gateway.pixin.doc'), catalogue.filter((r) => r.id !== 'GW-PIXIN-DOC')).verdict).toBe('pass');
   });
 });
 

@@ -82,6 +82,10 @@ export interface CliOptions extends SelectionOptions {
   writeBaseline?: string;
   /** JSON-lines history file (harness/report/history.ts), absolute */
   history?: string;
+  /** write the run's HTTP Archive, reports/exchanges.har (harness/report/har.ts) */
+  har?: boolean;
+  /** a failing check runs this many times more in the same run: confirmed or flaky */
+  confirmFailures?: number;
 }
 
 /** fast-check seeds are 32-bit signed integers */
@@ -304,6 +308,9 @@ export function toCliOptions(raw: RawValues, cwd: string = process.cwd()): CliOp
   options.noPreflight = bool(raw, 'no-preflight');
   options.noAllure = bool(raw, 'no-allure');
   options.dryRun = bool(raw, 'dry-run');
+  if (bool(raw, 'har')) options.har = true;
+  const confirm = text('confirm-failures');
+  if (confirm !== undefined) options.confirmFailures = integer('--confirm-failures', confirm, 1, 20);
   options.help = bool(raw, 'help');
   options.version = bool(raw, 'version');
   if (bool(raw, 'json')) options.json = true;
@@ -452,6 +459,7 @@ export function workerEnv(options: CliOptions, seed: number, remote = false): Re
   if (network?.clientKey !== undefined) env['PAYGATE_CLIENT_KEY'] = network.clientKey;
   if (network?.clientPfx !== undefined) env['PAYGATE_CLIENT_PFX'] = network.clientPfx;
   if (options.replay !== undefined) env['PAYGATE_REPLAY'] = options.replay;
+  if (options.confirmFailures !== undefined) env['PAYGATE_CONFIRM_FAILURES'] = String(options.confirmFailures);
   if (options.shard !== undefined) env['PAYGATE_SHARD'] = `${options.shard.index}/${options.shard.count}`;
   if (options.receiver !== undefined) {
     env['PAYGATE_TARGET_KIND'] = 'receiver';

@@ -59,6 +59,8 @@ export const RUN_OPTIONS: readonly OptionSpec[] = [
   { name: 'baseline', value: 'FILE', group: 'Reports', help: 'YAML of accepted deviations (schemas/baseline.schema.json): the run fails only on findings not in it' },
   { name: 'write-baseline', value: 'FILE', group: 'Reports', help: 'write a baseline accepting every finding of this run (fill in the reasons)' },
   { name: 'history', value: 'FILE', group: 'Reports', help: 'append this run to a JSON-lines history; reports name verdict changes and flaky checks' },
+  { name: 'har', group: 'Reports', help: 'write reports/exchanges.har: every HTTP exchange of the run (HAR 1.2, secrets redacted), one entry per request' },
+  { name: 'confirm-failures', value: 'N', group: 'Reports', help: 'run each failing check N times more in the same run (the same seed and case); it is labelled confirmed (failed every time) or flaky (k/N)' },
   { name: 'version', group: 'Reports', help: 'print the tool version' },
   { ...HELP, group: 'Reports' },
 ];
@@ -105,16 +107,24 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'report',
     summary: 'build reports/allure-report/index.html: one self-contained file that opens from file://',
-    usage: 'report [--reports-dir DIR]',
-    options: [REPORTS_DIR, { name: 'results', value: 'DIR', help: 'the Allure results (default DIR/allure-results)' }, { name: 'output', value: 'DIR', help: 'where the report goes (default DIR/allure-report)' }, HELP],
+    usage: 'report [--reports-dir DIR] [--history FILE] [--quality-gate RULES]',
+    options: [
+      REPORTS_DIR,
+      { name: 'results', value: 'DIR', help: 'the Allure results (default DIR/allure-results)' },
+      { name: 'output', value: 'DIR', help: 'where the report goes (default DIR/allure-report)' },
+      { name: 'history', value: 'FILE', help: "Allure's history (JSON lines): the report shows history and trends across the runs it holds" },
+      { name: 'quality-gate', value: 'RULES', help: 'e.g. maxFailures=0,successRate=0.95 (also maxWarnings, minTestsCount, minRequirementsDecided): shown in the report; exit 1 when it fails' },
+      HELP,
+    ],
   },
   {
     name: 'merge',
     summary: 'merge sharded verdicts (DIR/verdict-fragments/shard-*.json) into DIR/conformance.{json,md}',
-    usage: 'merge [--reports-dir DIR] [--baseline FILE] [--history FILE] [fragment.json …]',
+    usage: 'merge [--reports-dir DIR] [--allow-partial] [--baseline FILE] [--history FILE] [fragment.json …]',
     positionals: true,
     options: [
       REPORTS_DIR,
+      { name: 'allow-partial', help: 'merge missing, duplicated or mismatched shards anyway: the verdict is PARTIAL (without it they are refused, nothing written)' },
       { name: 'baseline', value: 'FILE', help: 'the run\'s baseline: reports stale and expired entries (each shard saw part of the run)' },
       { name: 'history', value: 'FILE', help: 'compare with and append to this history' },
       HELP,
@@ -153,11 +163,23 @@ export const COMMANDS: readonly CommandSpec[] = [
     options: [...RUN_OPTIONS.filter((o) => o.name !== 'help' && o.name !== 'version'), HELP],
   },
   {
+    name: 'certify',
+    summary: 'a certify run keeping every exchange, then its bundle DIR/certificate/ (certificate, HAR, reports, MANIFEST.sha256)',
+    usage: 'certify --implementation-name NAME --implementation-version VERSION [run flags]',
+    options: [
+      { name: 'implementation-name', value: 'NAME', help: 'the implementation certified (required)' },
+      { name: 'implementation-version', value: 'VERSION', help: 'its version (required)' },
+      ...RUN_OPTIONS.filter((o) => o.name !== 'profile' && o.name !== 'shard' && o.name !== 'no-allure'),
+    ],
+    notes: ['Exit code: the run\'s (0 PASS, 1 FAIL, 4 INCONCLUSIVE, 5 PARTIAL); 2 bad usage; 3 the bundle could not be written. PAYGATE_SIGN_COMMAND signs the manifest (README "Certification").'],
+  },
+  {
     name: 'verify',
-    summary: 'verify a certificate (reports/certificate/): not available in this version',
+    summary: 'check a certification bundle (default reports/certificate): exit 1 naming any altered, added or missing file',
     usage: 'verify [DIR]',
     positionals: true,
     options: [HELP],
+    notes: ['PAYGATE_VERIFY_COMMAND, when set, checks MANIFEST.sha256.sig too ({manifest} and {signature} are replaced by the paths).'],
   },
 ];
 

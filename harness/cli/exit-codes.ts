@@ -19,7 +19,7 @@ export const EXIT_CODES: readonly { code: ExitCode; meaning: string }[] = [
   { code: EXIT.usage, meaning: 'bad configuration or usage: an unknown flag, a bad value, a config file that does not validate, a selection that matches no check' },
   { code: EXIT.harness, meaning: 'the suite itself broke (harness error), or no check ran: no conformance verdict' },
   { code: EXIT.inconclusive, meaning: 'inconclusive: nothing failed, but the target could not be tested from here (preflight, DNS, TLS, proxy, credentials, transport, time limit)' },
-  { code: EXIT.partial, meaning: 'partial (reserved): a certify or strict run whose scope was not fully evaluated, or a merge of incomplete shards' },
+  { code: EXIT.partial, meaning: 'partial: a certify or strict run whose scope was not fully evaluated, or a merge of incomplete shards (`merge --allow-partial`)' },
 ];
 
 /** The table as text, for --help (wrapped to `width` columns). */

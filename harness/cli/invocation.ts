@@ -5,7 +5,7 @@
  *
  * The bin (bin/paygate-conformance.js) sets PAYGATE_INVOCATION=bin; the test workers inherit it.
  */
-export type Subcommand = 'run' | 'report' | 'merge' | 'reference';
+export type Subcommand = 'run' | 'report' | 'merge' | 'reference' | 'certify' | 'verify';
 
 export function invokedThroughBin(env: NodeJS.ProcessEnv = process.env): boolean {
   return env['PAYGATE_INVOCATION'] === 'bin';
@@ -17,6 +17,8 @@ const SCRIPTS: Record<Subcommand, string> = {
   report: 'npm run report --',
   merge: 'npm run report:merge --',
   reference: 'npm run reference',
+  certify: 'npm run certify --',
+  verify: 'npm run verify --',
 };
 
 /**

@@ -135,10 +135,15 @@ async function dispatch(spec: CommandSpec, args: readonly string[], env: NodeJS.
       const { configPrintCommand } = await import('./config-print.js');
       return configPrintCommand(parsed.values, parsed.given, env);
     }
-    case 'verify':
-      parseFlags(args, spec.options, { positionals: true });
-      console.error('paygate-conformance verify: not available in this version (certificates, reports/certificate/, come with a later one)');
-      return EXIT.usage;
+    case 'certify': {
+      const { certify } = await import('./certify.js');
+      return certify(args, env);
+    }
+    case 'verify': {
+      const parsed = parseFlags(args, spec.options, { positionals: true });
+      const { verifyCommand } = await import('../report/verify.js');
+      return verifyCommand(parsed.positionals);
+    }
     default:
       return EXIT.harness;
   }

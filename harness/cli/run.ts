@@ -137,7 +137,8 @@ async function cleanOutputs(reportsDir: string, options: CliOptions): Promise<vo
     rmSync(fragmentPath(reportsDir, options.shard.index), { force: true });
     return;
   }
-  for (const name of ['allure-results', 'allure-report', 'conformance.json', 'conformance.md', 'junit.xml', 'verdict-fragments', 'failures']) {
+  const { HAR_FILE, spoolDir } = await import('../report/har.js');
+  for (const name of ['allure-results', 'allure-report', 'conformance.json', 'conformance.md', 'junit.xml', 'verdict-fragments', 'failures', HAR_FILE, spoolDir(HAR_FILE)]) {
     rmSync(join(reportsDir, name), { recursive: true, force: true });
   }
 }
@@ -297,6 +298,14 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, control: Run
   // the user's working directory, not the package's: an installed package must not write into node_modules
   const reportsDir = resolve(cwd, options.reportsDir ?? env['PAYGATE_REPORTS_DIR'] ?? 'reports');
   process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
+  if (options.har === true) {
+    // every check spools its exchanges there; the verdict reporter writes the archive (harness/report/har.ts)
+    const { HAR_FILE } = await import('../report/har.js');
+    const har = join(reportsDir, HAR_FILE);
+    exported['PAYGATE_HAR'] = har;
+    env['PAYGATE_HAR'] = har;
+    process.env['PAYGATE_HAR'] = har;
+  }
   io.info(header(options, seed, env, selection, cwd));
 
   const { runnableFile } = await import('./manifest.js');
@@ -401,6 +410,7 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, control: Run
             conformance: rel(join(reportsDir, 'conformance.md')),
             json: rel(join(reportsDir, 'conformance.json')),
             junit: rel(join(reportsDir, 'junit.xml')),
+            ...(options.har === true && { har: rel(join(reportsDir, 'exchanges.har')) }),
             ...(failureFiles.size > 0 && { failures: `${rel(join(reportsDir, 'failures'))}/ (one file per failing check: \`${commandFor('run')} replay FILE\`)` }),
             ...(!options.noAllure && {
               allure: `${rel(join(reportsDir, 'allure-results'))} (${commandFor('report', { bare: dirFlag === '' })}${dirFlag} → ${rel(join(reportsDir, 'allure-report', 'index.html'))}, one file)`,

@@ -77,11 +77,11 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
   }
   out.push('');
   const cov = scopedCoverage(report);
-  const scope = `the ${apis.join(' and ')} ${apis.length === 1 ? 'API' : 'APIs'}`;
+  const apisText = `the ${apis.join(' and ')} ${apis.length === 1 ? 'API' : 'APIs'}`;
   out.push(
     partial
-      ? `requirements decided: ${cov.checked} by the checks selected (of ${cov.checkable} checkable of ${scope})`
-      : `requirements decided: ${cov.checked}/${cov.checkable} checkable of ${scope}; ${cov.unobservable} unobservable; ${cov.notCovered.length} not covered by any check`,
+      ? `requirements decided: ${cov.checked} by the checks selected (of ${cov.checkable} checkable of ${apisText})`
+      : `requirements decided: ${cov.checked}/${cov.checkable} checkable of ${apisText}; ${cov.unobservable} unobservable; ${cov.notCovered.length} not covered by any check`,
   );
   if (report.selection !== undefined) {
     out.push(paint('yellow', `partial run: ${report.selection.checks.length} of ${report.selection.of} checks selected (${selectionText(report.selection)}): no verdict on the whole contract`));
@@ -111,7 +111,8 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
       const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => `#${number.get(f.key) ?? '?'}`))];
       // the failure file replays it with the run's flags, seed and path (harness/cli/replay.ts)
       const file = options.failureFiles?.get(c.check);
-      out.push(`  ${paint('red', '✗')} ${c.check}: ${refs.length > 0 ? `deviation ${refs.join(', ')}` : (c.error ?? 'the test failed').split('\n')[0]}`, `    replay: ${file !== undefined ? `${commandFor('run')} replay ${shellQuote(file)}` : defaultReplay(report, c)}`);
+      const confirmed = c.confirmation !== undefined ? ` (${c.confirmation.label} ${c.confirmation.failed}/${c.confirmation.runs})` : '';
+      out.push(`  ${paint('red', '✗')} ${c.check}: ${refs.length > 0 ? `deviation ${refs.join(', ')}` : (c.error ?? 'the test failed').split('\n')[0]}${confirmed}`, `    replay: ${file !== undefined ? `${commandFor('run')} replay ${shellQuote(file)}` : defaultReplay(report, c)}`);
     }
     if (failed.length > max) out.push(`  … ${failed.length - max} more in conformance.md`);
   }
@@ -127,6 +128,15 @@ export function renderSummary(report: ConformanceReport, options: SummaryOptions
   if (report.errors.length > 0) {
     out.push('', paint('magenta', `harness errors (${report.errors.length}) — the suite broke, not the target:`));
     for (const e of report.errors.slice(0, max)) out.push(`  ✗ ${e.check}: ${e.message}`);
+  }
+  const scope = report.scope;
+  if (scope !== undefined && scope.required && !scope.complete) {
+    out.push('', `partial — ${scope.missingRequirements.length} requirement(s) and ${scope.missingChecks.length} check(s) in scope left undecided (a certify or --strict run passes only on its whole scope):`);
+    for (const c of scope.missingChecks.slice(0, max)) out.push(`  - ${c.check} (${c.state}): ${c.reason}`);
+    for (const r of scope.missingRequirements.slice(0, Math.max(0, max - scope.missingChecks.length))) out.push(`  - ${r.id} (${r.verdict}): ${r.reason}`);
+    const shown = Math.min(max, scope.missingChecks.length) + Math.min(Math.max(0, max - scope.missingChecks.length), scope.missingRequirements.length);
+    const total = scope.missingChecks.length + scope.missingRequirements.length;
+    if (total > shown) out.push(`  … ${total - shown} more under Scope in conformance.md`);
   }
   out.push(...adoptionSummaryLines(report, max));
   const result = report.outcome.toUpperCase();

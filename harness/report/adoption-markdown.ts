@@ -3,22 +3,16 @@
  * (`--baseline`), the baseline's stale and expired entries, and what changed since the last run
  * (`--history`). Pure; called by renderMarkdown (harness/report/verdict.ts).
  */
-import type { AcceptedRef, BaselineStatus } from './baseline.js';
+import type { BaselineStatus } from './baseline.js';
+import type { AcceptedFinding } from './outcome.js';
 import { baselineProblemLines } from './baseline.js';
 import type { HistoryComparison } from './history.js';
 import { findingHeadline } from './format.js';
 
 export type { HistoryComparison };
 
-/** One accepted finding in conformance.json. */
-export interface AcceptedEntry extends AcceptedRef {
-  check: string;
-  requirements: string[];
-  code: string;
-  title: string;
-  expected: string;
-  actual: string;
-}
+/** One accepted finding in conformance.json: the finding as the check's outcome carries it, and the check. */
+export type AcceptedEntry = AcceptedFinding & { check: string };
 
 /** A partial run's selection (harness/cli/selection.ts), as conformance.json records it. */
 export interface SelectionPart {

@@ -48,20 +48,7 @@ export function adoptionFromEnv(env: NodeJS.ProcessEnv = process.env): AdoptionO
 }
 
 export function acceptedEntries(report: Pick<ConformanceReport, 'checks'>): AcceptedEntry[] {
-  return report.checks.flatMap((c) =>
-    (c.accepted ?? []).map((a) => ({
-      check: c.check,
-      requirements: a.requirements.length > 0 ? a.requirements : c.requirements,
-      code: a.code,
-      title: a.title,
-      expected: a.expected,
-      actual: a.actual,
-      entry: a.entry,
-      severity: a.severity,
-      reason: a.reason,
-      ...(a.expires !== undefined && { expires: a.expires }),
-    })),
-  );
+  return report.checks.flatMap((c) => (c.accepted ?? []).map((a) => ({ ...a, check: c.check, requirements: a.requirements.length > 0 ? a.requirements : c.requirements })));
 }
 
 /** Adds accepted findings, baseline status and history to the report (in place) and appends to the history file. */

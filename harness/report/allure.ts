@@ -2,21 +2,18 @@
  * Allure annotations for one check, through allure-js-commons (a no-op outside allure-vitest).
  *
  * Layout in the report: epic = API, feature = functional area, story = each requirement ID,
- * severity, a `requirement` link per ID to its anchor in reports/conformance.md, parameters (seed,
- * sizes…), and one step per HTTP exchange with the request, the response and a curl line as
- * attachments. Exchanges are already redacted by harness/http/client.ts.
+ * severity, a description quoting the contract's words for each requirement, a `requirement` link
+ * per ID to the requirements catalogue inside the report (harness/report/requirements-page.ts),
+ * parameters (seed, sizes…), and one step per HTTP exchange with the request, the response and a
+ * curl line as attachments. Exchanges are already redacted by harness/http/client.ts.
  */
 import * as allure from 'allure-js-commons';
-import type { TestContext } from 'vitest';
 import type { Exchange } from '../core/exchange.js';
-import type { AcceptedFinding, CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
+import type { CheckApi, CheckOutcome, CheckSeverity, TaskHolder } from './outcome.js';
 import { writeOutcome } from './outcome.js';
-import { renderFinding, renderSequence } from './format.js';
+import { acceptedLine, renderFinding, renderSequence } from './format.js';
+import { checkDescription, requirementLink } from './requirements-page.js';
 
-/** Where the report links a requirement: its anchor in conformance.md, from the Allure report dir. */
-export function requirementLink(id: string): string {
-  return `../conformance.md#${id}`;
-}
 
 export interface AnnotateOptions {
   /** extra parameters shown on the test (seed, sizes, generator settings) */
@@ -115,9 +112,9 @@ export async function attachText(name: string, text: string): Promise<void> {
 /** How many exchanges a check attaches at most (a property can make hundreds). */
 const MAX_ATTACHED_EXCHANGES = 40;
 
-/** The line Allure (a skipped step) and JUnit (a test annotation) show for an accepted finding. */
-export function acceptedLine(a: AcceptedFinding): string {
-  return `accepted deviation ${a.code} (${a.severity}; baseline entry #${a.entry + 1}${a.expires !== undefined ? `, expires ${a.expires}` : ''}): ${a.title} — ${a.reason}`;
+/** `confirmed 3/3`, `flaky 1/3`: how often a failing case failed again (`--confirm-failures`). */
+export function confirmationText(c: NonNullable<CheckOutcome['confirmation']>): string {
+  return `${c.label} ${c.failed}/${c.runs}`;
 }
 
 /** The check's findings (failures, then warnings) and its failing sequence, as text. */
@@ -129,32 +126,30 @@ export function outcomeFindingsText(outcome: Pick<CheckOutcome, 'failures' | 'wa
 }
 
 /**
- * Ends a check's reporting, from its outcome as it is: stores it for the verdict reporter, and
- * makes it visible in Allure and JUnit. Warnings show wherever failures do: in Allure a `warning`
- * tag, one broken step per warning and the `findings` attachment; in JUnit on stderr (system-err).
- * A failing sequence is an attachment of its own; accepted findings are a tag and a skipped step
- * each in Allure, a test annotation each in JUnit. Failures need nothing more: the failing test's
- * error carries them.
+ * Ends a check's reporting, from its outcome as it is: stores it for the verdict reporter (which
+ * writes conformance.json/md and junit.xml from it), and makes it visible in Allure. Warnings show
+ * wherever failures do: a `warning` tag, one broken step per warning and the `findings`
+ * attachment. A failing sequence is an attachment of its own; accepted findings are a tag and a
+ * skipped step each. Failures need nothing more: the failing test's error carries them.
  */
-export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder & Partial<Pick<TestContext, 'annotate'>>, exchanges: readonly Exchange[] = []): Promise<void> {
+export async function reportOutcome(outcome: CheckOutcome, holder?: TaskHolder, exchanges: readonly Exchange[] = []): Promise<void> {
   writeOutcome(outcome, holder);
-  if (outcome.notRun !== undefined) await allure.description(`Not run: ${outcome.notRun}`);
-  if (outcome.inconclusive !== undefined) await allure.description(`Inconclusive: ${outcome.inconclusive}`);
+  await allure.description(checkDescription(outcome.requirements, { ...(outcome.notRun !== undefined && { notRun: outcome.notRun }), ...(outcome.inconclusive !== undefined && { inconclusive: outcome.inconclusive }) }));
   if (outcome.warnings.length > 0) {
     await allure.tag('warning');
     for (const warning of outcome.warnings) await allure.logStep(`warning ${warning.code}: ${warning.title}`, allure.Status.BROKEN);
-    console.warn(outcome.warnings.map((w) => renderFinding(w)).join('\n\n'));
   }
   const findings = outcomeFindingsText({ failures: outcome.failures, warnings: outcome.warnings });
   if (findings !== '') await allure.attachment('findings', findings, 'text/plain');
   if (outcome.sequence !== undefined) await allure.attachment('failing sequence', renderSequence(outcome.sequence), 'text/plain');
   if (outcome.replay !== undefined) await allure.parameter('replay', outcome.replay);
+  if (outcome.confirmation !== undefined) {
+    await allure.tag(outcome.confirmation.label);
+    await allure.parameter('confirmation', confirmationText(outcome.confirmation));
+  }
   if (outcome.accepted !== undefined && outcome.accepted.length > 0) {
     await allure.tag('accepted-deviation');
-    for (const a of outcome.accepted) {
-      await allure.logStep(acceptedLine(a), allure.Status.SKIPPED);
-      await holder?.annotate?.(acceptedLine(a), 'accepted-deviation');
-    }
+    for (const a of outcome.accepted) await allure.logStep(acceptedLine(a), allure.Status.SKIPPED);
   }
   await attachExchanges(exchanges.slice(0, MAX_ATTACHED_EXCHANGES));
   if (outcome.notes !== undefined && outcome.notes.length > 0) await attachText('observations', outcome.notes.join('\n'));

@@ -127,6 +127,11 @@ export function renderFinding(input: Finding | ReportedFinding, options: RenderO
   return (options.redactor ?? defaultRedactor).redactText(lines.join('\n'));
 }
 
+/** An accepted finding in one line (an Allure step, a JUnit property). */
+export function acceptedLine(a: Pick<ReportedFinding, 'code' | 'severity' | 'title'> & { entry: number; reason: string; expires?: string }): string {
+  return defaultRedactor.redactText(`accepted deviation ${a.code} (${a.severity}; baseline entry #${a.entry + 1}${a.expires !== undefined ? `, expires ${a.expires}` : ''}): ${a.title} — ${a.reason}`);
+}
+
 /** A failing fuzz sequence (harness/run/model.ts): its numbered steps, then every request as curl. */
 export function renderSequence(sequence: { steps: string; curl: readonly string[] }, format: 'text' | 'markdown' = 'text'): string {
   const text =

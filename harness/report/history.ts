@@ -23,7 +23,7 @@ export interface HistoryRecord {
   profile: string;
   seed: number | null;
   strict: boolean;
-  outcome: 'pass' | 'fail' | 'inconclusive';
+  outcome: 'pass' | 'fail' | 'inconclusive' | 'partial';
   requirements: Record<string, RequirementVerdictText>;
   checks: Record<string, CheckStateText>;
 }
@@ -45,7 +45,7 @@ export interface HistoryComparison {
   file: string;
   target: string;
   /** the last earlier run on the same target and profile, if any */
-  previous?: { startedAt: string; seed: number | null; outcome: 'pass' | 'fail' | 'inconclusive' };
+  previous?: { startedAt: string; seed: number | null; outcome: 'pass' | 'fail' | 'inconclusive' | 'partial' };
   changed: VerdictChange[];
   flaky: FlakyCheck[];
   /** earlier runs on the same target and profile */
@@ -59,7 +59,7 @@ export interface HistorySource {
   profile: string;
   seed: number | null;
   strict: boolean;
-  outcome: 'pass' | 'fail' | 'inconclusive';
+  outcome: 'pass' | 'fail' | 'inconclusive' | 'partial';
   embedded: boolean;
   targets: { gateway?: string; partner?: string };
   notTested: { gateway?: string; partner?: string };

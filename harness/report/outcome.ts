@@ -79,6 +79,11 @@ export interface CheckOutcome {
   accepted?: AcceptedFinding[];
   /** why the check did not run */
   notRun?: string;
+  /**
+   * not run because the run left it out (the API not tested, the profile's tier, a receiver run or
+   * not): out of the run's scope. A check not run for a missing capability is in scope, and missing.
+   */
+  outOfScope?: boolean;
   /** why the check could not be judged */
   inconclusive?: string;
   /** the check's time limit (ms), when it ran out of it */
@@ -100,6 +105,11 @@ export interface CheckOutcome {
   replayPath?: string;
   /** the shortest failing sequence of a model-based fuzzer */
   sequence?: FailingSequence;
+  /**
+   * `--confirm-failures N`: the failing case run N times more in the same run; `confirmed` when
+   * every one failed again, `flaky` otherwise (the check still fails: the deviation was seen)
+   */
+  confirmation?: { runs: number; failed: number; label: 'confirmed' | 'flaky' };
   durationMs: number;
   /** ms waited for the quiet-account lanes (harness/run/lane.ts), included in durationMs */
   laneWaitMs?: number;

@@ -9,7 +9,7 @@
  * PAYGATE_STRICT, PAYGATE_API) and from the target variables the global setup exports.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { SerializedError } from 'vitest';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 import type { Requirement } from '../contract/requirements.js';
@@ -18,6 +18,8 @@ import { buildConformance, renderMarkdown, APIS } from './verdict.js';
 import { isInconclusiveError } from '../http/network.js';
 import type { CheckRecord, ConformanceReport, Profile, RunInfo } from './verdict.js';
 import { adoptionFromEnv, completeReport } from './adoption.js';
+import { renderJUnit } from './junit.js';
+import { clearSpool, writeHar } from './har.js';
 
 export interface VerdictReporterOptions {
   /** where conformance.{json,md} go (default `<root>/reports`, or PAYGATE_REPORTS_DIR) */
@@ -94,7 +96,8 @@ export function outcomeOf(testCase: TestCase): CheckOutcome {
   const name = testCase.fullName;
   const file = testCase.module.relativeModuleId;
   const base = { check: `${file} > ${name}`, name, title: testCase.name, file, requirements: [], failures: [], warnings: [], requests: 0, durationMs: Math.round(testCase.diagnostic()?.duration ?? 0) };
-  if (result.state === 'skipped' || result.state === 'pending') return { ...base, state: 'not-run', notRun: (result.state === 'skipped' ? result.note : undefined) ?? 'skipped' };
+  // not selected (--grep, a test that is not a check): out of the run's scope
+  if (result.state === 'skipped' || result.state === 'pending') return { ...base, state: 'not-run', outOfScope: true, notRun: (result.state === 'skipped' ? result.note : undefined) ?? 'skipped' };
   if (result.state === 'passed') return { ...base, state: 'passed' };
   const error = result.errors?.[0];
   const code: unknown = (error as { code?: unknown } | undefined)?.code;
@@ -122,6 +125,15 @@ export function writeConformance(dir: string, report: ConformanceReport): { json
   return { json, md };
 }
 
+/** junit.xml from the checks' outcomes (harness/report/junit.ts). */
+export function writeJUnit(path: string, checks: readonly CheckRecord[], run: RunInfo): void {
+  const properties: Record<string, string> = { tool: 'paygate-conformance', version: run.version, profile: run.profile, seed: String(run.seed ?? 'n/a'), strict: String(run.strict) };
+  for (const api of APIS) if (run.targets[api] !== undefined) properties[`target.${api}`] = run.targets[api];
+  if (run.shard !== undefined) properties['shard'] = run.shard;
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, renderJUnit(checks, { startedAt: run.startedAt, properties }));
+}
+
 export function fragmentPath(dir: string, index: number): string {
   return join(dir, 'verdict-fragments', `shard-${index}.json`);
 }
@@ -140,6 +152,8 @@ export default class VerdictReporter implements Reporter {
     const shard = vitest.config.shard;
     this.shard = shard !== undefined && shard !== null ? { index: shard.index, count: shard.count } : undefined;
     this.startedAt = new Date();
+    const har = process.env['PAYGATE_HAR'];
+    if (har !== undefined && har !== '') clearSpool(har);
   }
 
   onTestRunStart(): void {
@@ -191,6 +205,9 @@ export default class VerdictReporter implements Reporter {
     const durationMs = Date.now() - this.startedAt.getTime();
     const shardText = this.shard !== undefined ? `${this.shard.index}/${this.shard.count}` : undefined;
     const run = runInfoFromEnv(process.env, this.startedAt, durationMs, shardText);
+    writeJUnit(process.env['PAYGATE_JUNIT_FILE'] ?? join(this.outputDir, 'junit.xml'), checks, run);
+    const har = process.env['PAYGATE_HAR'];
+    if (har !== undefined && har !== '') writeHar(har, checks.map((c) => c.check), run.version);
     if (this.shard !== undefined) {
       const fragment: VerdictFragment = { kind: 'paygate-verdict-fragment', shard: this.shard, run, checks };
       const path = fragmentPath(this.outputDir, this.shard.index);

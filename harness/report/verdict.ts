@@ -28,8 +28,12 @@ import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
 import type { BaselineStatus } from './baseline.js';
 export type { Profile, CheckState };
 export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable' | 'inconclusive';
-/** The run's verdict: `inconclusive` when nothing failed but the network, credentials or time kept checks from a verdict. */
-export type RunVerdict = 'pass' | 'fail' | 'inconclusive';
+/**
+ * The run's verdict: `inconclusive` when nothing failed but the network, credentials or time kept
+ * checks from a verdict; `partial` when nothing failed but a certify or --strict run did not
+ * evaluate its whole scope (see {@link Scope}).
+ */
+export type RunVerdict = 'pass' | 'fail' | 'inconclusive' | 'partial';
 export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
 
 /** One check as the report carries it: its outcome, as the worker wrote it. */
@@ -105,9 +109,36 @@ export interface Deviation extends ReportedFinding {
   failing: boolean;
 }
 
+/**
+ * What the run set out to decide, and what of it was left undecided. In scope: every observable
+ * requirement of the APIs the run tests (of the receiver scheme, in a receiver run; timer
+ * requirements only in full and certify), and every check of those APIs the profile runs. APIs left
+ * out of the run are out of scope, never "missing". A certify or --strict run passes only with
+ * nothing missing; otherwise it is PARTIAL.
+ */
+export interface Scope {
+  /** a certify or --strict run: PASS needs the whole scope */
+  required: boolean;
+  complete: boolean;
+  /** the APIs tested */
+  apis: CheckApi[];
+  /** in-scope requirements and checks */
+  requirements: number;
+  checks: number;
+  /** in-scope requirements not evaluated (not run, unevaluated, inconclusive), with why */
+  missingRequirements: { id: string; verdict: Verdict; reason: string }[];
+  /** in-scope checks that did not end passed, warned or failed, with why */
+  missingChecks: { check: string; state: CheckState; reason: string }[];
+  /** what the run left out, with why */
+  outOfScope: string[];
+}
+
 export interface ConformanceReport {
   tool: 'paygate-conformance';
-  /** pass, fail, or inconclusive (nothing failed, but checks could not be judged: see `inconclusive`) */
+  /**
+   * pass; fail; inconclusive (nothing failed, but checks could not be judged: see `inconclusive`);
+   * partial (nothing failed, but a certify or --strict run left part of its scope undecided: see `scope`)
+   */
   verdict: RunVerdict;
   version: string;
   profile: Profile;
@@ -122,6 +153,9 @@ export interface ConformanceReport {
   /** the distinct deviations: failures first, then warnings, each once with the checks that saw it */
   deviations: Deviation[];
   outcome: RunVerdict;
+  scope: Scope;
+  /** a merge of shards (harness/report/merge.ts): the shards merged, of how many, and what was wrong (--allow-partial) */
+  merge?: { shards: number[]; count: number; problems: string[] };
   /** checks that could not be judged, with the cause; with `preflight`, why the run stopped before any check */
   inconclusive: { check: string; api?: CheckApi; reason: string }[];
   /** set when the preflight (harness/run/preflight.ts) stopped the run before any check */
@@ -268,6 +302,45 @@ export function receiverScopeReason(requirement: Pick<Requirement, 'target' | 'a
   return run.receiver !== undefined ? 'receiver run: API requirements are not tested' : undefined;
 }
 
+/** Whether a catalogue requirement is one this run sets out to decide (see {@link Scope}). */
+export function inScope(requirement: Requirement, run: Pick<RunInfo, 'notTested' | 'profile' | 'receiver'>): boolean {
+  if (requirement.kind === 'unobservable') return false;
+  if (receiverScopeReason(requirement, run) !== undefined) return false;
+  if (run.receiver === undefined && run.notTested[requirement.api] !== undefined) return false;
+  return !(requirement.kind === 'timer' && run.profile === 'quick');
+}
+
+function scopeOf(run: RunInfo, checks: readonly CheckRecord[], catalogue: readonly Requirement[], verdicts: readonly RequirementVerdict[]): Scope {
+  const apis = run.receiver !== undefined ? [run.receiver.scheme] : APIS.filter((api) => run.notTested[api] === undefined);
+  const byId = new Map(verdicts.map((v) => [v.id, v]));
+  const decided = new Set<Verdict>(['pass', 'warn', 'fail']);
+  const wanted = catalogue.filter((r) => inScope(r, run));
+  const missingRequirements = wanted
+    .map((r) => byId.get(r.id))
+    .filter((v): v is RequirementVerdict => v !== undefined && !decided.has(v.verdict))
+    .map((v) => ({ id: v.id, verdict: v.verdict, reason: v.reason ?? v.verdict }));
+  const ownChecks = checks.filter((c) => !(c.state === 'not-run' && c.outOfScope === true));
+  const missingChecks = ownChecks
+    .filter((c) => c.state === 'not-run' || c.state === 'inconclusive' || c.state === 'error')
+    .map((c) => ({ check: c.check, state: c.state, reason: c.notRun ?? c.inconclusive ?? c.error ?? c.state }));
+  const outOfScope = [
+    ...Object.entries(run.notTested).map(([api, why]) => `${api} API not tested (${why})`),
+    ...(run.profile === 'quick' ? ['timer requirements and checks: the quick profile waits for no contract timer'] : []),
+    ...(run.receiver === undefined ? ['receiver duties: no receiver run'] : []),
+    'unobservable statements: no documented surface shows them',
+  ];
+  return {
+    required: run.profile === 'certify' || run.strict,
+    complete: missingRequirements.length === 0 && missingChecks.length === 0,
+    apis,
+    requirements: wanted.length,
+    checks: ownChecks.length,
+    missingRequirements,
+    missingChecks,
+    outOfScope,
+  };
+}
+
 /** Builds conformance.json from the run, every check record and the requirement catalogue. */
 export function buildConformance(
   run: RunInfo,
@@ -379,7 +452,9 @@ export function buildConformance(
     }
   }
 
-  const outcome: RunVerdict = summary.failed > 0 || summary.errors > 0 || (run.strict && summary.warnings > 0) ? 'fail' : summary.inconclusive > 0 ? 'inconclusive' : 'pass';
+  const scope = scopeOf(run, checks, catalogue, requirements);
+  const outcome: RunVerdict =
+    summary.failed > 0 || summary.errors > 0 || (run.strict && summary.warnings > 0) ? 'fail' : summary.inconclusive > 0 ? 'inconclusive' : scope.required && !scope.complete ? 'partial' : 'pass';
   return {
     tool: 'paygate-conformance',
     verdict: outcome,
@@ -394,6 +469,7 @@ export function buildConformance(
     failures,
     outcome,
     deviations: distinctDeviations(run, checks),
+    scope,
     inconclusive,
     strict: run.strict,
     embedded: run.embedded,
@@ -427,11 +503,14 @@ export function buildConformance(
  * certifier's side, see `inconclusive`). Not-run never fails.
  */
 export const EXIT_INCONCLUSIVE = 4;
-export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'> & Partial<Pick<ConformanceReport, 'preflight' | 'baseline'>>): number {
+/** 5 partial: nothing failed, but a certify or --strict run (or a merge of incomplete shards) left part of its scope undecided. */
+export const EXIT_PARTIAL = 5;
+export function exitCodeFor(report: Pick<ConformanceReport, 'summary' | 'strict'> & Partial<Pick<ConformanceReport, 'preflight' | 'baseline' | 'outcome'>>): number {
   if (report.summary.failed > 0 || (report.strict && report.summary.warnings > 0)) return 1;
   if (report.strict && (report.baseline?.problems ?? 0) > 0) return 1; // stale/expired baseline entries
   if (report.summary.errors > 0) return 3;
   if ((report.summary.inconclusive ?? 0) > 0 || report.preflight !== undefined) return EXIT_INCONCLUSIVE;
+  if (report.outcome === 'partial') return EXIT_PARTIAL;
   return 0;
 }
 
@@ -480,12 +559,35 @@ function deviationSections(report: ConformanceReport): string[] {
     for (const c of failed) {
       const refs = [...new Set([...c.failures, ...(c.failures.length === 0 ? c.warnings : [])].map((f) => f.key))].map((key) => `[#${number.get(key) ?? '?'}](#deviation-${key})`);
       const what = refs.length > 0 ? refs.join(', ') : cell(c.error ?? 'the test failed');
-      out.push(`| ${cell(c.check)} | ${what}${c.sequence !== undefined ? ' (failing sequence below)' : ''} | \`${cell(c.replay ?? defaultReplay(report, c))}\` |`);
+      const confirmed = c.confirmation !== undefined ? ` — ${c.confirmation.label} ${c.confirmation.failed}/${c.confirmation.runs}` : '';
+      out.push(`| ${cell(c.check)} | ${what}${confirmed}${c.sequence !== undefined ? ' (failing sequence below)' : ''} | \`${cell(c.replay ?? defaultReplay(report, c))}\` |`);
     }
     out.push('');
     for (const c of failed.filter((f) => f.sequence !== undefined)) {
       out.push(`### Failing sequence of ${cell(c.check)}`, '', renderSequence(c.sequence!, 'markdown'), '');
     }
+  }
+  return out;
+}
+
+function scopeSection(scope: Scope, merge: ConformanceReport['merge']): string[] {
+  const out = ['## Scope', ''];
+  if (merge !== undefined) {
+    out.push(`- Merged from shard(s) ${merge.shards.join(', ')} of ${merge.count}${merge.problems.length > 0 ? ` (--allow-partial: ${cell(merge.problems.join('; '))})` : ''}.`);
+  }
+  out.push(`- In scope: ${scope.requirements} requirement(s) and ${scope.checks} check(s) of ${scope.apis.join(' and ') || 'no API'}${scope.required ? ' (a certify or --strict run: PASS needs all of them decided)' : ''}.`);
+  out.push(`- ${scope.complete ? 'Complete: every requirement and check in scope was decided.' : `Left undecided: ${scope.missingRequirements.length} requirement(s), ${scope.missingChecks.length} check(s).`}`);
+  for (const o of scope.outOfScope) out.push(`- Out of scope: ${cell(o)}`);
+  out.push('');
+  if (scope.missingChecks.length > 0) {
+    out.push(`### Checks in scope not decided (${scope.missingChecks.length})`, '', '| check | state | why |', '|---|---|---|');
+    for (const c of scope.missingChecks) out.push(`| ${cell(c.check)} | ${c.state} | ${cell(c.reason)} |`);
+    out.push('');
+  }
+  if (scope.missingRequirements.length > 0) {
+    out.push(`### Requirements in scope not decided (${scope.missingRequirements.length})`, '', '| requirement | verdict | why |', '|---|---|---|');
+    for (const r of scope.missingRequirements) out.push(`| [${r.id}](#${r.id}) | ${r.verdict} | ${cell(r.reason)} |`);
+    out.push('');
   }
   return out;
 }
@@ -504,6 +606,8 @@ export function renderMarkdown(report: ConformanceReport): string {
         ? report.preflight !== undefined
           ? `No verdict: the run stopped before any check because the target could not be tested from here (${report.preflight.problems.join('; ')}). This says nothing about the target's conformance.`
           : `No check failed, but ${report.summary.inconclusive} check(s) could not be judged (no answer from the target, no token, or their time limit; listed below): no certificate can be issued.`
+        : report.outcome === 'partial'
+        ? `No check failed, but the run did not evaluate its whole scope: ${report.scope.missingRequirements.length} requirement(s) and ${report.scope.missingChecks.length} check(s) in scope were left undecided (listed under Scope): no certificate of conformance can be issued for part of the work.`
         : report.outcome === 'pass'
         ? 'No check failed against the target below' + (report.summary.warnings > 0 ? `; ${report.summary.warnings} check(s) reported warnings on points the contract leaves ambiguous (listed below).` : '.')
         : `The target does not conform: ${report.summary.failed} check(s) failed` +
@@ -553,6 +657,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     out.push('');
   }
 
+  out.push(...scopeSection(report.scope, report.merge));
   out.push(...adoptionMarkdown(report));
   const observed = report.checks.filter((c) => c.notes !== undefined && c.notes.length > 0);
   if (observed.length > 0) {

@@ -39,6 +39,7 @@ import type { Capability, TargetConfig } from '../config/target.js';
 import { ReceiverClient } from '../webhooks/receiver-client.js';
 import { receiverNotRunReason } from '../config/receiver-target.js';
 import { annotateCheck, outcomeFindingsText, reportOutcome } from '../report/allure.js';
+import { spoolExchanges } from '../report/har.js';
 import type { CheckSeverity } from '../report/outcome.js';
 import type { Finding, RequirementId } from '../rules/finding.js';
 import type { Rule } from '../rules/rule.js';
@@ -274,18 +275,30 @@ function boundTools(session: Session, run: CheckRun, parallel = 1): RunTools {
   };
 }
 
-function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): string | undefined {
+/**
+ * Why a check does not start, if it does not: out of the run's scope (a receiver run or not, the API
+ * not tested, the profile's tier), which never makes a run partial; or a missing optional
+ * capability (a credential), which leaves the run's scope incomplete.
+ */
+/** `--confirm-failures N` (PAYGATE_CONFIRM_FAILURES): how many times a failing check runs again. */
+function confirmFailures(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env['PAYGATE_CONFIRM_FAILURES']);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 20) : 0;
+}
+
+function notRunFor(spec: CheckSpec, target: TargetConfig, settings: RunSettings): { reason: string; outOfScope: boolean } | undefined {
   const receiverReason = receiverNotRunReason(spec);
-  if (receiverReason !== undefined || spec.target === 'receiver') return receiverReason;
-  if (settings.api !== 'both' && settings.api !== spec.api) return `--api ${settings.api}: the ${spec.api} API is not tested in this run`;
+  if (receiverReason !== undefined) return { reason: receiverReason, outOfScope: true };
+  if (spec.target === 'receiver') return undefined;
+  if (settings.api !== 'both' && settings.api !== spec.api) return { reason: `--api ${settings.api}: the ${spec.api} API is not tested in this run`, outOfScope: true };
   const apiReason = notRunReason(target, spec.api);
-  if (apiReason) return apiReason;
+  if (apiReason) return { reason: apiReason, outOfScope: true };
   for (const capability of spec.needs ?? []) {
     const reason = notRunReason(target, capability);
-    if (reason) return reason;
+    if (reason) return { reason, outOfScope: false };
   }
-  if (spec.tier === 'timer' && settings.profile === 'quick') return 'waits for a contract timer: runs in the full and certify profiles';
-  if (spec.certifyOnly && settings.profile !== 'certify') return 'runs in the certify profile only';
+  if (spec.tier === 'timer' && settings.profile === 'quick') return { reason: 'waits for a contract timer: runs in the full and certify profiles', outOfScope: true };
+  if (spec.certifyOnly && settings.profile !== 'certify') return { reason: 'runs in the certify profile only', outOfScope: true };
   return undefined;
 }
 
@@ -325,8 +338,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
   const budget = checkBudgetMs(spec, settings);
   // timer checks mostly sleep: those of one file wait side by side
   const register = spec.tier === 'timer' ? test.concurrent : test;
+  // --confirm-failures: a failing case runs this many times more, each within the check's limit
+  const confirmations = confirmFailures();
   // vitest's own limit only backs up ours, which keeps the findings made so far (plus the lane wait)
-  register(title, { timeout: budget + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
+  register(title, { timeout: budget * (1 + confirmations) + LANE_MAX_WAIT_MS + 10_000 }, async (ctx: TestContext) => {
     const started = Date.now();
     const severity = spec.severity ?? 'normal';
     const identity: CheckIdentity = {
@@ -349,10 +364,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
     });
     await annotateCheck({ checkId: spec.id, api: spec.api, area: spec.area, requirements, severity });
     const target = workerTarget();
-    const skipReason = notRunFor(spec, target, settings);
-    if (skipReason) {
-      await reportOutcome(endCheck(identity, undefined, { skipped: skipReason }, endSettings()), ctx);
-      ctx.skip(skipReason);
+    const skip = notRunFor(spec, target, settings);
+    if (skip) {
+      await reportOutcome(endCheck(identity, undefined, { skipped: skip.reason, outOfScope: skip.outOfScope }, endSettings()), ctx);
+      ctx.skip(skip.reason);
       return;
     }
     // an exclusive check holds the lanes of its kinds alone for its whole run; every request holds
@@ -400,29 +415,54 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         }
       },
     };
-    const end: CheckEnd = {};
-    // time the check's requests waited behind another check's window is not held against its budget
-    const limit = deadline(budget, blocked);
-    try {
-      // an exclusive check's own requests pass its lanes (quiet-lane.ts runHoldingLanes)
-      // every request the body makes names this check (harness/http/check-context.ts)
-      const running = inCheck(spec.id, () => (lane ? lane.run(() => body(tools)) : body(tools)));
-      // after the deadline the body may still settle; its outcome no longer matters
-      running.catch(() => undefined);
-      if ((await Promise.race([running, limit.promise])) === 'deadline') {
-        end.outOfTimeMs = budget;
-        // a property shrinking a failure hands it over: the check fails on it, not inconclusive
-        run.reachedDeadline();
-        const silent = run.exchanges.filter((e) => !e.response).length;
-        run.note(`stopped after ${budget / 1000} s: ${run.exchanges.length} request(s) made, ${silent} without a response`);
+    /** Runs the body on `on` within the check's time limit: how it ended. */
+    const runBody = async (on: CheckRun, with_: CheckTools): Promise<CheckEnd> => {
+      const end: CheckEnd = {};
+      // time the check's requests waited behind another check's window is not held against its budget
+      const limit = deadline(budget, blocked);
+      try {
+        // an exclusive check's own requests pass its lanes (quiet-lane.ts runHoldingLanes)
+        // every request the body makes names this check (harness/http/check-context.ts)
+        const running = inCheck(spec.id, () => (lane ? lane.run(() => body(with_)) : body(with_)));
+        // after the deadline the body may still settle; its outcome no longer matters
+        running.catch(() => undefined);
+        if ((await Promise.race([running, limit.promise])) === 'deadline') {
+          end.outOfTimeMs = budget;
+          // a property shrinking a failure hands it over: the check fails on it, not inconclusive
+          on.reachedDeadline();
+          const silent = on.exchanges.filter((e) => !e.response).length;
+          on.note(`stopped after ${budget / 1000} s: ${on.exchanges.length} request(s) made, ${silent} without a response`);
+        }
+      } catch (error) {
+        end.thrown = error;
+      } finally {
+        limit.cancel();
       }
-    } catch (error) {
-      end.thrown = error;
-    } finally {
-      limit.cancel();
+      return end;
+    };
+    const end = await runBody(run, tools);
+    const ending = (): EndSettings => ({ ...endSettings((lane?.hold?.waitedMs ?? 0) + blocked()), redact: (text) => run.redactText(text) });
+    let outcome = endCheck(identity, run, end, ending());
+    if (outcome.state === 'failed' && confirmations > 0) {
+      // the same case again (its seed and fast-check path), on runs of its own: confirmed or flaky
+      let failedAgain = 0;
+      for (let i = 0; i < confirmations; i += 1) {
+        const again = session.check(title, requirements);
+        const replay = run.replay ?? settings.replay;
+        const retry: CheckTools = {
+          ...tools,
+          ...boundTools(session, again, tools.parallel),
+          settings: { ...settings, ...(replay !== undefined && { replay }) },
+          property: (name, arbitrary, predicate, options) => runProperty(session, again, { ...spec, requirements }, name, arbitrary, predicate, options, replay),
+        };
+        if (endCheck(identity, again, await runBody(again, retry), ending()).state === 'failed') failedAgain += 1;
+      }
+      outcome = endCheck(identity, run, { ...end, confirmation: { runs: confirmations, failed: failedAgain } }, ending());
     }
-    const outcome = endCheck(identity, run, end, { ...endSettings((lane?.hold?.waitedMs ?? 0) + blocked()), redact: (text) => run.redactText(text) });
     await reportOutcome(outcome, ctx, run.exchanges);
+    // --har, certify: every exchange goes into the run's archive (harness/report/har.ts)
+    const har = process.env['PAYGATE_HAR'];
+    if (har !== undefined && har !== '') spoolExchanges(har, { check: spec.id, exchanges: run.exchanges });
     // vitest's own state follows the outcome (JUnit, Allure): skipped, failed or passed
     if (outcome.state === 'not-run') return ctx.skip(outcome.notRun);
     // neither passed nor failed: skipped in vitest's terms, `inconclusive` in the outcome
@@ -444,6 +484,8 @@ async function runProperty<T>(
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T, it: RunTools) => Promise<void>,
   options: PropertyOptions = {},
+  /** the fast-check path to replay (`--replay`, or a failing case being confirmed) */
+  replay: string | undefined = runSettings().replay,
 ): Promise<void> {
   const settings = runSettings();
   const quickRuns = options.numRuns ?? 8;
@@ -454,7 +496,7 @@ async function runProperty<T>(
   const concurrency = Math.floor(settings.concurrency ?? 1);
   // the check already ended (its time limit): nothing more is sent
   if (run.deadlineReached) return;
-  if (concurrency > 1 && numRuns > 1 && !settings.replay && options.concurrent !== false) {
+  if (concurrency > 1 && numRuns > 1 && !replay && options.concurrent !== false) {
     const runs = await runConcurrently(arbitrary, { seed: settings.seed, numRuns }, concurrency, async (value) => {
       const iteration = session.check(`${run.name} › ${name}`, spec.requirements);
       await predicate(value, boundTools(session, iteration, concurrency));
@@ -481,7 +523,7 @@ async function runProperty<T>(
     stopped = true;
     recordAccepted();
     if (!lastFailing) return;
-    if (settings.replay) run.setReplay({ path: settings.replay });
+    if (replay) run.setReplay({ path: replay });
     run.absorb(lastFailing, { findings: 'all' });
     run.note(`${name}: the check's time limit stopped fast-check while it was shrinking a failure: the failure reported is the last failing run found, not necessarily the smallest (replay with the same seed)`);
   });
@@ -507,7 +549,7 @@ async function runProperty<T>(
   });
   const parameters: fc.Parameters<[T]> = { seed: settings.seed, numRuns };
   // `--replay "<path>~<commandsReplayPath>"`: the part after `~` is fc.commands' own replayPath (harness/run/model.ts)
-  if (settings.replay) parameters.path = settings.replay.split('~')[0] ?? settings.replay;
+  if (replay) parameters.path = replay.split('~')[0] ?? replay;
   let details: fc.RunDetails<[T]>;
   try {
     details = await fc.check(property, parameters);

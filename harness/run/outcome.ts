@@ -52,10 +52,14 @@ export interface RecordedRun {
 export interface CheckEnd {
   /** the check did not start: why */
   skipped?: string;
+  /** it did not start because the run left it out (API, profile, receiver run), not for want of a capability */
+  outOfScope?: boolean;
   /** what the body threw, if it threw */
   thrown?: unknown;
   /** the check's time limit (ms), when the body was still running at it */
   outOfTimeMs?: number;
+  /** `--confirm-failures`: a failing case run this many times more, and how many of them failed */
+  confirmation?: { runs: number; failed: number };
 }
 
 export interface EndSettings {
@@ -108,7 +112,7 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
     ...(settings.laneWaitMs !== undefined && settings.laneWaitMs > 0 && { laneWaitMs: Math.round(settings.laneWaitMs) }),
   };
   if (end.skipped !== undefined || run === undefined) {
-    return { ...base, requirements: [...identity.requirements], state: 'not-run', notRun: end.skipped ?? 'not run', failures: [], warnings: [], requests: 0 };
+    return { ...base, requirements: [...identity.requirements], state: 'not-run', notRun: end.skipped ?? 'not run', ...(end.outOfScope === true && { outOfScope: true }), failures: [], warnings: [], requests: 0 };
   }
   const redact = settings.redact ?? ((text: string) => text);
   const notes = [...run.notes];
@@ -179,5 +183,6 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
     seed,
     ...(run.replay !== undefined && { replayPath: run.replay }),
     ...(sequence !== undefined && state === 'failed' && { sequence: { steps: redact(sequence.steps), curl: sequence.exchanges.map((e) => e.curl) } }),
+    ...(end.confirmation !== undefined && state === 'failed' && { confirmation: { ...end.confirmation, label: end.confirmation.failed === end.confirmation.runs ? ('confirmed' as const) : ('flaky' as const) } }),
   };
 }

@@ -23,6 +23,8 @@ export type Scheme = 'gateway' | 'partner';
 const HEADER: Record<Scheme, string> = { gateway: 'servicegateway-signature', partner: 'x-service-signature' };
 const TOLERANCE_SECONDS = 300;
 const MAX_BODY_BYTES = 1024 * 1024;
+/** the body-limit-100kb fault's limit: the default of common JSON body parsers */
+const FAULTY_BODY_BYTES = 100 * 1000;
 
 /** Fields each scheme's events are known to carry, for the reject-unknown-fields fault. */
 const KNOWN: Record<Scheme, ReadonlySet<string>> = {
@@ -64,15 +66,15 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (c: Buffer) => {
       size += c.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      if (size <= limit) chunks.push(c);
     });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    req.on('end', () => resolve(size > limit ? undefined : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -89,6 +91,7 @@ function parseHeader(value: string | undefined): { t: string; v1: string } | und
 
 function verify(scheme: Scheme, raw: Buffer, header: string | undefined, secret: string, faults: ReadonlySet<ReceiverFault>): string | undefined {
   if (faults.has('accept-bad-signature')) return undefined;
+  if (faults.has('accept-unsigned') && header === undefined) return undefined;
   const parsed = parseHeader(header);
   if (parsed === undefined) return 'missing or malformed signature header';
   let signed: Buffer = raw;
@@ -126,6 +129,14 @@ export async function startReferenceReceiver(options: ReceiverOptions): Promise<
   const state: Record<Scheme, Map<string, Entry>> = { gateway: new Map(), partner: new Map() };
   /** dedupe keys of applied paid effects: end-to-end id (gateway); e2e_id and external_ref (partner) */
   const paidKeys: Record<Scheme, Set<string>> = { gateway: new Set(), partner: new Set() };
+  /** event ids received (conflict-on-duplicate), and payments whose created event was processed (drop-paid-before-created) */
+  const received: Record<Scheme, Set<string>> = { gateway: new Set(), partner: new Set() };
+  const created: Record<Scheme, Set<string>> = { gateway: new Set(), partner: new Set() };
+
+  /** The payment an event is about: the transaction or transfer id (gateway), the external_ref (partner). */
+  function paymentOf(event: Record<string, unknown>): unknown {
+    return pick(event, 'transaction', 'id') ?? pick(event, 'transfer', 'id') ?? pick(event, 'data', 'external_ref');
+  }
 
   function apply(scheme: Scheme, event: Record<string, unknown>): void {
     const eventId = String(event['id']);
@@ -137,7 +148,10 @@ export async function startReferenceReceiver(options: ReceiverOptions): Promise<
     if (duplicates && entry.count > 0) return; // the same event id again: acknowledged, not processed
     const name = scheme === 'gateway' ? event['event'] : event['type'];
     const paid = name === 'transaction_paid' || name === 'transfer_completed' || name === 'business.pix.paid';
-    if (paid && duplicates) {
+    const payment = paymentOf(event);
+    if (name === 'transaction_created' || name === 'transfer_created' || name === 'business.pix.created') created[scheme].add(String(payment));
+    if (paid && faults.has('drop-paid-before-created') && !created[scheme].has(String(payment))) return;
+    if (paid && duplicates && !faults.has('dedupe-event-id-only')) {
       const ref = pick(event, 'data', 'external_ref');
       const keys = [endToEndId, scheme === 'partner' && typeof ref === 'string' ? `ref:${ref}` : null].filter((k): k is string => k !== null);
       if (keys.some((k) => paidKeys[scheme].has(k))) return; // the same payment by another event: credited once
@@ -156,7 +170,7 @@ export async function startReferenceReceiver(options: ReceiverOptions): Promise<
       return send(res, 200, { processed: [...state[scheme].values()] });
     }
     if (req.method !== 'POST') return send(res, 405, { error: 'method not allowed' });
-    const raw = await readBody(req);
+    const raw = await readBody(req, faults.has('body-limit-100kb') ? FAULTY_BODY_BYTES : MAX_BODY_BYTES);
     if (raw === undefined) return send(res, 413, { error: 'body too large' });
     const header = req.headers[HEADER[scheme]];
     const problem = verify(scheme, raw, Array.isArray(header) ? header.join(',') : header, options.secret, faults);
@@ -171,6 +185,10 @@ export async function startReferenceReceiver(options: ReceiverOptions): Promise<
     if (faults.has('reject-unknown-fields')) {
       const unknown = Object.keys(event).filter((k) => !KNOWN[scheme].has(k));
       if (unknown.length > 0) return send(res, 422, { error: `unknown fields: ${unknown.join(', ')}` });
+    }
+    if (faults.has('conflict-on-duplicate')) {
+      if (received[scheme].has(event['id'])) return send(res, 409, { error: 'event already received' });
+      received[scheme].add(event['id']);
     }
     if (faults.has('answer-slowly')) await new Promise((resolve) => setTimeout(resolve, slowMs));
     const accepted = event;

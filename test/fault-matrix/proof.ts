@@ -6,7 +6,8 @@
  * one of them loses its proof (a check that no longer fails on its fault, or a fault removed).
  *
  * Receiver requirements (`target: receiver`) are proven by test/receiver-conformance.test.ts, not
- * by this matrix; unobservable ones need no proof.
+ * by this matrix (the same function, `target` 'receiver', over its fault runs); unobservable ones
+ * need no proof.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,7 @@ import type { FaultOutcome } from './report.js';
 export const PROOF_BASELINE_FILE = fileURLToPath(new URL('./proof-baseline.json', import.meta.url));
 
 export interface RequirementProof {
-  /** checkable and timer requirements of the two APIs */
+  /** checkable and timer requirements of the two APIs (or of the receiver target) */
   provable: number;
   /** requirement → the detected faults that prove it */
   proven: Record<string, string[]>;
@@ -26,9 +27,15 @@ export interface RequirementProof {
   exempt: Record<string, string>;
 }
 
-/** Which requirements the matrix's detected faults prove. */
-export function requirementProof(outcomes: readonly FaultOutcome[], catalogue: readonly Requirement[]): RequirementProof {
-  const provable = catalogue.filter((r) => r.kind !== 'unobservable' && r.target === undefined);
+/** What a fault run proves: whether it was detected, and the requirements its failures name. */
+export type ProvingOutcome = Pick<FaultOutcome, 'fault' | 'detected' | 'failingRequirements'>;
+
+/**
+ * Which requirements the detected faults prove: the two APIs' (`api`, the fault matrix) or the
+ * receiver target's (`receiver`, test/receiver-conformance.test.ts).
+ */
+export function requirementProof(outcomes: readonly ProvingOutcome[], catalogue: readonly Requirement[], target: 'api' | 'receiver' = 'api'): RequirementProof {
+  const provable = catalogue.filter((r) => r.kind !== 'unobservable' && (target === 'receiver' ? r.target === 'receiver' : r.target === undefined));
   const proven: Record<string, string[]> = {};
   for (const o of outcomes) {
     if (!o.detected) continue;
