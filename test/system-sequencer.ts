@@ -29,7 +29,9 @@ export default class ProjectSequencer extends BaseSequencer {
     const sorted = await super.sort(files);
     const rank = (f: TestSpecification): number => {
       const index = SYSTEM_ORDER.indexOf(relative(this.ctx.config.root, f.moduleId).split('\\').join('/'));
-      return index < 0 ? -1 : index;
+      if (index >= 0) return index;
+      // a system file not listed yet goes after the listed ones, never before the matrix
+      return f.project.name === 'system' ? SYSTEM_ORDER.length : -1;
     };
     // stable: unit files (rank -1) keep vitest's order; system files follow SYSTEM_ORDER
     return [...sorted].sort((a, b) => rank(a) - rank(b));
