@@ -23,6 +23,11 @@ const SYSTEM_TESTS = [
   'test/ci-templates.test.ts',
 ];
 
+// Alone, after the other system tests: its reference lives in the test process, behind proxies in
+// that process, and beside the fault matrix's runs (load average 30 on 2 cores) its idle keep-alive
+// connections were cut mid-run (checks inconclusive); alone it passes at load 18.
+const ALONE = ['test/real-targets.test.ts'];
+
 export default defineConfig({
   test: {
     testTimeout: 30_000,
@@ -37,7 +42,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'system', include: SYSTEM_TESTS, sequence: { groupOrder: 1 }, maxWorkers: 2 },
+        test: { name: 'system', include: SYSTEM_TESTS.filter((f) => !ALONE.includes(f)), sequence: { groupOrder: 1 }, maxWorkers: 2 },
+      },
+      {
+        extends: true,
+        test: { name: 'system-alone', include: ALONE, sequence: { groupOrder: 2 }, fileParallelism: false },
       },
     ],
   },
