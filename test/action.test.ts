@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, test } from 'vitest';
-import { bash } from './packed.js';
+import { bash, withPackLockAsync } from './packed.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -141,7 +141,9 @@ async function runAction(workspace: string, runnerTemp: string, inputs: Record<s
       GITHUB_STEP_SUMMARY: summary,
       GITHUB_WORKSPACE: workspace,
     };
-    const result = await bash(substitute(step.run ?? '', ctx), env, workspace, 240_000);
+    const script = substitute(step.run ?? '', ctx);
+    // the install step packs this checkout (a build into dist/): never beside another test's packing
+    const result = script.includes('npm pack') ? await withPackLockAsync(() => bash(script, env, workspace, 240_000)) : await bash(script, env, workspace, 240_000);
     log += `\n--- ${step.name ?? index} (exit ${String(result.code)})\n${result.out}`;
     if (step.id !== undefined) ctx.outputs[step.id] = keyValues(output);
     ctx.env = { ...ctx.env, ...keyValues(githubEnv) };

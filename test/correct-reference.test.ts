@@ -31,12 +31,12 @@ describe('the correct reference', () => {
 
   beforeAll(async () => {
     // the runs mostly wait (webhooks, personalities' dispatch delays): four at once fit two cores
-    const results = await inParallel(RUNS, 4, async (run) => [run, await runCorrect({ seed: run.seed, workers: 1, timeoutMs: 180_000, label: `correct-${run.personality.replace(':', '-')}-seed-${run.seed}`, env: { REFERENCE_PERSONALITY: run.personality } })] as const);
+    const results = await inParallel(RUNS, 4, async (run) => [run, await runCorrect({ seed: run.seed, workers: 1, timeoutMs: 300_000, label: `correct-${run.personality.replace(':', '-')}-seed-${run.seed}`, env: { REFERENCE_PERSONALITY: run.personality } })] as const);
     for (const [run, summary] of results) {
       runs.set(run, summary);
       console.log(describeRun(summary));
     }
-  }, 6 * 60_000);
+  }, 8 * 60_000);
 
   test.each(RUNS.map((run) => [run.seed, run.personality, run] as const))('seed %i, personality %s: the quick profile passes with zero failures', (seed, name, selfTest) => {
     const run = runs.get(selfTest);

@@ -6,7 +6,7 @@ import type { FaultSpec } from '../reference/faults.js';
 import type { CheckRecord, CheckState } from '../harness/report/verdict.js';
 import { judgeBatched, judgeFault } from './fault-matrix/report.js';
 import type { ConformanceRunResult } from './fault-matrix/runner.js';
-import { MAX_BATCH, compatible, isWideFault, packRuns, selectFiles } from './fault-matrix/select.js';
+import { MAX_BATCH, compatible, isWideFault, meetsHint, narrowSelection, packRuns, selectFiles } from './fault-matrix/select.js';
 import type { FaultRun, FaultSelection } from './fault-matrix/select.js';
 
 const FILES = ['suites/gateway/a.test.ts', 'suites/gateway/b.test.ts', 'suites/gateway/fuzz-model.test.ts', 'suites/partner/p.test.ts'];
@@ -173,5 +173,42 @@ describe('judging a batch member', () => {
     expect(batched.rerun).toBeUndefined();
     expect(batched.outcome).toEqual(judgeFault(P, run, r, NONE));
     expect(batched.outcome.detected).toBe(true);
+  });
+});
+
+describe('detection hints (test/fault-matrix/hints.ts)', () => {
+  const wide = select(fault('gw-shared', ['GW-SHARED', 'GW-A1']));
+
+  it('narrows a fault to its recorded detecting checks, keeping its whole selection for a re-run', () => {
+    const narrowed = narrowSelection(wide, { detectedBy: ['gw.a2'], failingRequirements: ['GW-SHARED'], mappedChecks: wide.mappedChecks }, BASELINE);
+    expect(narrowed.checks).toEqual(['gw.a2']);
+    expect(narrowed.files).toEqual([FILES[0]]);
+    expect(narrowed.mappedChecks).toEqual(wide.mappedChecks);
+    expect(narrowed.full).toBe(wide);
+    expect(narrowed.expect).toEqual(['GW-SHARED']);
+  });
+
+  it('of many recorded detecting checks, runs a few that name every recorded requirement', () => {
+    const narrowed = narrowSelection(wide, { detectedBy: ['gw.a2', 'gw.b2'], failingRequirements: ['GW-SHARED'], mappedChecks: wide.mappedChecks }, BASELINE);
+    expect(narrowed.checks).toHaveLength(1);
+  });
+
+  it('also runs checks mapped to the fault since the hint was recorded (a new check may prove more)', () => {
+    const narrowed = narrowSelection(wide, { detectedBy: ['gw.a2'], failingRequirements: ['GW-SHARED'], mappedChecks: ['gw.a1', 'gw.a2'] }, BASELINE);
+    expect(narrowed.checks.sort()).toEqual(['gw.a2', 'gw.b2']);
+  });
+
+  it('keeps the whole selection with no hint, for a timer fault, or when a recorded check is no longer selected', () => {
+    expect(narrowSelection(wide, undefined, BASELINE)).toBe(wide);
+    const timer = select(fault('gw-shared-timer', ['GW-SHARED'], { tier: 'timer' }));
+    expect(narrowSelection(timer, { detectedBy: ['gw.a2'], failingRequirements: ['GW-SHARED'], mappedChecks: [] }, BASELINE)).toBe(timer);
+    expect(narrowSelection(wide, { detectedBy: ['gw.gone'], failingRequirements: ['GW-SHARED'], mappedChecks: [] }, BASELINE)).toBe(wide);
+  });
+
+  it('accepts a narrowed result only when it credits every recorded requirement', () => {
+    const narrowed = narrowSelection(wide, { detectedBy: ['gw.a1', 'gw.a2'], failingRequirements: ['GW-A1', 'GW-SHARED'], mappedChecks: wide.mappedChecks }, BASELINE);
+    expect(meetsHint(narrowed, { detected: true, failingRequirements: ['GW-A1', 'GW-SHARED'] })).toBe(true);
+    expect(meetsHint(narrowed, { detected: true, failingRequirements: ['GW-SHARED'] })).toBe(false);
+    expect(meetsHint(narrowed, { detected: false, failingRequirements: [] })).toBe(false);
   });
 });

@@ -77,8 +77,12 @@ describe('installed from the packed tarball into another project', () => {
     const times: string[] = [];
     for (const command of [undefined, ...COMMANDS.map((c) => c.name)]) {
       const args = command === undefined ? ['--help'] : [command, '--help'];
-      // the best of three: the machine is shared, the figure is the tool's own
+      // the best of three: the machine is shared, the figure is the tool's own. Beside each, a bare
+      // `node -e 0` measures how loaded the machine is: 0.5 s holds where Node itself starts in
+      // 0.1 s or less, and the budget grows with Node's own start (starting vitest or the reference
+      // would take seconds more, loaded or not)
       let best = Infinity;
+      let bare = Infinity;
       for (let i = 0; i < 3; i += 1) {
         const r = await run(process.execPath, [bin, ...args], project, cleanEnv(), 10_000);
         expect(r.code, r.out).toBe(0);
@@ -86,9 +90,11 @@ describe('installed from the packed tarball into another project', () => {
         // the reference's help is text, never the sandbox's addresses and credentials
         expect(r.stdout).not.toMatch(/export GATEWAY_BASE_URL|reference sandbox$/m);
         best = Math.min(best, r.ms);
+        bare = Math.min(bare, (await run(process.execPath, ['-e', '0'], project, cleanEnv(), 10_000)).ms);
       }
-      times.push(`${args.join(' ')} ${Math.round(best)} ms`);
-      expect(best, times.join(', ')).toBeLessThan(500);
+      const budget = 500 * Math.max(1, bare / 100);
+      times.push(`${args.join(' ')} ${Math.round(best)} ms (node alone ${Math.round(bare)} ms, budget ${Math.round(budget)} ms)`);
+      expect(best, times.join(', ')).toBeLessThan(budget);
     }
     console.log(`--help: ${times.join(', ')}`);
   }, 120_000);

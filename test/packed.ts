@@ -25,16 +25,68 @@ function sourcesKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+const PACK_ROOT = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack');
+const PACK_LOCK = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack.lock');
+/** a packing that left its lock this long ago died with it */
+const STALE_LOCK_MS = 10 * 60_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Takes the pack lock if free (a lock left by a packing that died long ago is taken over). */
+function tryPackLock(): boolean {
+  mkdirSync(join(PACK_LOCK, '..'), { recursive: true });
+  try {
+    mkdirSync(PACK_LOCK);
+    return true;
+  } catch {
+    if (existsSync(PACK_LOCK) && Date.now() - statSync(PACK_LOCK).mtimeMs > STALE_LOCK_MS) rmSync(PACK_LOCK, { recursive: true, force: true });
+    return false;
+  }
+}
+
+function releasePackLock(): void {
+  rmSync(PACK_LOCK, { recursive: true, force: true });
+}
+
+/**
+ * Holds the pack lock while `work` runs. The system tests run two files at a time: two packings
+ * at once would empty each other's directory and build into the same dist/ (`npm pack` of this
+ * checkout runs prepack → `npm run build`), so whoever packs this checkout holds it; the other waits.
+ */
+function withPackLock<T>(work: () => T): T {
+  while (!tryPackLock()) sleepSync(250);
+  try {
+    return work();
+  } finally {
+    releasePackLock();
+  }
+}
+
+/** The same for an asynchronous packing (the GitHub Action's install step packs this checkout itself). */
+export async function withPackLockAsync<T>(work: () => Promise<T>): Promise<T> {
+  while (!tryPackLock()) await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    return await work();
+  } finally {
+    releasePackLock();
+  }
+}
+
 /** The path of the packed tarball (packing, which builds, only when the sources changed). */
 export function packedTarball(env: NodeJS.ProcessEnv): { tarball: string; files: string[] } {
-  const dir = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack', sourcesKey());
+  const dir = join(PACK_ROOT, sourcesKey());
   const listing = join(dir, 'files.json');
   if (!existsSync(listing)) {
-    rmSync(join(dir, '..'), { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const out = execFileSync('npm', ['pack', ROOT, '--pack-destination', dir, '--json', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
-    const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
-    writeFileSync(listing, JSON.stringify(files));
+    withPackLock(() => {
+      if (existsSync(listing)) return;
+      rmSync(PACK_ROOT, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const out = execFileSync('npm', ['pack', ROOT, '--pack-destination', dir, '--json', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+      const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
+      writeFileSync(listing, JSON.stringify(files));
+    });
   }
   const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
   if (tarball === undefined) throw new Error(`test/packed.ts: no tarball in ${dir}`);

@@ -383,23 +383,29 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return new Set(h.deliveries.map((d) => d.event.id)).size > 1;
     },
   },
+  // A gap is never shorter than the delay the reference scheduled (the next attempt starts after
+  // the failed answer, which comes after the delivery): a gap under base × 2^(n−1) can only be a
+  // backoff that does not double, whatever the load; load only lengthens gaps, so the fault needs
+  // one of three gaps to arrive within its (growing) margin.
   'pt-webhook-backoff-constant': {
-    options: { retryBaseMs: 30 },
+    options: { retryBaseMs: 30, retryCapMs: 10_000 },
     answer: () => 500,
     deviates: async (h) => {
       await h.create();
-      await h.within(2000, () => h.deliveries.length >= 3);
-      const [first = 0, second = 0] = gaps(h.deliveries);
-      return second < first * 1.5;
+      await h.within(4000, () => h.deliveries.length >= 5);
+      // timers may fire up to 1 ms early (millisecond rounding): 3 ms of slack
+      return gaps(h.deliveries).some((gap, i) => i > 0 && gap < 30 * 2 ** i - 3);
     },
   },
+  // Uncapped, the 7th gap is at least 10 × 2^6 = 640 ms (gaps never shrink below the scheduled
+  // delay); capped at 20 ms, a gap reaches 300 ms only if the machine stalls a timer by 280 ms.
   'pt-webhook-backoff-uncapped': {
     options: { retryBaseMs: 10, retryCapMs: 20 },
     answer: () => 500,
     deviates: async (h) => {
       await h.create();
-      await h.within(2000, () => h.deliveries.length >= 5);
-      return Math.max(...gaps(h.deliveries)) > 60;
+      await h.within(5000, () => h.deliveries.length >= 8);
+      return Math.max(...gaps(h.deliveries)) >= 300;
     },
   },
   'pt-webhook-too-many-attempts': {

@@ -168,9 +168,11 @@ describe('partner reference: webhook redelivery', () => {
     for (const d of receiver.deliveries) expect(verifySignature(d.signature, d.raw, SECRET)).toBe(true);
     const gap1 = second.at - first.at;
     const gap2 = third.at - second.at;
+    // a gap is never shorter than the delay scheduled (the next attempt follows the failed answer,
+    // which follows the delivery): 40 then 80 ms, 2 ms of timer rounding; load only lengthens gaps,
+    // so no ratio between the two observed gaps is asserted
     expect(gap1).toBeGreaterThanOrEqual(38);
     expect(gap2).toBeGreaterThanOrEqual(78);
-    expect(gap2).toBeGreaterThan(gap1 * 1.4);
   });
 
   it('makes at most 8 attempts per event', async () => {
@@ -196,13 +198,14 @@ describe('partner reference: webhook redelivery', () => {
   });
 
   it('one failing event does not delay another', async () => {
-    const { receiver, partner } = await setUp((event) => (event.data.external_ref === 'broken' ? 500 : 200), { retryBaseMs: 500 });
+    const { receiver, partner } = await setUp((event) => (event.data.external_ref === 'broken' ? 500 : 200), { retryBaseMs: 5_000 });
     await partner.call('POST', '/business/pix-charges', { amount_cents: 1, external_ref: 'broken' });
     await waitFor(() => receiver.deliveries.length >= 1);
     const started = performance.now();
     await partner.call('POST', '/business/pix-charges', { amount_cents: 1, external_ref: 'fine' });
     await waitFor(() => receiver.deliveries.some((d) => d.event.data.external_ref === 'fine'));
-    expect(performance.now() - started).toBeLessThan(400);
+    // queued behind the failing event it would wait out its 5 s redelivery gap; the margin is for load
+    expect(performance.now() - started).toBeLessThan(4_000);
   });
 
   it('close() stops pending redeliveries', async () => {

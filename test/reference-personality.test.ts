@@ -389,12 +389,20 @@ describe('the alt personality', () => {
     });
 
     it('rate limit: past 60 requests per second per credential, 429 with an HTTP-date Retry-After and a plain-text body', async () => {
-      const replies = await Promise.all(Array.from({ length: 150 }, () => send(`${base}/api/v1/balance`, { headers: auth })));
-      const limited = replies.find((r) => r.status === 429);
+      // the limit counts per calendar second: on a loaded machine one burst of 150 may spread over
+      // several seconds, so bursts go on (a few at most) until one crosses the limit
+      let limited: Reply | undefined;
+      let sentAt = Date.now();
+      for (let burst = 0; burst < 5 && limited === undefined; burst++) {
+        sentAt = Date.now();
+        const replies = await Promise.all(Array.from({ length: 150 }, () => send(`${base}/api/v1/balance`, { headers: auth })));
+        limited = replies.find((r) => r.status === 429);
+      }
       expect(limited).toBeDefined();
-      expect(Date.parse(limited?.headers.get('retry-after') ?? '')).toBeGreaterThan(Date.now() - 1_000);
+      expect(Date.parse(limited?.headers.get('retry-after') ?? '')).toBeGreaterThan(sentAt - 1_000);
       expect(limited?.text).toBe('Too Many Requests');
-      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      // the limit's window is the calendar second: the next tests start in a fresh one
+      await new Promise((resolve) => setTimeout(resolve, 1_050 - (Date.now() % 1_000)));
     });
   });
 

@@ -13,7 +13,7 @@
  *    fault of the other API when one waits).
  * 4. Judge (report.ts) and write reports/fault-matrix.{json,md}.
  *
- * Standalone: `npx tsx test/fault-matrix/matrix.ts [--faults a,b] [--concurrency 4] [--seed N] [--workers N] [--whole-files] [--no-batch]`.
+ * Standalone: `npx tsx test/fault-matrix/matrix.ts [--faults a,b] [--concurrency 4] [--seed N] [--workers N] [--whole-files] [--no-batch] [--no-hints]`.
  */
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -27,7 +27,8 @@ import { judgeBatched, judgeFault, unmappedOutcome, writeMatrix } from './report
 import type { FaultMatrix, FaultOutcome } from './report.js';
 import { ROOT, VERDICT_ONLY, runConformance, suiteFiles } from './runner.js';
 import type { ConformanceRunResult } from './runner.js';
-import { packRuns, selectFiles, titlePattern } from './select.js';
+import { meetsHint, narrowSelection, packRuns, selectFiles, titlePattern } from './select.js';
+import { readHints } from './hints.js';
 import type { FaultRun, FaultSelection } from './select.js';
 
 /** The reference's shortened timers for timer-tier runs (docs/ARCHITECTURE.md, "The reference process"). */
@@ -49,7 +50,7 @@ export interface MatrixOptions {
   seed?: number;
   /** runs at the same time (default 4: a run mostly waits on its reference and on webhooks) */
   concurrency?: number;
-  /** worker processes per run (default: 2 for a run of more than 3 files, else 1) */
+  /** worker processes per run (default 1; 2 for timer runs and runs of more than 12 files; the baseline at least 2) */
   workersPerRun?: number;
   /** batches of compatible faults per run (default true); false: one fault per API per run */
   batch?: boolean;
@@ -58,6 +59,8 @@ export interface MatrixOptions {
   timerRunTimeoutMs?: number;
   /** run only the selected checks of each file (vitest -t), not whole files (default true) */
   narrow?: boolean;
+  /** start each fault with the checks that detected it last time (hints.ts; default true) */
+  hints?: boolean;
   /** where per-run reports go (default reports/self-test/fault-matrix) */
   workDir?: string;
   /** where fault-matrix.{json,md} go (default reports) */
@@ -124,7 +127,10 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
   // six runs in flight: the long runs mostly wait on webhooks (20-40 s windows), so on 2 cores six
   // keep the CPU about 90 % busy (measured: 332 s at six, 395 s at four, same detections)
   const concurrency = options.concurrency ?? 6;
-  const workersOf = (run: FaultRun): number => options.workersPerRun ?? (run.files.length > 3 ? 2 : 1);
+  // one worker per run: the runs in flight already keep both cores busy, and a second worker
+  // process per run costs its own imports, contract and validators (~1.3 CPU-s); two for the timer
+  // runs (their checks wait out contract timers, one file's wait beside another's) and long runs
+  const workersOf = (run: FaultRun): number => options.workersPerRun ?? (run.tier === 'timer' || run.files.length > 12 ? 2 : 1);
   const narrow = options.narrow ?? true;
   const workDir = options.workDir ?? join(ROOT, 'reports', 'self-test', 'fault-matrix');
   const faults = options.faults ?? FAULTS;
@@ -159,7 +165,9 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
   log(`baseline: ${baselineChecks.length} checks in ${baseline.durationMs} ms, ${baselineFailing.length} failing`);
 
   // 2. selection and packing
-  const selections = faults.map((fault) => selectFiles(fault, baselineChecks, allFiles));
+  const hints = options.hints === false ? new Map() : readHints();
+  const selections = faults.map((fault) => narrowSelection(selectFiles(fault, baselineChecks, allFiles), hints.get(fault.name), baselineChecks));
+  log(`${selections.filter((s) => s.full !== undefined).length} faults narrowed to their last detecting checks (test/fault-matrix/detections.json)`);
   const runs = packRuns(selections, { batch: options.batch ?? true, checkMs });
   const planned: Planned[] = runs.map((run) => ({ run, kind: 'fault' }));
   const timerRuns = runs.filter((r) => r.tier === 'timer');
@@ -203,11 +211,14 @@ export async function runFaultMatrix(options: MatrixOptions = {}): Promise<Fault
         outcomes.set(selection.fault.name, first !== undefined ? { ...outcome, batchRerun: first } : outcome);
         continue;
       }
-      const { outcome, rerun } = judgeBatched(selection, run, result, excludedFor(run), baselineStates);
+      const judged = judgeBatched(selection, run, result, excludedFor(run), baselineStates);
+      const { outcome } = judged;
+      const rerun = judged.rerun ?? (selection.full !== undefined && !meetsHint(selection, outcome) ? `its last detecting checks fell short (${outcome.detected ? `credited ${outcome.failingRequirements.join(', ')} of ${(selection.expect ?? []).join(', ')}` : 'not detected'}): its whole selection` : undefined);
       if (rerun === undefined) outcomes.set(selection.fault.name, outcome);
       else {
         rerunOf.set(selection.fault.name, { run: run.id, why: rerun });
-        solo.push(selection);
+        // the re-run judges the fault as a matrix without hints would
+        solo.push(selection.full ?? selection);
       }
     }
     if (solo.length > 0) log(`${run.id}: re-run alone: ${solo.map((s) => `${s.fault.name} (${rerunOf.get(s.fault.name)?.why.slice(0, 160) ?? ''})`).join('; ')}`);
@@ -310,6 +321,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const workers = flag(argv, '--workers');
   const wide = argv.includes('--whole-files');
   const noBatch = argv.includes('--no-batch');
+  const noHints = argv.includes('--no-hints');
   const matrix = await runFaultMatrix({
     ...(names !== undefined && { faults: FAULTS.filter((f) => names.includes(f.name)) }),
     ...(concurrency !== undefined && { concurrency: Number(concurrency) }),
@@ -317,6 +329,7 @@ async function main(argv: readonly string[]): Promise<number> {
     ...(workers !== undefined && { workersPerRun: Number(workers) }),
     ...(wide && { narrow: false }),
     ...(noBatch && { batch: false }),
+    ...(noHints && { hints: false }),
     log: (line) => console.log(line),
   });
   console.log(`${matrix.summary.detected}/${matrix.summary.faults} detected in ${matrix.wallMs} ms; see reports/fault-matrix.md`);

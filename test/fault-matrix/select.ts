@@ -44,6 +44,7 @@
  */
 import type { FaultSpec } from '../../reference/faults.js';
 import type { CheckRecord } from '../../harness/report/verdict.js';
+import type { DetectionHint } from './hints.js';
 
 export type Api = 'gateway' | 'partner';
 
@@ -67,6 +68,13 @@ export interface FaultSelection {
   where: Record<string, { file: string; title: string }>;
   /** estimated cost of its files (sum of the baseline durations of their checks) */
   estimateMs: number;
+  /**
+   * Narrowed to the checks that detected it last time (hints.ts): the whole selection, run alone
+   * when the narrowed result falls short of `expect`.
+   */
+  full?: FaultSelection;
+  /** the requirements a narrowed run must credit (those recorded with the hint) */
+  expect?: string[];
 }
 
 export interface FaultRun {
@@ -118,6 +126,72 @@ export function selectFiles(fault: FaultSpec, checks: readonly CheckRecord[], al
   const titles = [...new Set(chosen.map((c) => c.title ?? c.name))].sort();
   const estimateMs = chosen.reduce((sum, c) => sum + c.durationMs, 0) + (fault.tier === 'timer' ? TIMER_FILE_COST_MS * mappedFiles.length : 0);
   return { fault, mappedChecks: mapped.map((c) => c.check), mappedFiles, fuzzFiles, files, titles, checks: chosen.map((c) => c.check), fuzzChecks: chosen.filter((c) => isFuzzFile(c.file)).map((c) => c.check), where: Object.fromEntries(chosen.map((c) => [c.check, { file: c.file, title: c.title ?? c.name }])), estimateMs };
+}
+
+/**
+ * The selection narrowed to the checks that detected the fault when the hint was recorded, plus the
+ * checks mapped to it now that were not then (hints.ts explains why no proof depends on the hint).
+ * Unchanged when there is no hint, for timer faults (their checks did not run in the quick
+ * baseline), or when a recorded check is no longer in the selection.
+ */
+export function narrowSelection(full: FaultSelection, hint: DetectionHint | undefined, checks: readonly CheckRecord[]): FaultSelection {
+  if (hint === undefined || full.fault.tier === 'timer' || hint.detectedBy.length === 0) return full;
+  if (hint.detectedBy.some((c) => !full.checks.includes(c))) return full;
+  const known = new Set(hint.mappedChecks);
+  const keep = new Set([...coverOf(hint, checks), ...full.mappedChecks.filter((c) => !known.has(c))]);
+  const chosen = full.checks.filter((c) => keep.has(c));
+  if (chosen.length >= full.checks.length) return full;
+  const ms = new Map(checks.map((c) => [c.check, c.durationMs]));
+  const where = Object.fromEntries(chosen.map((c) => [c, full.where[c] as { file: string; title: string }]));
+  const files = [...new Set(chosen.map((c) => where[c]?.file ?? ''))].filter(Boolean).sort();
+  return {
+    ...full,
+    files,
+    mappedFiles: full.mappedFiles.filter((f) => files.includes(f)),
+    fuzzFiles: full.fuzzFiles.filter((f) => files.includes(f)),
+    titles: [...new Set(chosen.map((c) => where[c]?.title ?? ''))].filter(Boolean).sort(),
+    checks: chosen,
+    fuzzChecks: full.fuzzChecks.filter((c) => keep.has(c)),
+    where,
+    estimateMs: chosen.reduce((sum, c) => sum + (ms.get(c) ?? 0), 0),
+    full,
+    expect: hint.failingRequirements,
+  };
+}
+
+/**
+ * Of the recorded detecting checks, a few that together name every recorded requirement (by the
+ * requirements each check declares; greedy, the most requirements first, then the quickest): a
+ * wide fault was detected by dozens of checks, one or two suffice. A guess the run does not bear
+ * out (a check that declares a requirement but did not credit it) fails meetsHint, and the fault
+ * runs its whole selection. All of them when the declarations cannot cover the requirements.
+ */
+function coverOf(hint: DetectionHint, checks: readonly CheckRecord[]): string[] {
+  const byId = new Map(checks.map((c) => [c.check, c]));
+  const open = new Set(hint.failingRequirements);
+  const candidates = hint.detectedBy.filter((c) => byId.has(c));
+  const chosen: string[] = [];
+  while (open.size > 0) {
+    let best: string | undefined;
+    let bestGain = 0;
+    for (const c of candidates) {
+      const record = byId.get(c) as CheckRecord;
+      const gain = record.requirements.filter((id) => open.has(id)).length;
+      if (gain > bestGain || (gain === bestGain && gain > 0 && best !== undefined && record.durationMs < (byId.get(best) as CheckRecord).durationMs)) {
+        best = c;
+        bestGain = gain;
+      }
+    }
+    if (best === undefined) return hint.detectedBy;
+    chosen.push(best);
+    for (const id of (byId.get(best) as CheckRecord).requirements) open.delete(id);
+  }
+  return chosen;
+}
+
+/** Whether a narrowed fault's outcome is as good as its hint's (detected, every recorded requirement credited). */
+export function meetsHint(selection: FaultSelection, outcome: { detected: boolean; failingRequirements: readonly string[] }): boolean {
+  return outcome.detected && (selection.expect ?? []).every((id) => outcome.failingRequirements.includes(id));
 }
 
 /**
