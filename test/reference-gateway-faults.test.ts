@@ -409,6 +409,14 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-idempotency-fingerprint-ignores-description',
+    async observe(ctx) {
+      const key = randomUUID();
+      await transferWithKey(ctx, key, transferBody({ amount: 300, description: 'first' }));
+      return (await transferWithKey(ctx, key, transferBody({ amount: 300, description: 'second' }))).status !== 409;
+    },
+  },
+  {
     fault: 'gw-idempotency-cache-ignores-account',
     async observe(ctx) {
       const key = randomUUID();

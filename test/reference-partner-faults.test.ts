@@ -462,6 +462,13 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return (await h.call('POST', '/business/pix-charges', { amount_cents: 5, description: 'second' }, { headers })).status !== 409;
     },
   },
+  'pt-idempotency-fingerprint-ignores-customer': {
+    deviates: async (h) => {
+      const headers = { 'idempotency-key': 'k3-customer' };
+      await h.create({ amount_cents: 5, customer_email: 'a@example.com' }, { headers });
+      return (await h.call('POST', '/business/pix-charges', { amount_cents: 5, customer_email: 'b@example.com' }, { headers })).status !== 409;
+    },
+  },
   'pt-paid-e2e-missing': {
     deviates: async (h) => {
       const charge = await h.create();

@@ -68,6 +68,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-idempotency-conflict-returns-200', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the same key with a different body replays the original 200'),
   fault('gw-idempotency-conflict-returns-400', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'], 'the same key with a different body answers 400 instead of 409'),
   fault('gw-idempotency-key-optional', ['GW-PIXOUT-IDEM-REQUIRED'], 'a transfer without x-idempotency-key is created'),
+  fault('gw-idempotency-fingerprint-ignores-description', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the body fingerprint leaves out description: the same key with only another description replays the first transfer instead of 409'),
   fault('gw-idempotency-fingerprint-amount-only', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the body fingerprint covers the amount alone: the same key with the same amount and another pixKey replays the first transfer instead of 409'),
   fault('gw-idempotency-cache-ignores-account', ['GW-ERR-404-OTHER-ACCOUNT'], "the idempotency cache is keyed by the key alone: another account reusing a key with the same body gets the first account's transfer (and none of its own)"),
 

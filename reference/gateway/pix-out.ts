@@ -122,6 +122,9 @@ function idempotencyRecordKey(call: GatewayCall, key: string, faults: ReadonlySe
  */
 function idempotencyFingerprint(body: JsonObject, faults: ReadonlySet<string>): string {
   if (faults.has('gw-idempotency-fingerprint-amount-only')) return canonicalJson({ amount: body.amount });
+  // fault `gw-idempotency-fingerprint-ignores-description`: the fingerprint leaves out the free text
+  // (a label, "not part of the payment"), so the same key with another description is a "replay"
+  if (faults.has('gw-idempotency-fingerprint-ignores-description')) return canonicalJson({ ...body, description: undefined });
   return canonicalJson(body);
 }
 

@@ -151,8 +151,11 @@ export class ChargeService {
     // fault pt-idempotency-cache-by-body-hash: the record is cached under key + hash of the raw bytes
     if (this.faults.has('pt-idempotency-cache-by-body-hash')) scopedKey = `${scopedKey}:${createHash('sha256').update(rawBody).digest('hex')}`;
     // "same body": the same JSON value, or the same bytes (personality)
+    // fault pt-idempotency-fingerprint-ignores-customer: the customer's e-mail is left out of "same body"
     const sameBodyKey = this.faults.has('pt-idempotency-fingerprint-amount-only')
       ? `amount:${String(isRecordValue(body) ? body.amount_cents : undefined)}`
+      : this.faults.has('pt-idempotency-fingerprint-ignores-customer') && isRecordValue(body)
+      ? canonicalJson({ ...body, customer_email: undefined })
       : this.p.ptIdempotencySameBody === 'raw-bytes' ? `raw:${rawBody.toString('utf8')}` : canonicalJson(body);
     const work = () => this.createIdempotently(principal, body, sameBodyKey, scopedKey);
     return this.faults.has('pt-idempotency-race') ? work() : this.idempotencyLocks.run(scopedKey, work);

@@ -167,6 +167,8 @@ const DEFINED_FAULTS = [
     intent: 'Idempotency-Key records are cached by key alone: another account (or the production key) reusing a key gets the first account\'s charge' }),
   partnerFault({ name: 'pt-idempotency-fingerprint-amount-only', tier: 'quick', requirements: ['PT-IDEM-CONFLICT-409'],
     intent: 'the Idempotency-Key fingerprint covers amount_cents only: same key, same amount, another description replays instead of 409' }),
+  partnerFault({ name: 'pt-idempotency-fingerprint-ignores-customer', tier: 'quick', requirements: ['PT-IDEM-CONFLICT-409'],
+    intent: 'the Idempotency-Key fingerprint leaves out customer_email: same key, another customer_email only, replays instead of 409' }),
   partnerFault({ name: 'pt-paid-e2e-missing', tier: 'quick', requirements: ['PT-CHARGE-E2E-WHEN-PAID'],
     intent: 'the e2e_id of a payment goes into the paid event but is never stored on the charge: a paid charge shows no e2e_id' }),
   partnerFault({ name: 'pt-webhook-timestamp-local-time', tier: 'quick', requirements: ['PT-WH-TOLERANCE', 'PT-WH-SIGNATURE'],
