@@ -409,6 +409,13 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-sandbox-simulates-production-resource',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx, {}, ctx.tokens.production);
+      return (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox })).status !== 403;
+    },
+  },
+  {
     fault: 'gw-idempotency-fingerprint-ignores-description',
     async observe(ctx) {
       const key = randomUUID();

@@ -7,10 +7,8 @@
  * JSON re-serialised (key order, whitespace), and an optional field absent versus sent with its
  * documented default.
  */
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { HarnessError } from '../core/errors.js';
-import { defaultSpecPath } from '../contract/spec.js';
+import { specDocument } from './spec-document.js';
 import type { Relation } from './rule.js';
 
 /** How one cell is tried against the first body sent under a key. */
@@ -89,8 +87,7 @@ export function fingerprintCells(document: Schema, method: string, path: string)
 
 /** The fingerprint relation of an operation of an API's spec, read once (at module load of the rules). */
 export function fingerprintRelation(api: 'gateway' | 'partner', method: string, path: string, id: string, title: string): { relation: Relation; cells: readonly FingerprintCell[] } {
-  const document = parse(readFileSync(defaultSpecPath(api), 'utf8')) as Schema;
-  const cells = fingerprintCells(document, method, path);
+  const cells = fingerprintCells(specDocument(api), method, path);
   return { relation: { id, title, cells: cells.map((c) => c.cell) }, cells };
 }
 
