@@ -177,6 +177,12 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return (await h.call('POST', `/business/pix-charges/${String(charge.id)}/pay`, undefined, { key: h.keys.liveApiKey })).status !== 403;
     },
   },
+  'pt-sandbox-pays-live-charge': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 100 }, { key: h.keys.liveApiKey });
+      return (await h.call('POST', `/business/pix-charges/${String(charge.id)}/pay`)).status === 200;
+    },
+  },
   'pt-test-live-data-shared': {
     deviates: async (h) => (await h.call('GET', `/business/pix-charges/${String((await h.create()).id)}`, undefined, { key: h.keys.liveApiKey })).status === 200,
   },

@@ -351,7 +351,10 @@ export class ChargeService {
     if (principal.environment === 'live' && !this.faults.has('pt-live-pay-allowed')) {
       return fail(403, 'the pay simulation route is not available in production');
     }
-    const charge = this.findVisible(principal, id);
+    // fault pt-sandbox-pays-live-charge: the simulation looks the charge up by account only, so the
+    // sandbox key pays the account's production charge
+    const own = this.options.store.chargeById(id);
+    const charge = this.faults.has('pt-sandbox-pays-live-charge') && own?.accountId === principal.accountId ? own : this.findVisible(principal, id);
     if (!charge) return fail(404, `charge ${id} not found`);
     const confirm = () => this.confirmPayment(charge);
     if (this.faults.has('pt-pay-not-atomic') || this.faults.has('pt-pay-race-double-effects')) return confirm();

@@ -18,6 +18,8 @@ const DEFINED_FAULTS = [
     intent: 'any unknown key with the ak_test_ prefix is served as the sandbox account instead of 401' }),
   partnerFault({ name: 'pt-live-pay-allowed', tier: 'quick', requirements: ['PT-CHARGE-PAY-PROD-403', 'PT-ERR-403-ENV'],
     intent: 'the sandbox pay route confirms a production charge (200) instead of 403' }),
+  partnerFault({ name: 'pt-sandbox-pays-live-charge', tier: 'quick', requirements: ['PT-ENV-ISOLATION'],
+    intent: 'the pay simulation looks the charge up by account only: the sandbox key pays the account\'s production charge' }),
   partnerFault({ name: 'pt-test-live-data-shared', tier: 'quick', requirements: ['PT-ENV-ISOLATION'],
     intent: 'sandbox and production keys of one account see each other\'s charges and ledger' }),
   partnerFault({ name: 'pt-list-other-account', tier: 'quick', requirements: ['PT-LIST-ACCOUNT-SCOPE'],
