@@ -89,7 +89,8 @@ export async function soak(options: SoakOptions, log: (line: string) => void = c
       workers: options.workers,
       label: `soak-${index + 1}`,
       reportsDir: join(ROOT, 'reports', 'self-test', 'soak', `run-${index + 1}`),
-      timeoutMs: options.profile === 'full' ? 20 * 60_000 : 5 * 60_000,
+      // a chaos run waits on injected delays and 5xx retries: longer than a plain quick run, more so on a loaded machine
+      timeoutMs: options.profile === 'full' ? 20 * 60_000 : options.chaos ? 12 * 60_000 : 5 * 60_000,
       env: { REFERENCE_PERSONALITY: personalityOfRun(options, seed), ...(options.keep.length > 0 && { REFERENCE_PERSONALITY_KEEP: options.keep.join(',') }), ...(options.chaos && { REFERENCE_CHAOS: '1' }) },
     });
     done += 1;

@@ -19,7 +19,7 @@ import type { ModelContext } from '../../../harness/run/model.js';
 import { PickingCommand } from '../../../harness/run/model.js';
 
 export type ChargeState = 'pending' | 'paid';
-export type TransferState = 'banking_processing' | 'pending' | 'completed';
+export type TransferState = 'banking_processing' | 'pending' | 'completed' | 'refused';
 
 export interface ModelCharge {
   ref: string;
@@ -39,6 +39,11 @@ export interface ModelTransfer {
   overdrawn?: boolean;
   /** the pix.balance read just before an overdrawn transfer was created (cents) */
   overdrawnBalance?: number;
+  /**
+   * an unfunded /complete was refused: the transfer may stay banking_processing or have moved to
+   * refused ("States: … `refused`"; which transitions lead there is not shown)
+   */
+  refusable?: boolean;
 }
 
 export interface ModelCard {

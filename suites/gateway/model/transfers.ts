@@ -182,6 +182,7 @@ export class CompleteTransfer extends OnTransfer {
         return;
       }
       abandonOn429(r, res);
+      if (!is2xx(res.status) && res.status !== 429) t.refusable = true;
       return;
     }
     if (!(await fund(m, r, t))) return;
@@ -249,7 +250,14 @@ export async function verifyTransferState(r: GatewayReal, t: ModelTransfer): Pro
 
 /** Judges a GET of the transfer against the model. */
 export function transferStateAnswer(r: GatewayReal, t: ModelTransfer, res: ApiResponse): void {
-  r.log.outcome(`status ${JSON.stringify(dataOf(res.json)?.status)}`);
+  const seen = dataOf(res.json)?.status;
+  r.log.outcome(`status ${JSON.stringify(seen)}`);
+  if (t.refusable === true && t.status === 'banking_processing' && seen === 'refused' && res.status === 200) {
+    // the refused unfunded completion also refused the transfer: the states list `refused` and no
+    // sentence says which transitions lead there, so both readings are the target's choice
+    r.it.run.note(`transfer ${t.ref} is refused after its unfunded completion was refused (transitions to refused are not shown): accepted`);
+    t.status = 'refused';
+  }
   if (judgeFails(r.it.run, answerTransferLookup, { answer: res, expected: { status: t.status, amount: t.body.amount, why: `(transfer ${t.ref}: this sequence left it ${t.status})` } })) return;
   abandonOn429(r, res);
 }
@@ -294,6 +302,7 @@ export class CompleteOverdrawn extends ModelCommand<GatewayModel, GatewayReal> {
       return;
     }
     abandonOn429(r, done);
+    if (!is2xx(done.status) && done.status !== 429) t.refusable = true;
   }
 
   toString(): string {
