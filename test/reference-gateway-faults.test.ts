@@ -409,6 +409,21 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-sandbox-simulates-production-resource',
+    async observe(ctx) {
+      const { id } = await createCharge(ctx, {}, ctx.tokens.production);
+      return (await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox })).status !== 403;
+    },
+  },
+  {
+    fault: 'gw-idempotency-fingerprint-ignores-description',
+    async observe(ctx) {
+      const key = randomUUID();
+      await transferWithKey(ctx, key, transferBody({ amount: 300, description: 'first' }));
+      return (await transferWithKey(ctx, key, transferBody({ amount: 300, description: 'second' }))).status !== 409;
+    },
+  },
+  {
     fault: 'gw-idempotency-cache-ignores-account',
     async observe(ctx) {
       const key = randomUUID();

@@ -177,6 +177,12 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return (await h.call('POST', `/business/pix-charges/${String(charge.id)}/pay`, undefined, { key: h.keys.liveApiKey })).status !== 403;
     },
   },
+  'pt-sandbox-pays-live-charge': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 100 }, { key: h.keys.liveApiKey });
+      return (await h.call('POST', `/business/pix-charges/${String(charge.id)}/pay`)).status === 200;
+    },
+  },
   'pt-test-live-data-shared': {
     deviates: async (h) => (await h.call('GET', `/business/pix-charges/${String((await h.create()).id)}`, undefined, { key: h.keys.liveApiKey })).status === 200,
   },
@@ -466,6 +472,13 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       const headers = { 'idempotency-key': 'k3' };
       await h.create({ amount_cents: 5, description: 'first' }, { headers });
       return (await h.call('POST', '/business/pix-charges', { amount_cents: 5, description: 'second' }, { headers })).status !== 409;
+    },
+  },
+  'pt-idempotency-fingerprint-ignores-customer': {
+    deviates: async (h) => {
+      const headers = { 'idempotency-key': 'k3-customer' };
+      await h.create({ amount_cents: 5, customer_email: 'a@example.com' }, { headers });
+      return (await h.call('POST', '/business/pix-charges', { amount_cents: 5, customer_email: 'b@example.com' }, { headers })).status !== 409;
     },
   },
   'pt-paid-e2e-missing': {

@@ -3,8 +3,11 @@ import {
   findListedById,
   hideOtherAccountsResources,
   isolateSandboxData,
+  refuseForeignSimulation,
   refuseSimulationWithProductionCredentials,
   selectEnvironmentByCredentials,
+  SIMULATION_ISOLATION,
+  simulationRoutes,
 } from '../harness/rules/gateway/isolation.js';
 import { answer, exchange, found } from './rules-gateway-fixtures.js';
 
@@ -103,5 +106,35 @@ describe('selectEnvironmentByCredentials ("Two environments share the same host.
   it('fails a production pair refused at that host, or two hosts', () => {
     expect(found(selectEnvironmentByCredentials.judge({ sandbox: auth(200), live: auth(401) }))).toEqual(['failure:env.pair-refused']);
     expect(found(selectEnvironmentByCredentials.judge({ sandbox: auth(200, 'http://a:1/api/auth'), live: auth(200, 'http://b:1/api/auth') }))).toEqual(['failure:env.different-host']);
+  });
+});
+
+describe('the simulation isolation relation (callers × resource environments of /pay and /complete)', () => {
+  it('derives the routes from the spec and lists production transfers as untryable', () => {
+    expect(SIMULATION_ISOLATION.cells).toHaveLength(10);
+    expect(SIMULATION_ISOLATION.cells).toContain('POST /api/v1/pix/in/qrcode/{transactionId}/pay · sandbox credentials · a production resource');
+    expect(Object.keys(SIMULATION_ISOLATION.untryable ?? {})).toEqual([
+      'POST /api/v1/pix/out/pixkey/{transferId}/complete · production credentials · a production resource',
+      'POST /api/v1/pix/out/pixkey/{transferId}/complete · sandbox credentials · a production resource',
+      "POST /api/v1/pix/out/pixkey/{transferId}/complete · another account's sandbox credentials · a production resource",
+    ]);
+    expect(simulationRoutes({ paths: { '/a/{id}/pay': { post: {} }, '/a/{id}': { get: {} }, '/b/{id}/complete': { post: {} } } })).toEqual([{ route: 'pay', operation: 'POST /a/{id}/pay' }, { route: 'complete', operation: 'POST /b/{id}/complete' }]);
+  });
+  it('sandbox credentials on a production resource: 403 passes, 404 warns, a 2xx fails; the cell is covered', () => {
+    const forbidden = refuseForeignSimulation.judge({ route: 'pay', actor: 'sandbox', resource: 'production', answer: answer(403, { success: false, message: 'resource not owned by a sandbox key' }) });
+    expect(found(forbidden)).toEqual([]);
+    expect(forbidden.covered).toEqual([{ relation: 'gateway.simulation-isolation', cells: ['POST /api/v1/pix/in/qrcode/{transactionId}/pay · sandbox credentials · a production resource'] }]);
+    expect(found(refuseForeignSimulation.judge({ route: 'pay', actor: 'sandbox', resource: 'production', answer: answer(404, notFound) }))).toEqual(['warning:isolation.404-not-owned']);
+    expect(found(refuseForeignSimulation.judge({ route: 'pay', actor: 'sandbox', resource: 'production', answer: answer(200, { data: { status: 'paid' } }) }))).toEqual(['failure:isolation.simulated-not-owned']);
+    expect(found(refuseForeignSimulation.judge({ route: 'pay', actor: 'sandbox', resource: 'production', answer: answer(400, { success: false, message: 'x' }) }))).toEqual(['failure:isolation.simulation-not-403']);
+  });
+  it('production credentials get 403 and another account 404, on either resource', () => {
+    expect(found(refuseForeignSimulation.judge({ route: 'complete', actor: 'production', resource: 'sandbox', answer: answer(403, { success: false, message: 'x' }) }))).toEqual([]);
+    expect(found(refuseForeignSimulation.judge({ route: 'pay', actor: 'production', resource: 'production', answer: answer(200, { data: {} }) }))).toEqual(['failure:isolation.simulation-not-403']);
+    expect(found(refuseForeignSimulation.judge({ route: 'pay', actor: 'other-account', resource: 'production', answer: answer(404, notFound) }))).toEqual([]);
+  });
+  it('the production charge read afterwards is still pending', () => {
+    expect(found(refuseSimulationWithProductionCredentials.judge({ kind: 'not-owned-after', lookup: answer(200, { data: { status: 'pending' } }) }))).toEqual([]);
+    expect(found(refuseSimulationWithProductionCredentials.judge({ kind: 'not-owned-after', lookup: answer(200, { data: { status: 'paid' } }) }))).toEqual(['failure:isolation.simulated-not-owned']);
   });
 });

@@ -1,7 +1,7 @@
 // harness/rules/partner/environments.ts: keys, environments, the service's address, payouts.
 import { describe, expect, it } from 'vitest';
 import { conforms } from '../harness/rules/finding.js';
-import { endBaseAddressInV1, keepEnvironmentsApart, keepPayoutsUnavailable, refuseSimulationInProduction, serveBothEnvironmentsAtOneAddress } from '../harness/rules/partner/index.js';
+import { endBaseAddressInV1, keepEnvironmentsApart, keepPayoutsUnavailable, PAY_SIMULATION_ISOLATION, paySimulationOperations, refuseForeignPaySimulation, refuseSimulationInProduction, serveBothEnvironmentsAtOneAddress } from '../harness/rules/partner/index.js';
 import type { LocatedList } from '../harness/rules/partner/index.js';
 import { signPartner } from '../harness/webhooks/signatures.js';
 import { answer, codes, severities } from './rules-partner-fixtures.js';
@@ -68,5 +68,31 @@ describe('keepPayoutsUnavailable', () => {
   it('reports a 2xx and a 5xx, as warnings (PT-PAYOUT-UNAVAILABLE is ambiguous)', () => {
     expect(severities(keepPayoutsUnavailable.judge(answer(201)))).toEqual(['payout.available:warning']);
     expect(severities(keepPayoutsUnavailable.judge(answer(500)))).toEqual(['payout.status:warning']);
+  });
+});
+
+describe('the pay simulation isolation relation (callers × charge environments)', () => {
+  it('derives the route from the spec: five callers-on-charges cells', () => {
+    expect(paySimulationOperations({ paths: { '/business/pix-charges/{id}/pay': { post: {} }, '/business/pix-charges/{id}': { get: {} } } })).toEqual(['POST /business/pix-charges/{id}/pay']);
+    expect(PAY_SIMULATION_ISOLATION.cells).toEqual([
+      'POST /business/pix-charges/{id}/pay · the production key · a sandbox charge',
+      'POST /business/pix-charges/{id}/pay · the production key · a production charge',
+      'POST /business/pix-charges/{id}/pay · the sandbox key · a production charge',
+      "POST /business/pix-charges/{id}/pay · another account's sandbox key · a sandbox charge",
+      "POST /business/pix-charges/{id}/pay · another account's sandbox key · a production charge",
+    ]);
+  });
+  it('a key of the other environment: 403 or 404 {detail} pass (which one is not stated), paying fails', () => {
+    const judged = refuseForeignPaySimulation.judge({ caller: 'sandbox', resource: 'production', answer: answer(404, { detail: 'not found' }) });
+    expect(conforms(judged)).toBe(true);
+    expect(judged.covered?.[0]?.cells).toEqual(['POST /business/pix-charges/{id}/pay · the sandbox key · a production charge']);
+    expect(conforms(refuseForeignPaySimulation.judge({ caller: 'production', resource: 'sandbox', answer: answer(403, { detail: 'production' }) }))).toBe(true);
+    expect(codes(refuseForeignPaySimulation.judge({ caller: 'sandbox', resource: 'production', answer: answer(200, { id: 'c1', status: 'paid' }) }))).toEqual(['env.simulated-across']);
+    expect(codes(refuseForeignPaySimulation.judge({ caller: 'sandbox', resource: 'production', answer: answer(409, { detail: 'x' }) }))).toEqual(['env.lookup-status']);
+  });
+  it('the production key on its own charge: 403; another account: 404', () => {
+    expect(conforms(refuseForeignPaySimulation.judge({ caller: 'production', resource: 'production', answer: answer(403, { detail: 'production' }) }))).toBe(true);
+    expect(codes(refuseForeignPaySimulation.judge({ caller: 'production', resource: 'production', answer: answer(404, { detail: 'x' }) }))).toEqual(['env.live-pay-status']);
+    expect(codes(refuseForeignPaySimulation.judge({ caller: 'other-account', resource: 'production', answer: answer(403, { detail: 'x' }) }))).toEqual(['account.status']);
   });
 });

@@ -44,6 +44,19 @@ export interface Exercised {
   status: number;
 }
 
+/** A relation a check's rules judge cell by cell (harness/rules/rule.ts `Relation`) and the cells the check tried. */
+export interface RelationRecord {
+  id: string;
+  title: string;
+  cells: string[];
+  /** cells only a contract timer reaches (full and certify profiles) */
+  timerCells?: string[];
+  /** cells no run can try, with the reason */
+  untryable?: Record<string, string>;
+  /** the cells this check tried */
+  tried: string[];
+}
+
 /** A finding the run's baseline accepts (`--baseline`): reported, never failing. */
 export type AcceptedFinding = ReportedFinding & AcceptedRef;
 
@@ -94,6 +107,8 @@ export interface CheckOutcome {
   notes?: string[];
   /** rule evaluations per requirement: a requirement passes only when one was evaluated */
   evaluations?: ReportedEvaluations;
+  /** the relations its rules judge cell by cell, and the cells it tried (absent when none) */
+  relations?: RelationRecord[];
   /** HTTP requests made */
   requests: number;
   /** operations/statuses exercised (coverage) */

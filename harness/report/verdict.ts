@@ -24,6 +24,8 @@ import type { Profile } from '../cli/args.js';
 import { adoptionMarkdown, partialRunNotice } from './adoption-markdown.js';
 import type { AcceptedEntry, HistoryComparison } from './adoption-markdown.js';
 import type { BaselineStatus } from './baseline.js';
+import { relationCoverage, relationsMarkdown } from './verdict-relations.js';
+import type { RelationCoverage } from './verdict-relations.js';
 export type { Profile, CheckState };
 export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'unobservable' | 'inconclusive';
 /**
@@ -180,6 +182,8 @@ export interface ConformanceReport {
     unknownRequirements: string[];
     operations: { api?: CheckApi; operation: string; statuses: number[] }[];
   };
+  /** each relation judged cell by cell: cells tried / cells, the untried ones with why */
+  relations: RelationCoverage[];
   checks: CheckRecord[];
   // adoption (harness/report/adoption.ts): accepted deviations, baseline status, history
   accepted?: AcceptedEntry[];
@@ -491,6 +495,7 @@ export function buildConformance(
         .map((o) => ({ ...(o.api !== undefined && { api: o.api }), operation: o.operation, statuses: [...o.statuses].sort((a, b) => a - b) }))
         .sort((a, b) => `${a.api ?? ''} ${a.operation}`.localeCompare(`${b.api ?? ''} ${b.operation}`)),
     },
+    relations: relationCoverage(checks, run.profile),
     checks: [...checks],
   };
 }
@@ -656,6 +661,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     out.push('');
   }
 
+  out.push(...relationsMarkdown(report.relations ?? [], cell));
   out.push(...scopeSection(report.scope, report.merge));
   out.push(...adoptionMarkdown(report));
   const observed = report.checks.filter((c) => c.notes !== undefined && c.notes.length > 0);

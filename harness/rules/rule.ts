@@ -57,6 +57,8 @@ export interface Relation {
   readonly cells: readonly string[];
   /** the cells that can only be tried by waiting for a contract timer (full and certify profiles) */
   readonly timerCells?: readonly string[];
+  /** cells no run can try (a money-moving request with production credentials, an unprovokable cause): the reason */
+  readonly untryable?: Readonly<Record<string, string>>;
 }
 
 /** The parts of a finding a judge writes; code, severity, rule and requirements come from the declaration. */

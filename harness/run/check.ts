@@ -43,7 +43,7 @@ import { spoolExchanges } from '../report/har.js';
 import type { CheckSeverity } from '../report/outcome.js';
 import type { Finding, RequirementId } from '../rules/finding.js';
 import type { Rule } from '../rules/rule.js';
-import { requirementsOf } from '../rules/rule.js';
+import { closureOf, requirementsOf } from '../rules/rule.js';
 import { HarnessError } from '../core/errors.js';
 import type { Profile } from '../cli/args.js';
 import { runBaseline, withoutAccepted } from './accepted.js';
@@ -353,6 +353,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       area: spec.area,
       severity,
       requirements,
+      relations: [...new Map(closureOf(spec.rules ?? []).flatMap((rule) => (rule.relation !== undefined ? [[rule.relation.id, rule.relation] as const] : []))).values()],
     };
     const endSettings = (laneWaitMs?: number): EndSettings => ({
       profile: settings.profile,

@@ -16,7 +16,8 @@ import type { Finding } from '../rules/finding.js';
 import type { Baseline } from '../report/baseline.js';
 import { reportFinding } from '../report/finding.js';
 import { replayCommand } from '../report/format.js';
-import type { CheckApi, CheckOutcome, CheckSeverity, CheckState, EvaluationCount, Exercised } from '../report/outcome.js';
+import type { Relation } from '../rules/rule.js';
+import type { CheckApi, CheckOutcome, CheckSeverity, CheckState, EvaluationCount, Exercised, RelationRecord } from '../report/outcome.js';
 import { applyBaseline } from './accepted.js';
 import { inconclusiveCause, settleInconclusive } from './inconclusive.js';
 
@@ -32,6 +33,8 @@ export interface CheckIdentity {
   severity: CheckSeverity;
   /** the requirements the check sets out to decide */
   requirements: readonly string[];
+  /** the relations its rules judge cell by cell (coverage) */
+  relations?: readonly Relation[];
 }
 
 /** What the check recorded (a CheckRun, read only). */
@@ -42,6 +45,8 @@ export interface RecordedRun {
   readonly notes: readonly string[];
   readonly exchanges: readonly Exchange[];
   readonly evaluations: Readonly<Partial<Record<string, EvaluationCount>>>;
+  /** relation id → the cells of it the run tried */
+  readonly covered?: Readonly<Record<string, readonly string[]>>;
   readonly seed?: number | undefined;
   /** fast-check counterexample path */
   readonly replay?: string | undefined;
@@ -94,6 +99,18 @@ export function exercisedBy(exchanges: readonly Exchange[]): Exercised[] {
   return [...seen.values()];
 }
 
+/** The check's relations with the cells its run tried (none tried when it did not run). */
+export function relationRecords(relations: readonly Relation[] | undefined, covered: Readonly<Record<string, readonly string[]>> | undefined): RelationRecord[] {
+  return (relations ?? []).map((r) => ({
+    id: r.id,
+    title: r.title,
+    cells: [...r.cells],
+    ...(r.timerCells !== undefined && r.timerCells.length > 0 && { timerCells: [...r.timerCells] }),
+    ...(r.untryable !== undefined && Object.keys(r.untryable).length > 0 && { untryable: { ...r.untryable } }),
+    tried: r.cells.filter((cell) => covered?.[r.id]?.includes(cell) === true),
+  }));
+}
+
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -112,7 +129,8 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
     ...(settings.laneWaitMs !== undefined && settings.laneWaitMs > 0 && { laneWaitMs: Math.round(settings.laneWaitMs) }),
   };
   if (end.skipped !== undefined || run === undefined) {
-    return { ...base, requirements: [...identity.requirements], state: 'not-run', notRun: end.skipped ?? 'not run', ...(end.outOfScope === true && { outOfScope: true }), failures: [], warnings: [], requests: 0 };
+    const relations = relationRecords(identity.relations, undefined);
+    return { ...base, requirements: [...identity.requirements], ...(relations.length > 0 && { relations }), state: 'not-run', notRun: end.skipped ?? 'not run', ...(end.outOfScope === true && { outOfScope: true }), failures: [], warnings: [], requests: 0 };
   }
   const redact = settings.redact ?? ((text: string) => text);
   const notes = [...run.notes];
@@ -163,6 +181,7 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
   else if (kept.warnings.length > 0) state = 'warned';
   else state = 'passed';
   const seed = run.seed ?? settings.seed;
+  const relations = relationRecords(identity.relations, run.covered);
   const sequence = run.failingSequence;
   return {
     ...base,
@@ -177,6 +196,7 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
     ...(error !== undefined && { error }),
     ...(notes.length > 0 && { notes }),
     evaluations: structuredClone(run.evaluations) as Record<string, EvaluationCount>,
+    ...(relations.length > 0 && { relations }),
     requests: run.exchanges.length,
     exercised: exercisedBy(run.exchanges),
     replay: replayCommand({ profile: settings.profile, seed, title: identity.title, check: identity.check, ...(run.replay !== undefined && { path: run.replay }) }),

@@ -48,6 +48,7 @@ export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
   'suites/gateway/balance.test.ts': 0.9,
   'suites/partner/errors.test.ts': 0.8,
   'suites/gateway/general.test.ts': 0.3,
+  'suites/gateway/idempotency.test.ts': 0.3,
 };
 
 /** files holding `tier: 'timer'` checks (full and certify wait minutes in them) */

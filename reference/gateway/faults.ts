@@ -68,6 +68,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-idempotency-conflict-returns-200', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the same key with a different body replays the original 200'),
   fault('gw-idempotency-conflict-returns-400', ['GW-PIXOUT-IDEM-CONFLICT-409', 'GW-ERR-409-MEANING'], 'the same key with a different body answers 400 instead of 409'),
   fault('gw-idempotency-key-optional', ['GW-PIXOUT-IDEM-REQUIRED'], 'a transfer without x-idempotency-key is created'),
+  fault('gw-idempotency-fingerprint-ignores-description', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the body fingerprint leaves out description: the same key with only another description replays the first transfer instead of 409'),
   fault('gw-idempotency-fingerprint-amount-only', ['GW-PIXOUT-IDEM-CONFLICT-409'], 'the body fingerprint covers the amount alone: the same key with the same amount and another pixKey replays the first transfer instead of 409'),
   fault('gw-idempotency-cache-ignores-account', ['GW-ERR-404-OTHER-ACCOUNT'], "the idempotency cache is keyed by the key alone: another account reusing a key with the same body gets the first account's transfer (and none of its own)"),
 
@@ -105,6 +106,7 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-isolation-production-sees-sandbox', ['GW-ENV-ISOLATION'], 'a production token reads and lists sandbox resources of the same account'),
   fault('gw-isolation-other-account-sees-resource', ['GW-ERR-404-OTHER-ACCOUNT', 'GW-ENV-ISOLATION'], "another account's token reads its resources"),
   fault('gw-sandbox-simulation-in-production-allowed', ['GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING'], '/pay and /complete skip the sandbox-credentials check'),
+  fault('gw-sandbox-simulates-production-resource', ['GW-ERR-403-MEANING'], "/pay looks the charge up by account only: sandbox credentials confirm the account's production charge instead of 403 (resource not owned by a sandbox key)"),
   fault('gw-simulation-checks-ownership-only', ['GW-PIXIN-PAY-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY'], "/pay and /complete check that the resource belongs to the caller's environment (403 for a sandbox resource), not that the caller is a sandbox one: production credentials confirm a production charge"),
   fault('gw-balance-shared-across-environments', ['GW-ENV-BALANCE-SEPARATE', 'GW-ENV-ISOLATION'], 'the balance query filters by account only: the production balance also sums the sandbox postings'),
 

@@ -335,7 +335,13 @@ async function payCharge(deps: GatewayDeps, call: GatewayCall): Promise<Answer> 
   } else if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
-  const charge = findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
+  // "403 | … resource not owned by a sandbox key": the account's production charge named with sandbox
+  // credentials. Fault `gw-sandbox-simulates-production-resource`: the route looks the charge up by
+  // account only, so sandbox credentials confirm a production charge
+  const owned = deps.store.charges.get(call.params.transactionId ?? '');
+  const notOwned = owned !== undefined && owned.accountId === call.principal.accountId && owned.environment !== call.principal.environment;
+  if (notOwned && !faults.has('gw-sandbox-simulates-production-resource')) throw failure(403, 'resource not owned by a sandbox key');
+  const charge = notOwned ? owned : findVisible(deps.store.charges, call.params.transactionId ?? '', call.principal, faults);
   // fault: the handler reads the status of the charge it did not find (a TypeError, 500)
   if (!charge && faults.has('gw-pixin-pay-unknown-crashes')) throw new ApiError(500, { success: false, message: 'Internal server error' });
   if (!charge) throw notFound('transaction', faults);

@@ -122,6 +122,9 @@ function idempotencyRecordKey(call: GatewayCall, key: string, faults: ReadonlySe
  */
 function idempotencyFingerprint(body: JsonObject, faults: ReadonlySet<string>): string {
   if (faults.has('gw-idempotency-fingerprint-amount-only')) return canonicalJson({ amount: body.amount });
+  // fault `gw-idempotency-fingerprint-ignores-description`: the fingerprint leaves out the free text
+  // (a label, "not part of the payment"), so the same key with another description is a "replay"
+  if (faults.has('gw-idempotency-fingerprint-ignores-description')) return canonicalJson({ ...body, description: undefined });
   return canonicalJson(body);
 }
 
@@ -233,6 +236,9 @@ async function completeTransfer(deps: GatewayDeps, call: GatewayCall): Promise<A
   } else if (call.principal.environment !== 'sandbox' && !faults.has('gw-sandbox-simulation-in-production-allowed')) {
     throw failure(403, 'simulation routes require sandbox credentials');
   }
+  // "403 | … resource not owned by a sandbox key": the account's production transfer named with sandbox credentials
+  const owned = store.transfers.get(call.params.transferId ?? '');
+  if (owned !== undefined && owned.accountId === call.principal.accountId && owned.environment !== call.principal.environment) throw failure(403, 'resource not owned by a sandbox key');
   const transfer = findVisible(store.transfers, call.params.transferId ?? '', call.principal, faults);
   // fault: no not-found guard; the handler dereferences the missing transfer (a TypeError: 500)
   if (!transfer && faults.has('gw-pixout-complete-unknown-500')) throw failure(500, "Cannot read properties of undefined (reading 'status')");

@@ -151,8 +151,11 @@ export class ChargeService {
     // fault pt-idempotency-cache-by-body-hash: the record is cached under key + hash of the raw bytes
     if (this.faults.has('pt-idempotency-cache-by-body-hash')) scopedKey = `${scopedKey}:${createHash('sha256').update(rawBody).digest('hex')}`;
     // "same body": the same JSON value, or the same bytes (personality)
+    // fault pt-idempotency-fingerprint-ignores-customer: the customer's e-mail is left out of "same body"
     const sameBodyKey = this.faults.has('pt-idempotency-fingerprint-amount-only')
       ? `amount:${String(isRecordValue(body) ? body.amount_cents : undefined)}`
+      : this.faults.has('pt-idempotency-fingerprint-ignores-customer') && isRecordValue(body)
+      ? canonicalJson({ ...body, customer_email: undefined })
       : this.p.ptIdempotencySameBody === 'raw-bytes' ? `raw:${rawBody.toString('utf8')}` : canonicalJson(body);
     const work = () => this.createIdempotently(principal, body, sameBodyKey, scopedKey);
     return this.faults.has('pt-idempotency-race') ? work() : this.idempotencyLocks.run(scopedKey, work);
@@ -348,7 +351,10 @@ export class ChargeService {
     if (principal.environment === 'live' && !this.faults.has('pt-live-pay-allowed')) {
       return fail(403, 'the pay simulation route is not available in production');
     }
-    const charge = this.findVisible(principal, id);
+    // fault pt-sandbox-pays-live-charge: the simulation looks the charge up by account only, so the
+    // sandbox key pays the account's production charge
+    const own = this.options.store.chargeById(id);
+    const charge = this.faults.has('pt-sandbox-pays-live-charge') && own?.accountId === principal.accountId ? own : this.findVisible(principal, id);
     if (!charge) return fail(404, `charge ${id} not found`);
     const confirm = () => this.confirmPayment(charge);
     if (this.faults.has('pt-pay-not-atomic') || this.faults.has('pt-pay-race-double-effects')) return confirm();

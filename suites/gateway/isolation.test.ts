@@ -17,6 +17,7 @@ import type { ApiResponse } from '../../harness/http/gateway-client.js';
 import {
   hideOtherAccountsResources,
   isolateSandboxData,
+  refuseForeignSimulation,
   refuseSimulationWithProductionCredentials,
   selectEnvironmentByCredentials,
   type SandboxStateAfter,
@@ -67,7 +68,7 @@ function noteForeign(t: CheckTools, r: ApiResponse, by: 'production' | 'other-ac
 
 check('production credentials: /pay and /complete answer 403 and change nothing', {
   id: 'gateway.isolation.live-simulation-403', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  rules: [...MOVES_MONEY, honourTransferRequest, refuseSimulationWithProductionCredentials],
+  rules: [...MOVES_MONEY, honourTransferRequest, refuseForeignSimulation, refuseSimulationWithProductionCredentials],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -75,8 +76,8 @@ check('production credentials: /pay and /complete answer 403 and change nothing'
   // "403 credentials are not sandbox credentials (production)." / "403 not sandbox credentials."
   // the two calls name two different resources: sent together, judged in order
   const [pay, complete] = (await t.all([() => live.payPixCharge(resources.chargeId), () => live.completeTransfer(resources.transferId)], (send) => send())) as [ApiResponse, ApiResponse];
-  t.judge(refuseSimulationWithProductionCredentials, { kind: 'call', route: 'pay', answer: pay });
-  t.judge(refuseSimulationWithProductionCredentials, { kind: 'call', route: 'complete', answer: complete });
+  t.judge(refuseForeignSimulation, { route: 'pay', actor: 'production', resource: 'sandbox', answer: pay });
+  t.judge(refuseForeignSimulation, { route: 'complete', actor: 'production', resource: 'sandbox', answer: complete });
   t.judge(refuseSimulationWithProductionCredentials, { kind: 'after', state: await readAgain(t, resources, 'with production credentials') });
 });
 
@@ -118,7 +119,7 @@ check('production credentials never see sandbox charges, transfers or webhooks',
 
 check("another account gets 404 on this account's charges, transfers and webhooks", {
   id: 'gateway.isolation.other-account', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.other'],
-  rules: [...MOVES_MONEY, honourTransferRequest, hideOtherAccountsResources, ...REGISTERS_WEBHOOKS],
+  rules: [...MOVES_MONEY, honourTransferRequest, hideOtherAccountsResources, refuseForeignSimulation, ...REGISTERS_WEBHOOKS],
 }, async (t) => {
   const resources = await sandboxResources(t);
   if (!resources) return;
@@ -135,8 +136,10 @@ check("another account gets 404 on this account's charges, transfers and webhook
   foreign(transfer, 'transfer-lookup');
   foreign(txn);
   const [pay, complete] = (await t.all([() => other.payPixCharge(resources.chargeId), () => other.completeTransfer(resources.transferId)], (send) => send())) as [ApiResponse, ApiResponse];
-  foreign(pay);
-  foreign(complete);
+  noteForeign(t, pay, 'other-account');
+  noteForeign(t, complete, 'other-account');
+  t.judge(refuseForeignSimulation, { route: 'pay', actor: 'other-account', resource: 'sandbox', answer: pay });
+  t.judge(refuseForeignSimulation, { route: 'complete', actor: 'other-account', resource: 'sandbox', answer: complete });
   t.judge(hideOtherAccountsResources, { kind: 'after', state: await readAgain(t, resources, "with another account's credentials") });
   const sandbox = t.gateway();
   const hook = await registerWebhook(sandbox, t.run, t.callbackUrl, ['transaction_paid']);
@@ -147,4 +150,32 @@ check("another account gets 404 on this account's charges, transfers and webhook
   } finally {
     await removeWebhooks(sandbox, [hook]);
   }
+});
+
+check('a production charge: /pay refuses sandbox credentials (403, "resource not owned by a sandbox key"), production credentials and another account', {
+  id: 'gateway.isolation.production-resource-simulation', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
+  rules: [...MOVES_MONEY, refuseForeignSimulation, refuseSimulationWithProductionCredentials],
+}, async (t) => {
+  // A production PIX charge moves no money until paid, and production never pays it here: /pay is
+  // a simulation route, which production credentials must not be able to use. Production transfers
+  // cannot be made (a money-moving request): their cells are listed as untryable.
+  const live = t.gateway('live');
+  const charge = await createCharge(live, t.run, 1_090);
+  if (!charge) return t.notRun('gateway.live', 'production did not create a pending PIX charge');
+  const others = t.target.gateway?.other !== undefined;
+  const callers: { actor: 'sandbox' | 'production' | 'other-account'; send: () => Promise<ApiResponse> }[] = [
+    { actor: 'sandbox', send: () => t.gateway().payPixCharge(charge.id) },
+    { actor: 'production', send: () => live.payPixCharge(charge.id) },
+    ...(others ? [{ actor: 'other-account' as const, send: () => t.gateway('other').payPixCharge(charge.id) }] : []),
+  ];
+  // each caller names the one production charge; whatever one does the others are refused too: together
+  const answers = await t.all(callers, (c) => c.send());
+  callers.forEach((c, i) => {
+    const answer = answers[i]!;
+    t.judge(refuseForeignSimulation, { route: 'pay', actor: c.actor, resource: 'production', answer });
+    t.run.note(`/pay on a production charge with ${c.actor} credentials: HTTP ${answer.status}`);
+  });
+  if (!others) t.run.note("GATEWAY_OTHER_CLIENT_ID not set: another account's call on the production charge not tried");
+  // whether the sandbox call paid it shows on a re-read, unless another caller's call already did
+  if (!callers.some((c, i) => c.actor !== 'sandbox' && is2xx(answers[i]!))) t.judge(refuseSimulationWithProductionCredentials, { kind: 'not-owned-after', lookup: await live.getPixCharge(charge.id) });
 });

@@ -6,10 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import { createWithoutKey, refuseKeyReuse, replayWithoutRepeating, treatEquivalentBodies } from '../../harness/rules/partner/index.js';
+import { CHARGE_FINGERPRINT, createWithoutKey, honourChargeFingerprint, refuseKeyReuse, replayWithoutRepeating, treatEquivalentBodies } from '../../harness/rules/partner/index.js';
+import { fingerprintProbe } from '../../harness/rules/fingerprint.js';
 import { canonicalJson, idempotencyScenario } from '../../generators/index.js';
 import type { PartnerChargeRequest } from '../../harness/http/partner-client.js';
-import { chargeBody, createCharge, CREATES_CHARGES, uniqueRef } from './support.js';
+import { chargeBody, createCharge, CREATES_CHARGES, judgeCreated, uniqueRef } from './support.js';
 
 const AREA = 'Idempotency';
 
@@ -126,4 +127,40 @@ check('concurrent creations with one Idempotency-Key make one charge', {
     t.judge(replayWithoutRepeating, { kind: 'burst', answers: values });
     t.run.note(`round ${round + 1}: statuses ${values.map((v) => v.status).join(', ')} (body ${canonicalJson(body)})`);
   }
+});
+
+// "same key with a different body gives 409", for every field of the request schema alone (the
+// cells are derived from the spec); where "the same body" is open (re-serialised JSON, a field sent
+// with its documented default), a replay or a 409, never a second charge.
+check('the Idempotency-Key fingerprint covers every request field: each changed alone under a used key gives 409', {
+  id: 'partner.idempotency.fingerprint',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  rules: [...CREATES_CHARGES, honourChargeFingerprint],
+}, async (t) => {
+  const client = t.partner();
+  const amount = 1_000 + Math.floor(Math.random() * 90_000);
+  const full: PartnerChargeRequest = { amount_cents: amount, description: 'fingerprint full', external_ref: uniqueRef('fp'), customer_email: 'buyer@example.com', expires_in_seconds: 900 };
+  const other = { amount_cents: amount + 1, description: 'fingerprint other', external_ref: uniqueRef('fp-other'), customer_email: 'other.buyer@example.com', expires_in_seconds: 1_800 };
+  const minimal: PartnerChargeRequest = { amount_cents: amount };
+  const keys = { full: freshKey('fp'), minimal: freshKey('fp-min') };
+  const bases = { full, minimal } as const;
+  const firsts = await t.all(['full', 'minimal'] as const, (which) => client.createCharge(bases[which], { idempotencyKey: keys[which] }));
+  const created = { full: judgeCreated(t.run, firsts[0]!, { idempotencyKey: keys.full }), minimal: judgeCreated(t.run, firsts[1]!, { idempotencyKey: keys.minimal }) };
+  const probes = CHARGE_FINGERPRINT.cells.map((cell) => ({ cell, ...fingerprintProbe(cell, { full: { ...full }, other, minimal: { ...minimal } }) }));
+  const sent = probes.filter((p) => created[p.on].id !== undefined);
+  const answers = await t.all(sent, (p) =>
+    p.raw !== undefined ? client.createCharge(undefined, { idempotencyKey: keys[p.on], rawBody: p.raw, contentType: 'application/json' }) : client.createCharge(p.body, { idempotencyKey: keys[p.on] }),
+  );
+  const chose: string[] = [];
+  sent.forEach((p, i) => {
+    const answer = answers[i]!;
+    const original = created[p.on];
+    t.judge(honourChargeFingerprint, { cell: p.cell.cell, expect: p.cell.expect, originalId: original.id!, answer, first: original.response.exchange });
+    if (p.cell.expect === 'equivalent') chose.push(`${p.cell.cell}: HTTP ${answer.status}${answer.status === 200 ? ' (treated as the same body)' : answer.status === 409 ? ' (treated as another body)' : ''}`);
+  });
+  if (chose.length > 0) t.run.note(`where "the same body" is open: ${chose.join('; ')}`);
+  const skipped = probes.filter((p) => created[p.on].id === undefined).map((p) => p.cell.cell);
+  if (skipped.length > 0) t.run.note(`not tried, the first use of their key created no charge: ${skipped.join(', ')}`);
 });

@@ -15,6 +15,7 @@ import {
   keepAccountsApart,
   keepEnvironmentsApart,
   listAccountCharges,
+  refuseForeignPaySimulation,
   refuseSimulationInProduction,
   refuseWithoutValidKey,
   serveBothEnvironmentsAtOneAddress,
@@ -175,4 +176,42 @@ check('another account\'s key gets 404 on our charge (lookup, cancel, pay) and d
   t.judge(keepAccountsApart, { kind: 'state', answer: seen.response, state: seen.state, why: 'after another account tried to cancel and pay it' });
   const { list, response } = await listCharges(t.run, other);
   if (list) t.judge(listAccountCharges, { kind: 'foreign', list, exchange: response.exchange, foreignId: id });
+});
+
+// "POST …/pay (sandbox only) … Production answers 403."; "Their data is independent."; "404 |
+// resource not found or belongs to another account": the pay simulation by every caller other than
+// the charge's sandbox owner, on a sandbox and on a production charge, is refused and pays nothing.
+check('the pay simulation is refused to every caller but the sandbox owner, on sandbox and production charges', {
+  id: 'partner.env.pay-simulation-isolation',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  needs: ['partner.live'],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, refuseForeignPaySimulation, refuseSimulationInProduction, cancelPendingCharge],
+}, async (t) => {
+  const test = t.partner('test');
+  const live = t.partner('live');
+  const [sandboxCharge, liveCharge] = await t.all([test, live], (client, i) => createCharge(t.run, client, chargeBody(i === 0 ? 'pay-iso-test' : 'pay-iso-live')));
+  if (!sandboxCharge?.id || !liveCharge?.id) return t.notRun('partner.live', 'a charge to call the simulation on could not be created in both environments');
+  const ids = { sandbox: sandboxCharge.id, production: liveCharge.id };
+  const others = t.target.partner?.otherApiKey !== undefined;
+  const calls: { caller: 'production' | 'sandbox' | 'other-account'; resource: 'sandbox' | 'production' }[] = [
+    { caller: 'production', resource: 'sandbox' },
+    { caller: 'production', resource: 'production' },
+    { caller: 'sandbox', resource: 'production' },
+    ...(others ? [{ caller: 'other-account' as const, resource: 'sandbox' as const }, { caller: 'other-account' as const, resource: 'production' as const }] : []),
+  ];
+  const clientOf = { production: live, sandbox: test, 'other-account': others ? t.partner('other') : test };
+  // each call is refused and changes nothing: together, judged in order
+  const answers = await t.all(calls, (c) => clientOf[c.caller].payCharge(ids[c.resource]));
+  calls.forEach((c, i) => {
+    const answer = answers[i]!;
+    t.judge(refuseForeignPaySimulation, { ...c, answer });
+    t.run.note(`pay of a ${c.resource} charge with the ${c.caller} key: HTTP ${answer.status}`);
+  });
+  if (!others) t.run.note("PARTNER_OTHER_API_KEY not set: another account's calls not tried");
+  // the production charge is still pending: read with its key (and then canceled)
+  const liveSeen = await lookupState(t.run, live, ids.production);
+  if (liveSeen.state !== undefined) t.judge(refuseSimulationInProduction, { kind: 'state', answer: liveSeen.response, state: liveSeen.state });
+  if (liveSeen.state === 'pending') t.judge(cancelPendingCharge, { kind: 'cancel', answer: await live.cancelCharge(ids.production) });
 });

@@ -18,7 +18,8 @@
 import type { Exchange } from '../../core/exchange.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
-import { defineRule, type Verdict } from '../rule.js';
+import { specDocument } from '../spec-document.js';
+import { defineRule, type Relation, type Verdict } from '../rule.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import { carryPinnedErrorCode, type Answer, type PinnedErrorCode } from './errors.js';
 
@@ -195,6 +196,10 @@ export const isolateSandboxData = defineRule({
 export type ProductionSimulation =
   /** /pay or /complete called with production credentials (on a sandbox or a production resource) */
   | { kind: 'call'; route: 'pay' | 'complete'; answer: Answer }
+  /** /pay or /complete called with sandbox credentials on a production resource of the same account */
+  | { kind: 'not-owned'; route: 'pay' | 'complete'; answer: Answer }
+  /** that production charge read again with production credentials afterwards */
+  | { kind: 'not-owned-after'; lookup: Answer }
   /** the sandbox resources read again by their owner after those calls */
   | { kind: 'after'; state: SandboxStateAfter };
 
@@ -208,11 +213,33 @@ export type ProductionSimulation =
 export const refuseSimulationWithProductionCredentials = defineRule({
   name: 'refuseSimulationWithProductionCredentials',
   requirements: ['GW-AUTH-SIM-SANDBOX-ONLY', 'GW-PIXIN-PAY-PROD-403', 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-ERR-403-MEANING'],
-  codes: { 'isolation.simulation-not-403': 'failure', 'isolation.simulated-in-production': 'failure' },
+  codes: { 'isolation.simulation-not-403': 'failure', 'isolation.simulated-in-production': 'failure', 'isolation.simulated-not-owned': 'failure', 'isolation.404-not-owned': 'warning' },
   judge(o: ProductionSimulation, v) {
     if (o.kind === 'after') {
       v.decides('GW-AUTH-SIM-SANDBOX-ONLY');
       judgeStateUnchanged(v, o.state, 'isolation.simulated-in-production');
+      return;
+    }
+    if (o.kind === 'not-owned-after') {
+      const status = is2xx(o.lookup.status) ? dataOf(o.lookup.json)?.status : undefined;
+      if (status === undefined) return v.nothingToJudge();
+      v.decides('GW-ERR-403-MEANING');
+      if (status === 'pending') return;
+      return v.find('isolation.simulated-not-owned', { title: 'a production charge changed state after /pay with sandbox credentials', expected: 'status "pending" (the simulation refused: "resource not owned by a sandbox key")', actual: `status ${show(status)}`, exchanges: [o.lookup.exchange] });
+    }
+    if (o.kind === 'not-owned') {
+      // "403 | route unavailable in this environment (… resource not owned by a sandbox key)": the
+      // table states 403; a 404 keeps the production resource apart all the same ("Sandbox data is
+      // isolated" reads both ways) and only warns; simulating on it fails
+      v.decides('GW-ERR-403-MEANING');
+      const { answer } = o;
+      if (is2xx(answer.status)) {
+        return v.find('isolation.simulated-not-owned', { title: `/${o.route} with sandbox credentials simulated on a production resource`, expected: 'HTTP 403 ("resource not owned by a sandbox key")', actual: `HTTP ${answer.status} ${show(answer.json, 200)}`, exchanges: [answer.exchange] });
+      }
+      if (answer.status === 404) {
+        return v.find('isolation.404-not-owned', { title: `/${o.route} with sandbox credentials on a production resource answered 404`, expected: 'HTTP 403 ("resource not owned by a sandbox key")', actual: 'HTTP 404 (refused, as not found)', exchanges: [answer.exchange] });
+      }
+      judgeStatus(v, answer.exchange, 403, { unexpected: 'isolation.simulation-not-403' }, `/${o.route} with sandbox credentials on a production resource`);
       return;
     }
     v.decides(o.route === 'pay' ? 'GW-PIXIN-PAY-PROD-403' : 'GW-PIXOUT-COMPLETE-PROD-403', 'GW-AUTH-SIM-SANDBOX-ONLY', 'GW-ERR-403-MEANING');
@@ -298,5 +325,66 @@ export const hideOtherAccountsResources = defineRule({
         });
       }
     }
+  },
+});
+
+/** Who calls a simulation route, and whose resource it names. */
+export type SimulationActor = 'production' | 'sandbox' | 'other-account';
+const ACTOR_LABEL: Record<SimulationActor, string> = { production: 'production credentials', sandbox: 'sandbox credentials', 'other-account': "another account's sandbox credentials" };
+
+/**
+ * The simulation routes of the spec ("Simulation routes (`/pay`, `/complete`)"): every POST whose path
+ * ends in /pay or /complete, with the kind of resource its path names (pure; pinned by a unit test).
+ */
+export function simulationRoutes(document: Record<string, unknown>): { route: 'pay' | 'complete'; operation: string }[] {
+  const paths = (document['paths'] ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.keys(paths)
+    .filter((path) => /\/(pay|complete)$/.test(path) && paths[path]?.['post'] !== undefined)
+    .map((path) => ({ route: path.endsWith('/pay') ? ('pay' as const) : ('complete' as const), operation: `POST ${path}` }));
+}
+
+/** A cell of the simulation isolation relation. */
+export function simulationCell(operation: string, actor: SimulationActor, resource: 'sandbox' | 'production'): string {
+  return `${operation} · ${ACTOR_LABEL[actor]} · a ${resource} resource`;
+}
+
+const SIMULATION_ROUTES = simulationRoutes(specDocument('gateway'));
+const ACTORS_ON: readonly (readonly [SimulationActor, 'sandbox' | 'production'])[] = [['production', 'sandbox'], ['production', 'production'], ['sandbox', 'production'], ['other-account', 'sandbox'], ['other-account', 'production']];
+const NO_PRODUCTION_TRANSFER = 'needs a production transfer: creating one is a money-moving request with production credentials, which the suite never sends';
+
+/**
+ * Isolation of the simulation routes, cell by cell: every simulation route of the spec × who calls it
+ * (production credentials, sandbox credentials, another account's sandbox credentials) × the
+ * environment of the account's resource it names. The sandbox owner simulating on its own sandbox
+ * resource is the routes' own behaviour (the pix-charges and pix-transfers suites), not a cell here.
+ */
+export const SIMULATION_ISOLATION: Relation = {
+  id: 'gateway.simulation-isolation',
+  title: 'Simulation routes by caller and resource environment',
+  cells: SIMULATION_ROUTES.flatMap(({ operation }) => ACTORS_ON.map(([actor, resource]) => simulationCell(operation, actor, resource))),
+  untryable: Object.fromEntries(SIMULATION_ROUTES.filter((r) => r.route === 'complete').flatMap(({ operation }) => ACTORS_ON.filter(([, resource]) => resource === 'production').map(([actor]) => [simulationCell(operation, actor, 'production'), NO_PRODUCTION_TRANSFER]))),
+};
+
+/**
+ * One call of a simulation route by someone else than the sandbox owner of the resource:
+ * production credentials get 403 ({@link refuseSimulationWithProductionCredentials}), sandbox
+ * credentials on a production resource 403 ("resource not owned by a sandbox key", same rule),
+ * another account 404 ({@link hideOtherAccountsResources}).
+ */
+export const refuseForeignSimulation = defineRule({
+  name: 'refuseForeignSimulation',
+  requirements: [],
+  codes: {},
+  uses: [refuseSimulationWithProductionCredentials, hideOtherAccountsResources],
+  relation: SIMULATION_ISOLATION,
+  judge(o: { route: 'pay' | 'complete'; actor: SimulationActor; resource: 'sandbox' | 'production'; answer: Answer }, v) {
+    const { route, actor, resource, answer } = o;
+    if (!answer.exchange.response) return v.unanswered(answer.exchange);
+    const operation = SIMULATION_ROUTES.find((r) => r.route === route)?.operation;
+    if (operation !== undefined) v.covers(simulationCell(operation, actor, resource));
+    if (actor === 'other-account') v.apply(hideOtherAccountsResources, { kind: 'request', answer });
+    else if (actor === 'production') v.apply(refuseSimulationWithProductionCredentials, { kind: 'call', route, answer });
+    else if (resource === 'production') v.apply(refuseSimulationWithProductionCredentials, { kind: 'not-owned', route, answer });
+    else v.nothingToJudge();
   },
 });

@@ -10,8 +10,9 @@
 import type { Exchange } from '../../core/exchange.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
-import { defineRule } from '../rule.js';
-import { answerErrorsWithDetail, judgePartnerError, type Answer, type ErrorAnswer } from './errors.js';
+import { defineRule, type Relation } from '../rule.js';
+import { specDocument } from '../spec-document.js';
+import { answerErrorsWithDetail, judgePartnerError, keepAccountsApart, type Answer, type ErrorAnswer } from './errors.js';
 import { judgeBeyondLookups, type BeyondLookups } from './isolation.js';
 import type { LocatedList } from './list.js';
 
@@ -39,10 +40,22 @@ export const keepEnvironmentsApart = defineRule({
     'env.idempotency-key-taken': 'warning',
     'env.foreign-posting': 'failure',
     'env.foreign-event': 'warning',
+    'env.simulated-across': 'failure',
   },
   uses: [answerErrorsWithDetail],
-  judge(observation: { kind: 'lookup'; answer: ErrorAnswer; what: string } | { kind: 'listed'; list: LocatedList; foreignId: string; exchange: Exchange; whose: string } | BeyondLookups, v) {
+  judge(observation: { kind: 'lookup'; answer: ErrorAnswer; what: string } | { kind: 'simulate'; answer: ErrorAnswer; what: string } | { kind: 'listed'; list: LocatedList; foreignId: string; exchange: Exchange; whose: string } | BeyondLookups, v) {
     switch (observation.kind) {
+      case 'simulate': {
+        // the pay simulation naming a charge of the other environment: 404 ("Their data is
+        // independent") and 403 ("route unavailable in this environment (simulate payment in
+        // production)") both refuse it, and which one applies is not stated; paying it fails
+        const { answer, what } = observation;
+        if (answer.status >= 200 && answer.status <= 299) {
+          return v.find('env.simulated-across', { title: `${what} was paid`, expected: 'refused: 404 ("Their data is independent") or 403 ("simulate payment in production")', actual: `HTTP ${answer.status} ${show(answer.json, 200)}`, exchanges: [answer.exchange] });
+        }
+        if (judgeStatus(v, answer.exchange, [403, 404], { unexpected: 'env.lookup-status' }, what) && answer.exchange.response) v.apply(answerErrorsWithDetail, answer);
+        return;
+      }
       case 'lookup': {
         const { answer, what } = observation;
         if (answer.status >= 200 && answer.status <= 299) {
@@ -139,5 +152,57 @@ export const keepPayoutsUnavailable = defineRule({
       return v.find('payout.available', { title: 'POST /v1/business/payouts answered 2xx', expected: 'no public route (e.g. 404 or 403)', actual: `HTTP ${answer.status}`, exchanges: [answer.exchange] });
     }
     judgeStatus(v, answer.exchange, '4xx', { unexpected: 'payout.status' }, 'POST /business/payouts');
+  },
+});
+
+/** Who calls the pay simulation, and whose charge it names. */
+export type PayCaller = 'production' | 'sandbox' | 'other-account';
+const CALLER_LABEL: Record<PayCaller, string> = { production: 'the production key', sandbox: 'the sandbox key', 'other-account': "another account's sandbox key" };
+const CALLERS_ON: readonly (readonly [PayCaller, 'sandbox' | 'production'])[] = [['production', 'sandbox'], ['production', 'production'], ['sandbox', 'production'], ['other-account', 'sandbox'], ['other-account', 'production']];
+
+/** The spec's simulation routes: every POST whose path ends in /pay ("POST …/:id/pay (sandbox only)"). */
+export function paySimulationOperations(document: Record<string, unknown>): string[] {
+  const paths = (document['paths'] ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.keys(paths).filter((path) => path.endsWith('/pay') && paths[path]?.['post'] !== undefined).map((path) => `POST ${path}`);
+}
+
+function payCell(operation: string, caller: PayCaller, resource: 'sandbox' | 'production'): string {
+  return `${operation} · ${CALLER_LABEL[caller]} · a ${resource} charge`;
+}
+
+const PAY_OPERATIONS = paySimulationOperations(specDocument('partner'));
+
+/**
+ * Isolation of the pay simulation, cell by cell: the spec's simulation route × who calls it × the
+ * environment of the charge it names. The sandbox owner paying its own sandbox charge is the route's
+ * own behaviour (the transitions suite), not a cell here.
+ */
+export const PAY_SIMULATION_ISOLATION: Relation = {
+  id: 'partner.simulation-isolation',
+  title: 'Pay simulation by caller and charge environment',
+  cells: PAY_OPERATIONS.flatMap((operation) => CALLERS_ON.map(([caller, resource]) => payCell(operation, caller, resource))),
+};
+
+/**
+ * One call of the pay simulation by someone else than the sandbox owner of the charge: the
+ * production key on a production charge gets 403 ({@link refuseSimulationInProduction}); a key of
+ * the other environment is refused with 403 or 404 ({@link keepEnvironmentsApart}); another account
+ * gets 404 ({@link keepAccountsApart}).
+ */
+export const refuseForeignPaySimulation = defineRule({
+  name: 'refuseForeignPaySimulation',
+  requirements: [],
+  codes: {},
+  uses: [refuseSimulationInProduction, keepEnvironmentsApart, keepAccountsApart],
+  relation: PAY_SIMULATION_ISOLATION,
+  judge(o: { caller: PayCaller; resource: 'sandbox' | 'production'; answer: ErrorAnswer }, v) {
+    const { caller, resource, answer } = o;
+    if (!answer.exchange.response) return v.unanswered(answer.exchange);
+    const operation = PAY_OPERATIONS[0];
+    if (operation !== undefined) v.covers(payCell(operation, caller, resource));
+    if (caller === 'other-account') v.apply(keepAccountsApart, { kind: 'by-id', answer });
+    else if (caller === 'production' && resource === 'production') v.apply(refuseSimulationInProduction, { kind: 'pay', answer });
+    else if ((caller === 'production') !== (resource === 'production')) v.apply(keepEnvironmentsApart, { kind: 'simulate', answer, what: `the pay simulation with ${CALLER_LABEL[caller]} on a ${resource} charge` });
+    else v.nothingToJudge();
   },
 });

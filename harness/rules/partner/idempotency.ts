@@ -10,6 +10,7 @@ import { is2xx } from '../../core/json.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
 import { defineRule } from '../rule.js';
+import { fingerprintRelation } from '../fingerprint.js';
 import { chargeOf, expectChargeCreated } from './charges.js';
 import { answerErrorsWithDetail, judgePartnerError, type ErrorAnswer } from './errors.js';
 
@@ -123,5 +124,35 @@ export const answerChargeCreation = defineRule({
   judge(observation: { answer: ErrorAnswer; withKey: boolean }, v) {
     v.apply(expectChargeCreated, observation.answer);
     if (!observation.withKey) v.apply(acceptCreationWithoutKey, observation.answer);
+  },
+});
+
+export const CHARGE_FINGERPRINT = fingerprintRelation('partner', 'post', '/business/pix-charges', 'partner.idempotency-fingerprint', 'Idempotency fingerprint of POST /v1/business/pix-charges (Idempotency-Key)');
+
+/**
+ * One cell of the fingerprint of POST /pix-charges (cells derived from its request schema,
+ * harness/rules/fingerprint.ts), tried under a key whose first use created `originalId`:
+ * - `conflict` (a field changed alone, an optional one added): "same key with a different body gives
+ *   409" ({@link refuseKeyReuse});
+ * - `equivalent` (the same JSON re-serialised, `expires_in_seconds` absent versus its default 3600):
+ *   whether that is "the same body" is not stated ({@link treatEquivalentBodies}: a replay or 409),
+ *   and a second charge is wrong under either reading ({@link replayWithoutRepeating}).
+ */
+export const honourChargeFingerprint = defineRule({
+  name: 'honourChargeFingerprint',
+  requirements: [],
+  codes: {},
+  uses: [refuseKeyReuse, treatEquivalentBodies, replayWithoutRepeating],
+  relation: CHARGE_FINGERPRINT.relation,
+  judge(observation: { cell: string; expect: 'conflict' | 'equivalent'; originalId: string; answer: ErrorAnswer; first?: Exchange }, v) {
+    const { cell, answer } = observation;
+    if (!answer.exchange.response) return v.unanswered(answer.exchange);
+    v.covers(cell);
+    if (observation.expect === 'conflict') {
+      v.apply(refuseKeyReuse, answer);
+      return;
+    }
+    v.apply(treatEquivalentBodies, answer);
+    v.apply(replayWithoutRepeating, { kind: 'equivalent', originalId: observation.originalId, answer, ...(observation.first !== undefined && { first: observation.first }) });
   },
 });
