@@ -292,20 +292,17 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, control: Run
     exported['PAYGATE_PLANNED_CHECKS'] = String(plan.checks);
     exported['PAYGATE_PLANNED_REQUESTS'] = String(plan.requests);
   }
-  Object.assign(env, exported);
-  if (env !== process.env) Object.assign(process.env, exported);
-  for (const warning of flagWarnings(options)) io.info(`paygate-conformance: warning: ${warning}`);
   // the user's working directory, not the package's: an installed package must not write into node_modules
   const reportsDir = resolve(cwd, options.reportsDir ?? env['PAYGATE_REPORTS_DIR'] ?? 'reports');
-  process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
   if (options.har === true) {
     // every check spools its exchanges there; the verdict reporter writes the archive (harness/report/har.ts)
     const { HAR_FILE } = await import('../report/har.js');
-    const har = join(reportsDir, HAR_FILE);
-    exported['PAYGATE_HAR'] = har;
-    env['PAYGATE_HAR'] = har;
-    process.env['PAYGATE_HAR'] = har;
+    exported['PAYGATE_HAR'] = join(reportsDir, HAR_FILE);
   }
+  Object.assign(env, exported);
+  if (env !== process.env) Object.assign(process.env, exported);
+  for (const warning of flagWarnings(options)) io.info(`paygate-conformance: warning: ${warning}`);
+  process.env['PAYGATE_REPORTS_DIR'] = reportsDir;
   io.info(header(options, seed, env, selection, cwd));
 
   const { runnableFile } = await import('./manifest.js');
