@@ -668,6 +668,7 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     },
   },
   'pt-simulation-route-unmounted': { deviates: async (h) => (await pay(h, (await h.create()).id)).status !== 200 },
+  'pt-list-unknown-status-500': { deviates: async (h) => (await h.call('GET', '/business/pix-charges?status=not-a-state')).status >= 500 },
 };
 
 describe('partner fault catalogue', () => {

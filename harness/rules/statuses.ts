@@ -209,7 +209,7 @@ const UNREACHABLE_RESPONSE_VALUES: Record<Api, Readonly<Record<string, string>>>
   gateway: {
     'PixChargeStatus = "refused"': 'no documented route or sandbox rule refuses a PIX charge',
     'PixChargeStatus = "refunded"': 'no documented route refunds a PIX charge',
-    'PixTransferStatus = "pending"': 'sandbox transfers are created in banking_processing; production transfers move money (never sent)',
+    'PixTransferStatus = "pending"': 'not provokable: a sandbox transfer is created banking_processing unless the service holds it for a manual review no request can ask for; production transfers move money (never sent)',
     'PixTransferStatus = "refused"': 'no documented route or sandbox rule refuses a transfer',
     'CardChargeStatus = "pending"': 'only a 3DS/SCA challenge leaves a card charge pending; no documented sandbox token provokes one',
   },

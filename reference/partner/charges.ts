@@ -277,6 +277,8 @@ export class ChargeService {
   async list(principal: Principal, statusQuery: string | null, limitQuery: string | null = null): Promise<ApiResult> {
     const wanted = statusQuery === null || statusQuery === '' ? undefined : statusQuery;
     if (wanted !== undefined && !(CHARGE_STATUSES as readonly string[]).includes(wanted)) {
+      // fault: the value is cast to the state enum unguarded
+      if (this.faults.has('pt-list-unknown-status-500')) throw new Error(`no charge state ${wanted}`);
       // "filters by one of the charge states": another value is refused (listed in the spec), or
       // matches no charge (personality)
       if (this.p.ptListUnknownStatus === 'empty-list') return ok(this.listBody([]));
