@@ -21,7 +21,7 @@ import { judgeStatus } from '../harness/rules/status.js';
 import { defineRule } from '../harness/rules/rule.js';
 import { matchResponseSchemas } from '../harness/rules/contract.js';
 import { filterByStatus } from '../harness/rules/partner/list.js';
-import { provokePayConflict } from '../harness/rules/partner/statuses.js';
+import { acceptDocumentedRequestEdges, provokePayConflict } from '../harness/rules/partner/statuses.js';
 import { acceptDocumentedRequestEnums } from '../harness/rules/gateway/statuses.js';
 import type { ResponseFacts } from '../harness/contract/validator.js';
 import { exchange } from './rules-gateway-fixtures.js';
@@ -170,12 +170,16 @@ describe('request enums: (field × value), from the specs', () => {
     const cells = requestEnumCells(specDocument('gateway'));
     expect(cells.map((c) => c.cell)).toEqual(GATEWAY_REQUEST_ENUMS.cells);
     expect(GATEWAY_REQUEST_ENUMS.cells).toEqual([
+      'POST /api/v1/pix/in/qrcode · amountInCents = 100 (minimum)',
       'POST /api/v1/pix/in/qrcode · customer.documentType = cpf',
       'POST /api/v1/pix/in/qrcode · customer.documentType = cnpj',
       ...['CPF', 'CNPJ (numeric or alphanumeric)', 'CPF with punctuation (ambiguous)', 'CNPJ with punctuation (ambiguous)', 'e-mail', 'phone with +55 prefix', 'random key (UUID)'].map((k) => `POST /api/v1/pix/out/pixkey · pixKey = ${k}`),
+      'POST /api/v1/pix/out/pixkey · amount = 1 (minimum)',
       'POST /api/v1/pix/out/pixkey · currency = BRL',
+      'POST /api/v1/card · amountInCents = 100 (minimum)',
       'POST /api/v1/card · currency = USD',
       'POST /api/v1/card · currency = EUR',
+      'POST /api/v1/card · card.installments = 1 (minimum)',
       'POST /api/v1/card · customer.documentType = cpf',
       'POST /api/v1/card · customer.documentType = cnpj',
       ...['transaction_created', 'transaction_paid', 'transaction_refunded', 'transaction_updated', 'infraction', 'transfer_created', 'transfer_updated', 'transfer_completed', 'transfer_canceled', 'subscription_created', 'subscription_charged', 'subscription_payment_failed', 'subscription_canceled'].map((e) => `POST /api/v1/webhook · events[] = ${e}`),
@@ -183,8 +187,25 @@ describe('request enums: (field × value), from the specs', () => {
     expect(cells.filter((c) => c.ambiguous).map((c) => c.value)).toEqual(['CPF with punctuation (ambiguous)', 'CNPJ with punctuation (ambiguous)', 'subscription_created', 'subscription_charged', 'subscription_payment_failed', 'subscription_canceled']);
     expect(Object.keys(GATEWAY_REQUEST_ENUMS.untryable ?? {})).toEqual(GATEWAY_REQUEST_ENUMS.cells.filter((c) => c.includes('subscription_')));
   });
-  it('partner: the status filter', () => {
-    expect(PARTNER_REQUEST_ENUMS.cells).toEqual(['pending', 'paid', 'expired', 'canceled'].map((s) => `GET /business/pix-charges · ?status = ${s}`));
+  it('partner: the status filter, the edges of the creation ranges (the least integer above an exclusive minimum)', () => {
+    expect(PARTNER_REQUEST_ENUMS.cells).toEqual([
+      ...['pending', 'paid', 'expired', 'canceled'].map((s) => `GET /business/pix-charges · ?status = ${s}`),
+      'POST /business/pix-charges · amount_cents = 1 (minimum)',
+      'POST /business/pix-charges · expires_in_seconds = 60 (minimum)',
+      'POST /business/pix-charges · expires_in_seconds = 86400 (maximum)',
+    ]);
+  });
+  it('range edges: integer bounds, exclusive ones moved inside; a number with an exclusive bound has no edge', () => {
+    const doc = { paths: { '/x': { post: { requestBody: { content: { 'application/json': { schema: { properties: {
+      a: { type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10 },
+      b: { type: 'number', exclusiveMinimum: 0, maximum: 100 },
+      c: { type: 'integer' },
+    } } } } } } } } };
+    expect(requestEnumCells(doc).map((c) => [c.cell, c.edge?.number])).toEqual([
+      ['POST /x · a = 1 (minimum)', 1],
+      ['POST /x · a = 9 (maximum)', 9],
+      ['POST /x · b = 100 (maximum)', 100],
+    ]);
   });
 });
 
@@ -197,6 +218,13 @@ describe('the rules trying the cells', () => {
     expect(codes(refusedState)).toEqual(['list.filter-status']);
     for (const status of [200, 400, 422]) expect(codes(filterByStatus.judge({ kind: 'undocumented', answer: ptAnswer(status, status === 200 ? [] : { detail: 'status' }, listUrl), value: 'x' }))).toEqual([]);
     expect(codes(filterByStatus.judge({ kind: 'undocumented', answer: ptAnswer(500, { detail: 'boom' }, listUrl), value: 'x' }))).toEqual(['list.filter-undocumented-status']);
+  });
+  it('acceptDocumentedRequestEdges: a valid creation at an edge tries its cells; refused, the request table fails it', () => {
+    const cells = ['POST /business/pix-charges · expires_in_seconds = 86400 (maximum)'];
+    const judged = (status: number) => acceptDocumentedRequestEdges.judge({ cells, judged: { case: 'valid', body: { amount_cents: 100, expires_in_seconds: 86400 }, answer: ptAnswer(status, status === 200 ? { id: 'c1', status: 'pending' } : { detail: 'expires_in_seconds too large' }), edges: ['expires_in_seconds'] } });
+    expect(judged(200).covered).toEqual([{ relation: 'partner.request-enums', cells }]);
+    expect(codes(judged(200))).toEqual([]);
+    expect(codes(judged(422))).toEqual(['charge-request.valid-body-refused']);
   });
   it('provokePayConflict: a pay of a paid charge tries the 409 cell; accepting it is the states rule finding', () => {
     const first = ptAnswer(200, {});

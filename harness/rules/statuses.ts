@@ -14,7 +14,9 @@
  *   a cell is tried when a validated response carries the value at that place (in any letter case:
  *   "PAID" where "paid" is documented tries the cell, and the schema rule fails it).
  * - **request enums**: every enum value (and documented alternative) of a request field or query
- *   parameter, cell = `METHOD path · field = value`; tried by sending a valid request carrying it.
+ *   parameter, and both edges of every documented numeric range of a request field (the minimum
+ *   installments, the least amount, the longest expiry), cell = `METHOD path · field = value`;
+ *   tried by sending a valid request carrying it.
  *
  * The derivations are pure functions of the document (unit tests pin the cell lists).
  */
@@ -280,6 +282,19 @@ export interface RequestEnumCell {
   value: string;
   /** the schema node's description marks the value as one the text leaves ambiguous */
   ambiguous: boolean;
+  /** a documented range's edge (`amount = 100 (minimum)`), the number to send; absent for an enum value */
+  edge?: { bound: 'minimum' | 'maximum'; number: number };
+}
+
+/** The edges of a documented numeric range: its minimum (the least integer above an exclusive one) and maximum. */
+function rangeEdges(node: Node): { bound: 'minimum' | 'maximum'; number: number }[] {
+  const integer = node['type'] === 'integer';
+  const edges: { bound: 'minimum' | 'maximum'; number: number }[] = [];
+  if (typeof node['minimum'] === 'number') edges.push({ bound: 'minimum', number: node['minimum'] });
+  else if (integer && typeof node['exclusiveMinimum'] === 'number') edges.push({ bound: 'minimum', number: Math.floor(node['exclusiveMinimum']) + 1 });
+  if (typeof node['maximum'] === 'number') edges.push({ bound: 'maximum', number: node['maximum'] });
+  else if (integer && typeof node['exclusiveMaximum'] === 'number') edges.push({ bound: 'maximum', number: Math.ceil(node['exclusiveMaximum']) - 1 });
+  return edges;
 }
 
 function describe(node: Node): string {
@@ -306,7 +321,7 @@ function requestValues(document: Node, schema: unknown, pointer: string): { valu
   return out;
 }
 
-/** Every request enum cell of a document: body fields (nested, array items) and query parameters (pure). */
+/** Every request enum cell of a document: body fields (nested, array items) and query parameters, enum values and range edges (pure). */
 export function requestEnumCells(document: Node): RequestEnumCell[] {
   const cells: RequestEnumCell[] = [];
   for (const { method, path, op } of operations(document)) {
@@ -336,6 +351,7 @@ export function requestEnumCells(document: Node): RequestEnumCell[] {
             continue;
           }
           push(field, requestValues(document, sub, ''));
+          for (const edge of rangeEdges(child)) cells.push({ cell: `${operation} · ${field} = ${edge.number} (${edge.bound})`, operation, field, value: String(edge.number), ambiguous: false, edge });
           walk(sub, field, depth + 1);
         }
       }
@@ -351,7 +367,7 @@ function requestEnumRelation(api: Api): { relation: Relation; cells: readonly Re
   for (const cell of cells) {
     if (cell.ambiguous && cell.field.endsWith('[]')) untryable[cell.cell] = 'hidden from the public event list: whether a registration may name it is not stated (payloads and triggers: not shown)';
   }
-  const relation: Relation = { id: `${api}.request-enums`, title: `${api === 'gateway' ? 'Gateway' : 'Partner'}: every documented request enum value accepted`, cells: cells.map((c) => c.cell), untryable };
+  const relation: Relation = { id: `${api}.request-enums`, title: `${api === 'gateway' ? 'Gateway' : 'Partner'}: every documented request enum value and range edge accepted`, cells: cells.map((c) => c.cell), untryable };
   return { relation, cells };
 }
 

@@ -4,9 +4,14 @@
  * the Errors row "409 | state conflict". The states rules judge a pay of a paid charge (any refusal:
  * the answer is not shown beyond the table); this rule applies them and says the request tried the
  * route's 409.
+ *
+ * Partner request range edges (`PARTNER_REQUEST_ENUMS`; the status filter's values are tried by
+ * list.ts `filterByStatus`): "amount_cents | integer | yes | greater than zero", "expires_in_seconds
+ * | … | 60 to 86400": a valid body at an edge is accepted, as the request table judges it.
  */
 import { defineRule } from '../rule.js';
-import { PARTNER_STATUSES } from '../statuses.js';
+import { PARTNER_REQUEST_ENUMS, PARTNER_STATUSES } from '../statuses.js';
+import { honourChargeRequestTable, type ChargeRequestObservation } from './charges.js';
 import type { Answer } from './errors.js';
 import { confirmPendingCharge, keepPaidTerminal } from './states.js';
 
@@ -30,5 +35,18 @@ export const provokePayConflict = defineRule({
     if (o.first.status < 200 || o.first.status > 299) return;
     v.covers(PAY_CONFLICT);
     v.apply(keepPaidTerminal, { kind: 'pay', answer: o.again });
+  },
+});
+
+/** A valid creation whose body sits at documented range edges (`cells`), as the request table judges it. */
+export const acceptDocumentedRequestEdges = defineRule({
+  name: 'acceptDocumentedRequestEdges',
+  requirements: [],
+  codes: {},
+  uses: [honourChargeRequestTable],
+  relation: PARTNER_REQUEST_ENUMS,
+  judge(o: { cells: readonly string[]; judged: ChargeRequestObservation }, v) {
+    for (const cell of o.cells) v.covers(cell);
+    v.apply(honourChargeRequestTable, o.judged);
   },
 });
