@@ -107,6 +107,18 @@ describe('statuses: (operation × documented status), from the specs', () => {
     }
     expect(rule.judge({ status: 422 }).findings.map((f) => f.code)).toEqual(['probe.status']);
   });
+  it('coversIn: a cell of another relation than the rule\'s own, checked against that relation', () => {
+    const rule = defineRule({
+      name: 'probeCoversIn',
+      requirements: [],
+      codes: {},
+      judge(cell: string, v) {
+        v.coversIn(PARTNER_STATUSES, cell);
+      },
+    });
+    expect(rule.judge('GET /business/finance → 401').covered).toEqual([{ relation: 'partner.statuses', cells: ['GET /business/finance → 401'] }]);
+    expect(() => rule.judge('GET /business/finance → 404')).toThrow(/not a cell of partner.statuses/);
+  });
   it('every check of an API declares its contract relations', () => {
     expect(contractRelations('gateway').map((r) => r.id)).toEqual(['gateway.statuses', 'gateway.response-enums']);
     expect(contractRelations('both').map((r) => r.id)).toEqual(['gateway.statuses', 'gateway.response-enums', 'partner.statuses', 'partner.response-enums']);
