@@ -668,6 +668,14 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     },
   },
   'pt-simulation-route-unmounted': { deviates: async (h) => (await pay(h, (await h.create()).id)).status !== 200 },
+  'pt-cancel-paid-refunds': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 10_000 });
+      await pay(h, charge.id);
+      const refused = (await cancel(h, charge.id)).status === 409;
+      return refused && ((await finance(h)).transactions as Array<{ event_type: string }>).some((t) => t.event_type === 'refund.reversal');
+    },
+  },
 };
 
 describe('partner fault catalogue', () => {

@@ -11,7 +11,7 @@ import { parseChargeRequest } from './charge-request.js';
 import { canonicalJson } from '../shared/json.js';
 import type { ChargeRequest } from './charge-request.js';
 import type { PartnerFaultSwitch } from './faults.js';
-import { postCapture } from './finance.js';
+import { postCapture, reverseCapture } from './finance.js';
 import { detailText, fail, noContent, ok } from './results.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { formatTimestamp } from '../shared/time.js';
@@ -334,7 +334,14 @@ export class ChargeService {
     return this.chargeLocks.run(lockKey, async () => {
       if (!this.faults.has('pt-cancel-after-expiry')) this.expireIfDue(charge);
       const cancelable = charge.view.status === 'pending' || (charge.view.status === 'paid' && this.faults.has('pt-cancel-paid-succeeds'));
-      if (!cancelable) return fail(409, `charge is ${charge.view.status}; only a pending charge can be canceled`);
+      if (!cancelable) {
+        // fault pt-cancel-paid-refunds: the refund step of "cancel" runs before the state guard, so
+        // a paid charge is refunded (its capture reversed) and the cancel still answers 409
+        if (charge.view.status === 'paid' && this.faults.has('pt-cancel-paid-refunds')) {
+          reverseCapture(this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults)), charge.view, this.p);
+        }
+        return fail(409, `charge is ${charge.view.status}; only a pending charge can be canceled`);
+      }
       await processorRoundTrip();
       // fault pt-transition-not-persisted: the change is made on a copy that is never saved
       const target = this.faults.has('pt-transition-not-persisted') ? structuredClone(charge) : charge;

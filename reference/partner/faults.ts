@@ -221,6 +221,10 @@ const DEFINED_FAULTS = [
   partnerFault({ name: 'pt-list-no-lazy-expiry', tier: 'timer', requirements: ['PT-CHARGE-EXPIRY-LIST'],
     intent: 'expiry is settled only by GET by id: the list keeps showing a charge past expires_at as pending until it is looked up',
     strict: 'whether a listing counts as a lookup is not stated (PT-CHARGE-EXPIRY-LIST carries latitude: warning)' }),
+
+  // ── rel-f: states matrix (a refused transition that still has an effect) ─────────────────────
+  partnerFault({ name: 'pt-cancel-paid-refunds', tier: 'quick', requirements: ['PT-CHARGE-CANCEL-409'],
+    intent: 'the refund step of cancel runs before the state guard: cancel of a paid charge answers 409 but reverses its capture in the ledger (a refund.reversal posting)' }),
 ] as const;
 
 export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'] | (typeof PROOF_FAULTS)[number]['name'];
