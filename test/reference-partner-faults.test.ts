@@ -676,6 +676,14 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return refused && ((await finance(h)).transactions as Array<{ event_type: string }>).some((t) => t.event_type === 'refund.reversal');
     },
   },
+  'pt-pay-canceled-captures': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 10_000 });
+      await cancel(h, charge.id);
+      const refused = (await pay(h, charge.id)).status === 409;
+      return refused && ((await finance(h)).transactions as Array<{ description: string }>).some((t) => t.description.includes(String(charge.id)));
+    },
+  },
 };
 
 describe('partner fault catalogue', () => {

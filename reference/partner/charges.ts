@@ -375,7 +375,14 @@ export class ChargeService {
     const payable = status === 'pending' || (status === 'canceled' && this.faults.has('pt-pay-canceled-succeeds'));
     // personality: paying a paid charge again confirms what is already true, without a second capture
     if (status === 'paid' && this.p.ptPayAlreadyPaid === '200-no-effect') return this.paidAnswer(charge);
-    if (!payable) return fail(409, `charge is ${status}; only a pending charge can be paid`);
+    if (!payable) {
+      // fault pt-pay-canceled-captures: the capture is posted before the state guard, so pay of a
+      // canceled charge captures its value and still answers 409
+      if (status === 'canceled' && this.faults.has('pt-pay-canceled-captures')) {
+        postCapture(this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults)), { ...charge.view, e2e_id: newE2eId(new Date()) }, this.faults, this.p);
+      }
+      return fail(409, `charge is ${status}; only a pending charge can be paid`);
+    }
     await processorRoundTrip();
     const now = new Date();
     // fault pt-transition-not-persisted: the change is made on a copy that is never saved

@@ -225,6 +225,8 @@ const DEFINED_FAULTS = [
   // ── rel-f: states matrix (a refused transition that still has an effect) ─────────────────────
   partnerFault({ name: 'pt-cancel-paid-refunds', tier: 'quick', requirements: ['PT-CHARGE-CANCEL-409'],
     intent: 'the refund step of cancel runs before the state guard: cancel of a paid charge answers 409 but reverses its capture in the ledger (a refund.reversal posting)' }),
+  partnerFault({ name: 'pt-pay-canceled-captures', tier: 'quick', requirements: ['PT-ATOMIC-CAPTURE'],
+    intent: 'the capture is posted before the state guard of pay: pay of a canceled charge answers 409 but its value is captured in the ledger' }),
 ] as const;
 
 export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'] | (typeof PROOF_FAULTS)[number]['name'];
