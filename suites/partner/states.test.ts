@@ -5,9 +5,11 @@
  *
  * The states relation (harness/rules/partner/state-matrix.ts) is derived from the spec; the other
  * transition checks try its pairs in sequence on one charge. Here every forbidden pair a run can
- * build gets a fresh charge of its own, brought to its state and acted on, all pairs at once; then
- * what the refusal left is read: the state a later lookup shows (never an earlier one, never another)
- * and the ledger (no second capture, no capture of a canceled charge, no refund of a refused cancel).
+ * build gets a fresh charge of its own, brought to its state (the allowed pair from pending, read
+ * back) and acted on, all pairs at once; then what the refusal left is read: the state a later
+ * lookup shows (never an earlier one, never another) and the ledger (no second capture, no capture
+ * of a canceled charge, no refund of a refused cancel). Requests: one creation, step, lookup,
+ * action and lookup per pair, and two statements (22 for the four pairs), in six rounds.
  */
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
@@ -64,9 +66,19 @@ check('every forbidden (state, action) pair on a fresh charge: refused, and the 
   const window = await t.alone(async () => {
     const before = await statement(t);
     const steps = await t.all(made, (m) => act(m.step.verb, m.id));
-    const reached = made.filter((m, i) => {
+    const accepted = made.filter((m, i) => {
       const answer = steps[i]!;
       return m.step.verb === 'pay' ? t.judge(confirmPendingCharge, { kind: 'pay', answer }) : t.judge(cancelPendingCharge, { kind: 'cancel', answer });
+    });
+    // the state each pair starts from, read (a step that answered 2xx without moving the charge is
+    // the step's fault, not the pair's: that pair is not tried)
+    const built = await t.all(accepted, (m) => lookupState(t.run, client, m.id));
+    const reached = accepted.filter((m, i) => {
+      const seen = built[i]!;
+      const why = `after a successful ${m.step.verb} of a pending charge`;
+      if (m.step.verb === 'pay') t.judge(confirmPendingCharge, { kind: 'state', seen, why });
+      else t.judge(cancelPendingCharge, { kind: 'state', seen, why });
+      return seen.state === m.cell.state;
     });
     const actions = await t.all(reached, (m) => act(m.cell.verb, m.id));
     // the reads after: the statement and every charge's lookup, together
