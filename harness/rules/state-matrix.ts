@@ -202,7 +202,10 @@ export function stateCells(resources: readonly StateResource[]): StateCell[] {
   return cells;
 }
 
-/** The relation of the cells: timer cells and untryable ones (no documented route reaches the state) marked. */
+/**
+ * The relation of the cells: timer cells and untryable ones (no documented route reaches the state)
+ * marked; `reasons` words the reason of an untryable state of one resource (`<resource path> <state>`).
+ */
 export function stateRelation(id: string, title: string, cells: readonly StateCell[], reasons: Readonly<Record<string, string>> = {}): Relation {
   const untryable = cells.filter((c) => c.reach === 'none');
   return {
@@ -210,6 +213,6 @@ export function stateRelation(id: string, title: string, cells: readonly StateCe
     title,
     cells: cells.map((c) => c.cell),
     timerCells: cells.filter((c) => c.reach === 'timer').map((c) => c.cell),
-    untryable: Object.fromEntries(untryable.map((c) => [c.cell, reasons[c.state] ?? `no documented route leads a resource to ${c.state} (its transitions are not shown)`])),
+    untryable: Object.fromEntries(untryable.map((c) => [c.cell, reasons[`${c.resource} ${c.state}`] ?? `no documented route leads a resource to ${c.state} (its transitions are not shown)`])),
   };
 }

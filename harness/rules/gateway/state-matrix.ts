@@ -16,7 +16,10 @@ import { stateCell, stateCells, stateRelation, stateResources } from '../state-m
 export const GATEWAY_STATE_CELLS = stateCells(stateResources(specDocument('gateway'), requirementsFor('gateway')));
 
 export const GATEWAY_STATES: ReturnType<typeof stateRelation> = stateRelation('gateway.states', 'PIX charge and transfer states: every (state, action) pair', GATEWAY_STATE_CELLS, {
-  pending: 'a transfer is pending only while held for manual review, which no request can ask for ("sandbox credentials; no manual review")',
+  '/api/v1/pix/in/qrcode/{transactionId} refused': 'no documented route refuses a PIX charge ("Transitions: not shown")',
+  '/api/v1/pix/in/qrcode/{transactionId} refunded': 'no documented route refunds a PIX charge (transaction_refunded is an event name only; "Transitions: not shown")',
+  '/api/v1/pix/out/pixkey/{transferId} pending': 'a transfer is pending only while held for manual review, which no request can ask for ("sandbox credentials; no manual review")',
+  '/api/v1/pix/out/pixkey/{transferId} refused': 'no documented route refuses a transfer: what a /complete the sandbox balance does not cover does to it is not stated ("Transitions: not shown")',
 });
 
 /** The cell of a PIX charge in `state` × /pay. */
