@@ -3,7 +3,7 @@
 // solo run.
 import { describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../reference/faults.js';
-import type { CheckRecord, CheckState } from '../harness/report/verdict.js';
+import type { ReportedCheck, CheckState } from '../harness/report/verdict.js';
 import { judgeBatched, judgeFault } from './fault-matrix/report.js';
 import type { ConformanceRunResult } from './fault-matrix/runner.js';
 import { MAX_BATCH, compatible, isWideFault, meetsHint, narrowSelection, packRuns, selectFiles } from './fault-matrix/select.js';
@@ -11,12 +11,12 @@ import type { FaultRun, FaultSelection } from './fault-matrix/select.js';
 
 const FILES = ['suites/gateway/a.test.ts', 'suites/gateway/b.test.ts', 'suites/gateway/fuzz-model.test.ts', 'suites/partner/p.test.ts'];
 
-function check(id: string, file: string, requirements: string[], extra: Partial<CheckRecord> = {}): CheckRecord {
+function check(id: string, file: string, requirements: string[], extra: Partial<ReportedCheck> = {}): ReportedCheck {
   return { check: id, name: id, title: id, file, requirements, state: 'passed', failures: [], warnings: [], requests: 1, durationMs: 100, ...extra };
 }
 
 // the baseline: two plain files, a fuzz file every stateful gateway fault selects, a partner file
-const BASELINE: CheckRecord[] = [
+const BASELINE: ReportedCheck[] = [
   check('gw.a1', FILES[0] as string, ['GW-A1']),
   check('gw.a2', FILES[0] as string, ['GW-A2', 'GW-SHARED']),
   check('gw.b1', FILES[1] as string, ['GW-B1']),
@@ -40,7 +40,7 @@ function runOf(...faults: FaultSelection[]): FaultRun {
   return { id: 'run-01', tier: 'quick', strict: false, faults, files: [...new Set(faults.flatMap((s) => s.files))], testNamePattern: '', estimateMs: 0 };
 }
 
-function result(checks: CheckRecord[], extra: Partial<ConformanceRunResult> = {}): ConformanceRunResult {
+function result(checks: ReportedCheck[], extra: Partial<ConformanceRunResult> = {}): ConformanceRunResult {
   return {
     label: 'run-01',
     files: [],
@@ -54,8 +54,8 @@ function result(checks: CheckRecord[], extra: Partial<ConformanceRunResult> = {}
   };
 }
 
-const failing = (id: string, file: string, requirements: string[], findingIds: string[][]): CheckRecord =>
-  check(id, file, requirements, { state: 'failed', failures: findingIds.map((ids) => ({ code: 'x', requirements: ids, title: 't' }) as CheckRecord['failures'][number]) });
+const failing = (id: string, file: string, requirements: string[], findingIds: string[][]): ReportedCheck =>
+  check(id, file, requirements, { state: 'failed', failures: findingIds.map((ids) => ({ code: 'x', requirements: ids, title: 't' }) as ReportedCheck['failures'][number]) });
 
 const STATES = new Map<string, CheckState>(BASELINE.map((c) => [c.check, c.state]));
 const NONE = new Set<string>();
@@ -109,7 +109,7 @@ describe('which faults may share a batch', () => {
     for (const run of runs) expect(run.faults.filter((s) => s.fault.api === 'gateway').length).toBeLessThanOrEqual(1);
   });
   it('keeps batches within MAX_BATCH faults of an API', () => {
-    const many: CheckRecord[] = Array.from({ length: 20 }, (_, i) => check(`gw.c${i}`, FILES[0] as string, [`GW-C${i}`]));
+    const many: ReportedCheck[] = Array.from({ length: 20 }, (_, i) => check(`gw.c${i}`, FILES[0] as string, [`GW-C${i}`]));
     const sels = many.map((_, i) => selectFiles(fault(`gw-c${i}`, [`GW-C${i}`]), many, FILES));
     const runs = packRuns(sels);
     expect(runs.flatMap((r) => r.faults).length).toBe(20);

@@ -8,7 +8,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { replayFlags, type CliOptions } from './args.js';
-import type { CheckRecord, ConformanceReport } from '../report/verdict.js';
+import type { ConformanceReport, ReportedCheck } from '../report/verdict.js';
 import type { ReportedFinding } from '../report/finding.js';
 import { shellQuote, withTokenRequests } from '../http/curl.js';
 import { commandFor } from './invocation.js';
@@ -56,7 +56,7 @@ export function seedAndPath(replay: string | undefined): { seed?: number; path?:
   return { ...(seed !== undefined && { seed: Number(seed) }), ...(path !== undefined && { path }) };
 }
 
-function failingFindings(check: CheckRecord, strict: boolean): ReportedFinding[] {
+function failingFindings(check: ReportedCheck, strict: boolean): ReportedFinding[] {
   // --strict: a check that failed on warnings alone
   return check.failures.length > 0 ? check.failures : strict ? check.warnings : [];
 }

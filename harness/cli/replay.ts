@@ -16,7 +16,7 @@ import { UsageError } from './parse.js';
 import type { RawValues } from './parse.js';
 import { painter } from './style.js';
 import { processIo, runCommand } from './run.js';
-import type { CheckRecord } from '../report/verdict.js';
+import type { ReportedCheck } from '../report/verdict.js';
 
 export type ReplayVerdict = 'FIXED' | 'STILL FAILING' | 'NOT JUDGED';
 
@@ -51,7 +51,7 @@ export function replayArgs(failure: FailureFile, options: { reportsDir: string; 
 }
 
 /** The check stopped on fast-check's "Unable to replay": the run its path starts from passes now. */
-function pathGone(check: CheckRecord): boolean {
+function pathGone(check: ReportedCheck): boolean {
   return check.state === 'failed' && check.failures.length === 0 && /Unable to replay/i.test(check.error ?? '');
 }
 
@@ -61,7 +61,7 @@ function withoutPath(argv: readonly string[]): string[] {
 }
 
 /** FIXED when the check passes now (warnings do not fail it unless the run was strict), STILL FAILING when it fails. */
-export function replayVerdict(check: CheckRecord | undefined): ReplayVerdict {
+export function replayVerdict(check: ReportedCheck | undefined): ReplayVerdict {
   if (check === undefined) return 'NOT JUDGED';
   if (check.state === 'failed') return 'STILL FAILING';
   if (check.state === 'passed' || check.state === 'warned') return 'FIXED';

@@ -36,8 +36,20 @@ export type Verdict = 'pass' | 'fail' | 'warn' | 'unevaluated' | 'not-run' | 'un
 export type RunVerdict = 'pass' | 'fail' | 'inconclusive' | 'partial';
 export const APIS: readonly CheckApi[] = ['gateway', 'partner'];
 
-/** One check as the report carries it: its outcome, as the worker wrote it. */
+/** One check as the run carries it: its outcome, as the worker wrote it. */
 export type CheckRecord = CheckOutcome;
+
+/**
+ * One check as conformance.json carries it: its outcome, each relation named with only the cells it
+ * tried (the relation itself, its cells and why the untried ones were not tried, is in the report's
+ * `relations`, once, not under every check that judges it).
+ */
+export type ReportedCheck = Omit<CheckOutcome, 'relations'> & { relations?: { id: string; tried: string[] }[] };
+
+function reportedCheck(check: CheckRecord): ReportedCheck {
+  if (check.relations === undefined) return check;
+  return { ...check, relations: check.relations.map((r) => ({ id: r.id, tried: r.tried })) };
+}
 
 export interface RunInfo {
   version: string;
@@ -184,7 +196,7 @@ export interface ConformanceReport {
   };
   /** each relation judged cell by cell: cells tried / cells, the untried ones with why */
   relations: RelationCoverage[];
-  checks: CheckRecord[];
+  checks: ReportedCheck[];
   // adoption (harness/report/adoption.ts): accepted deviations, baseline status, history
   accepted?: AcceptedEntry[];
   baseline?: BaselineStatus;
@@ -496,7 +508,7 @@ export function buildConformance(
         .sort((a, b) => `${a.api ?? ''} ${a.operation}`.localeCompare(`${b.api ?? ''} ${b.operation}`)),
     },
     relations: relationCoverage(checks, run.profile),
-    checks: [...checks],
+    checks: checks.map(reportedCheck),
   };
 }
 

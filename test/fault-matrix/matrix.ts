@@ -22,7 +22,7 @@ import { requirementProof } from './proof.js';
 import { loadRequirements } from '../../harness/contract/requirements.js';
 import { FAULTS } from '../../reference/faults.js';
 import type { FaultSpec } from '../../reference/faults.js';
-import type { CheckRecord, CheckState } from '../../harness/report/verdict.js';
+import type { ReportedCheck, CheckState } from '../../harness/report/verdict.js';
 import { judgeBatched, judgeFault, unmappedOutcome, writeMatrix } from './report.js';
 import type { FaultMatrix, FaultOutcome } from './report.js';
 import { ROOT, VERDICT_ONLY, runConformance, suiteFiles } from './runner.js';
@@ -116,7 +116,7 @@ async function runQueue(
   });
 }
 
-function describeFailure(check: CheckRecord): string {
+function describeFailure(check: ReportedCheck): string {
   return `${check.check} (${check.file}): ${check.failures.map((f) => `${f.code} [${f.requirements.join(',')}] ${f.title}`).join('; ') || check.error || 'failed'}`;
 }
 

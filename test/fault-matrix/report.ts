@@ -8,7 +8,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CheckRecord, CheckState, ConformanceReport } from '../../harness/report/verdict.js';
+import type { ReportedCheck, CheckState, ConformanceReport } from '../../harness/report/verdict.js';
 import type { ConformanceRunResult } from './runner.js';
 import type { FaultRun, FaultSelection } from './select.js';
 import { apiOfFile, batchOf } from './select.js';
@@ -77,16 +77,16 @@ function distinct(texts: readonly string[], max = 3): string[] {
 }
 
 /** Under `--strict` (faults on ambiguous requirements) a warning fails the check too. */
-function findingsOf(check: CheckRecord, strict: boolean): CheckRecord['failures'] {
+function findingsOf(check: ReportedCheck, strict: boolean): ReportedCheck['failures'] {
   return strict ? [...check.failures, ...check.warnings] : check.failures;
 }
 
-function failedWithFinding(check: CheckRecord, strict: boolean): boolean {
+function failedWithFinding(check: ReportedCheck, strict: boolean): boolean {
   return check.state === 'failed' && findingsOf(check, strict).length > 0;
 }
 
 /** The fault's requirement IDs a failing check names (on its findings first, then its own list). */
-function namedIds(check: CheckRecord, ids: ReadonlySet<string>, strict: boolean): string[] {
+function namedIds(check: ReportedCheck, ids: ReadonlySet<string>, strict: boolean): string[] {
   const named = new Set<string>();
   for (const finding of findingsOf(check, strict)) for (const id of finding.requirements) if (ids.has(id)) named.add(id);
   for (const id of check.requirements) if (ids.has(id)) named.add(id);
@@ -114,7 +114,7 @@ function judge(selection: FaultSelection, run: FaultRun, result: ConformanceRunR
   const report: ConformanceReport | undefined = result.report;
   const checks = (report?.checks ?? []).filter((c) => (c.api ?? apiOfFile(c.file)) === fault.api && (scope === undefined || scope.selected.has(c.check)));
   const strict = run.strict;
-  const credits = (c: CheckRecord): boolean => {
+  const credits = (c: ReportedCheck): boolean => {
     if (!failedWithFinding(c, strict) || excluded.has(c.check) || namedIds(c, ids, strict).length === 0) return false;
     if (scope === undefined) return true;
     const findings = findingsOf(c, strict);

@@ -43,7 +43,7 @@
  *    own requirement in its own check, which rules 1-2 are there to prevent.
  */
 import type { FaultSpec } from '../../reference/faults.js';
-import type { CheckRecord } from '../../harness/report/verdict.js';
+import type { ReportedCheck } from '../../harness/report/verdict.js';
 import type { DetectionHint } from './hints.js';
 
 export type Api = 'gateway' | 'partner';
@@ -116,7 +116,7 @@ export function titlePattern(titles: readonly string[]): string {
 /** Assumed cost of the timer checks of a file (they did not run in the quick baseline). */
 export const TIMER_FILE_COST_MS = 20_000;
 
-export function selectFiles(fault: FaultSpec, checks: readonly CheckRecord[], allFiles: readonly string[]): FaultSelection {
+export function selectFiles(fault: FaultSpec, checks: readonly ReportedCheck[], allFiles: readonly string[]): FaultSelection {
   const wanted = new Set(fault.requirements);
   const mapped = checks.filter((c) => apiOfFile(c.file) === fault.api && c.requirements.some((id) => wanted.has(id)));
   const mappedFiles = [...new Set(mapped.map((c) => c.file))].sort();
@@ -134,7 +134,7 @@ export function selectFiles(fault: FaultSpec, checks: readonly CheckRecord[], al
  * Unchanged when there is no hint, for timer faults (their checks did not run in the quick
  * baseline), or when a recorded check is no longer in the selection.
  */
-export function narrowSelection(full: FaultSelection, hint: DetectionHint | undefined, checks: readonly CheckRecord[]): FaultSelection {
+export function narrowSelection(full: FaultSelection, hint: DetectionHint | undefined, checks: readonly ReportedCheck[]): FaultSelection {
   if (hint === undefined || full.fault.tier === 'timer' || hint.detectedBy.length === 0) return full;
   if (hint.detectedBy.some((c) => !full.checks.includes(c))) return full;
   const known = new Set(hint.mappedChecks);
@@ -166,7 +166,7 @@ export function narrowSelection(full: FaultSelection, hint: DetectionHint | unde
  * out (a check that declares a requirement but did not credit it) fails meetsHint, and the fault
  * runs its whole selection. All of them when the declarations cannot cover the requirements.
  */
-function coverOf(hint: DetectionHint, checks: readonly CheckRecord[]): string[] {
+function coverOf(hint: DetectionHint, checks: readonly ReportedCheck[]): string[] {
   const byId = new Map(checks.map((c) => [c.check, c]));
   const open = new Set(hint.failingRequirements);
   const candidates = hint.detectedBy.filter((c) => byId.has(c));
@@ -175,16 +175,16 @@ function coverOf(hint: DetectionHint, checks: readonly CheckRecord[]): string[] 
     let best: string | undefined;
     let bestGain = 0;
     for (const c of candidates) {
-      const record = byId.get(c) as CheckRecord;
+      const record = byId.get(c) as ReportedCheck;
       const gain = record.requirements.filter((id) => open.has(id)).length;
-      if (gain > bestGain || (gain === bestGain && gain > 0 && best !== undefined && record.durationMs < (byId.get(best) as CheckRecord).durationMs)) {
+      if (gain > bestGain || (gain === bestGain && gain > 0 && best !== undefined && record.durationMs < (byId.get(best) as ReportedCheck).durationMs)) {
         best = c;
         bestGain = gain;
       }
     }
     if (best === undefined) return hint.detectedBy;
     chosen.push(best);
-    for (const id of (byId.get(best) as CheckRecord).requirements) open.delete(id);
+    for (const id of (byId.get(best) as ReportedCheck).requirements) open.delete(id);
   }
   return chosen;
 }
