@@ -1,9 +1,12 @@
 // The package as `npm pack` makes it (prepack compiles it into dist/), packed once for the system
-// tests that install it (package, CI templates) and kept in node_modules/.cache/ while the files
-// that go into it are unchanged (sizes and times of everything git would ship or track).
+// tests that install it (package, Node versions, CI templates) and kept in node_modules/.cache/
+// while the files that go into it are unchanged (sizes and times of everything git would ship or
+// track), and installed once into an adopter project in the system temp directory
+// (`installedTool`). test/packed-setup.ts starts both when the system tests start.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -74,8 +77,25 @@ export async function withPackLockAsync<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The packed tarball of this checkout and the files it holds. */
+export interface Packed {
+  tarball: string;
+  files: string[];
+}
+
+function readPacked(dir: string): Packed {
+  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
+  if (tarball === undefined) throw new Error(`test/packed.ts: no tarball in ${dir}`);
+  const files = JSON.parse(readFileSync(join(dir, 'files.json'), 'utf8')) as string[];
+  return { tarball: join(dir, tarball), files };
+}
+
+function packListing(out: string): string[] {
+  return (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
+}
+
 /** The path of the packed tarball (packing, which builds, only when the sources changed). */
-export function packedTarball(env: NodeJS.ProcessEnv): { tarball: string; files: string[] } {
+export function packedTarball(env: NodeJS.ProcessEnv): Packed {
   const dir = join(PACK_ROOT, sourcesKey());
   const listing = join(dir, 'files.json');
   if (!existsSync(listing)) {
@@ -84,14 +104,72 @@ export function packedTarball(env: NodeJS.ProcessEnv): { tarball: string; files:
       rmSync(PACK_ROOT, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       const out = execFileSync('npm', ['pack', ROOT, '--pack-destination', dir, '--json', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
-      const files = (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
-      writeFileSync(listing, JSON.stringify(files));
+      writeFileSync(listing, JSON.stringify(packListing(out)));
     });
   }
-  const tarball = readdirSync(dir).find((name) => name.endsWith('.tgz'));
-  if (tarball === undefined) throw new Error(`test/packed.ts: no tarball in ${dir}`);
-  const files = JSON.parse(readFileSync(listing, 'utf8')) as string[];
-  return { tarball: join(dir, tarball), files };
+  return readPacked(dir);
+}
+
+/**
+ * The tool as an adopter has it: the tarball installed (`npm i <tarball>`) into an empty project in
+ * the system temp directory (no path back to this checkout, so no dependency can resolve from its
+ * node_modules). One per packing, shared by the tests of the installed tool (package, Node
+ * versions); test/packed-setup.ts makes it in the background when the system tests start.
+ */
+export interface Installed extends Packed {
+  /** the adopter project: package.json and node_modules/paygate-conformance */
+  project: string;
+  /** node_modules/paygate-conformance/bin/paygate-conformance.js */
+  bin: string;
+}
+
+/** Every checkout its own directory (other worktrees on the machine install theirs). */
+const INSTALL_ROOT = join(tmpdir(), `paygate-conformance-installed-${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`);
+
+function installedAt(key: string, packed: Packed): Installed {
+  const project = join(INSTALL_ROOT, key);
+  return { ...packed, project, bin: join(project, 'node_modules', 'paygate-conformance', 'bin', 'paygate-conformance.js') };
+}
+
+async function packAndInstall(key: string, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<Installed> {
+  const dir = join(PACK_ROOT, key);
+  const listing = join(dir, 'files.json');
+  if (!existsSync(listing)) {
+    const started = performance.now();
+    rmSync(PACK_ROOT, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const pack = await run('npm', ['pack', ROOT, '--pack-destination', dir, '--json', '--loglevel=error'], dir, env, 600_000);
+    if (pack.code !== 0) throw new Error(`npm pack failed (exit ${String(pack.code)}):\n${pack.out}`);
+    writeFileSync(listing, JSON.stringify(packListing(pack.stdout)));
+    log(`packed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  const installed = installedAt(key, readPacked(dir));
+  const done = join(installed.project, '.installed');
+  if (!existsSync(done)) {
+    const started = performance.now();
+    rmSync(INSTALL_ROOT, { recursive: true, force: true });
+    mkdirSync(installed.project, { recursive: true });
+    writeFileSync(join(installed.project, 'package.json'), JSON.stringify({ name: 'adopter', version: '1.0.0', private: true }));
+    const install = await run('npm', ['i', installed.tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], installed.project, env, 600_000);
+    if (install.code !== 0) throw new Error(`npm i <tarball> failed (exit ${String(install.code)}):\n${install.out}`);
+    writeFileSync(done, '');
+    log(`installed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  return installed;
+}
+
+/**
+ * Packs this checkout and installs the tarball once per change of its sources, holding the pack
+ * lock throughout (whoever asks meanwhile waits for it, then finds both made).
+ */
+export function prepareInstalled(env: NodeJS.ProcessEnv, log: (line: string) => void = () => undefined): Promise<Installed> {
+  const key = sourcesKey();
+  return withPackLockAsync(() => packAndInstall(key, env, log));
+}
+
+/** The shared install (made now when test/packed-setup.ts did not start it, or waited for when it did). */
+export function installedTool(): Promise<Installed> {
+  return prepareInstalled(cleanEnv());
 }
 
 export interface Run {
