@@ -9,25 +9,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourcesKey as keyOf } from '../scripts/sources-key.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const SHIPPED = /^(bin|harness|suites|generators|reference|specs|schemas|scripts|docs\/ci)\/|^(package\.json|package-lock\.json|tsconfig(\.build)?\.json|README\.md|LICENSE|docs\/REPORTS\.md|vitest\.conformance\.config\.ts)$/;
-
-function sourcesKey(): string {
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
-    .split('\n')
-    .filter((f) => SHIPPED.test(f))
-    .sort();
-  const hash = createHash('sha256');
-  for (const file of files) {
-    const path = join(ROOT, file);
-    if (!existsSync(path)) continue;
-    const stat = statSync(path);
-    hash.update(`${file} ${stat.size} ${stat.mtimeMs}\n`);
-  }
-  return hash.digest('hex').slice(0, 16);
-}
-
+const sourcesKey = (): string => keyOf(ROOT);
 const PACK_ROOT = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack');
 const PACK_LOCK = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack.lock');
 /** a packing that left its lock this long ago died with it */
