@@ -3,7 +3,7 @@
 // while the files that go into it are unchanged (sizes and times of everything git would ship or
 // track), and installed once into an adopter project in the system temp directory
 // (`installedTool`). test/packed-setup.ts starts both when the system tests start.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,10 +17,6 @@ const PACK_ROOT = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'p
 const PACK_LOCK = join(ROOT, 'node_modules', '.cache', 'paygate-conformance', 'pack.lock');
 /** a packing that left its lock this long ago died with it */
 const STALE_LOCK_MS = 10 * 60_000;
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /** Takes the pack lock if free (a lock left by a packing that died long ago is taken over). */
 function tryPackLock(): boolean {
@@ -39,20 +35,11 @@ function releasePackLock(): void {
 }
 
 /**
- * Holds the pack lock while `work` runs. The system tests run two files at a time: two packings
- * at once would empty each other's directory and build into the same dist/ (`npm pack` of this
- * checkout runs prepack → `npm run build`), so whoever packs this checkout holds it; the other waits.
+ * Holds the pack lock while `work` runs: two packings at once would empty each other's directory
+ * and build into the same dist/ (`npm pack` of this checkout runs prepack → `npm run build`), so
+ * whoever packs this checkout holds it (test/packed-setup.ts's packing and install, the GitHub
+ * Action's install step, which packs this checkout itself); the other waits.
  */
-function withPackLock<T>(work: () => T): T {
-  while (!tryPackLock()) sleepSync(250);
-  try {
-    return work();
-  } finally {
-    releasePackLock();
-  }
-}
-
-/** The same for an asynchronous packing (the GitHub Action's install step packs this checkout itself). */
 export async function withPackLockAsync<T>(work: () => Promise<T>): Promise<T> {
   while (!tryPackLock()) await new Promise((resolve) => setTimeout(resolve, 250));
   try {
@@ -77,22 +64,6 @@ function readPacked(dir: string): Packed {
 
 function packListing(out: string): string[] {
   return (JSON.parse(out.slice(out.indexOf('['))) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
-}
-
-/** The path of the packed tarball (packing, which builds, only when the sources changed). */
-export function packedTarball(env: NodeJS.ProcessEnv): Packed {
-  const dir = join(PACK_ROOT, sourcesKey());
-  const listing = join(dir, 'files.json');
-  if (!existsSync(listing)) {
-    withPackLock(() => {
-      if (existsSync(listing)) return;
-      rmSync(PACK_ROOT, { recursive: true, force: true });
-      mkdirSync(dir, { recursive: true });
-      const out = execFileSync('npm', ['pack', ROOT, '--pack-destination', dir, '--json', '--loglevel=error'], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
-      writeFileSync(listing, JSON.stringify(packListing(out)));
-    });
-  }
-  return readPacked(dir);
 }
 
 /**
