@@ -42,7 +42,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'system', include: SYSTEM_TESTS.filter((f) => !ALONE.includes(f)), sequence: { groupOrder: 1 }, maxWorkers: 2 },
+        test: {
+          name: 'system',
+          include: SYSTEM_TESTS.filter((f) => !ALONE.includes(f)),
+          // one pack and install for every test of the installed tool, made while the unit tests run
+          globalSetup: ['test/packed-setup.ts'],
+          sequence: { groupOrder: 1 },
+          maxWorkers: 2,
+        },
       },
       {
         extends: true,

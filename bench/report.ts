@@ -5,6 +5,7 @@ import type { FuzzResult } from './fuzz.js';
 import type { GrowthResult } from './growth.js';
 import type { LatencyResult } from './latency.js';
 import type { MutationBenchResult } from './mutation.js';
+import type { NpmTestResult } from './npm-test.js';
 import type { OverheadResult } from './overhead.js';
 import type { ReferenceMode } from './reference.js';
 import type { StagesResult } from './stages.js';
@@ -31,6 +32,8 @@ export interface BenchReport {
   agreement?: AgreementResult;
   mutation?: MutationBenchResult;
   startup?: StartupResult;
+  /** `npm test` timed by this run (--npm-test) or given (--npm-test-ms) */
+  npmTest?: NpmTestResult;
   /** the figures of issue 29 from this run (see {@link benchFigures}) */
   figures?: BenchFigures;
 }
@@ -45,6 +48,9 @@ export interface BenchFigures {
   latency200Ratio?: number;
   /** harness req/s as a share of raw undici's, per endpoint and concurrency (goal ≥ 0.8) */
   overhead?: { endpoint: string; concurrency: number; ratio: number }[];
+  /** `npm test` wall time (goal ≤ 8 min), and whether this run measured it or was given it */
+  npmTestMs?: number;
+  npmTestSource?: 'measured' | 'given';
   load: { before: number[]; after: number[] };
 }
 
@@ -59,5 +65,9 @@ export function benchFigures(report: BenchReport): BenchFigures {
   const at200 = report.latency?.rows.find((r) => r.addedMs === 200);
   if (at200?.ratio !== undefined) f.latency200Ratio = at200.ratio;
   if (report.overhead) f.overhead = report.overhead.rows.map((r) => ({ endpoint: r.path, concurrency: r.concurrency, ratio: r.ratio }));
+  if (report.npmTest) {
+    f.npmTestMs = report.npmTest.wallMs;
+    f.npmTestSource = report.npmTest.source;
+  }
   return f;
 }

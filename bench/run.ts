@@ -23,7 +23,9 @@
  *
  * Flags: --full, --fuzz, --only LIST, --startup-runs N, --startup-flags "…" (CLI flags of the
  * startup runs, default "--no-allure"), --delays LIST (latency rows, ms), --seed N, --seeds LIST and
- * --faults LIST (agreement cases), --mutation-sample N, --suite-flags "…"
+ * --faults LIST (agreement cases), --mutation-sample N, --npm-test (adds the npm-test section: `npm test`
+ * timed here, bench/npm-test.ts), --npm-test-ms N (npm test's time measured elsewhere, e.g. the CI
+ * job's: recorded as given), --suite-flags "…"
  * (extra CLI flags of the latency runs, e.g. "--concurrency 4"), --reference child|in-process (default child), --short (tiny
  * counts, to check the bench itself), --out PATH, --growth-file PATH, --help.
  * Every loop is bounded in count and time; everything listens on and talks to 127.0.0.1 only.
@@ -37,6 +39,7 @@ import { measureFuzz } from './fuzz.js';
 import { measureGrowth } from './growth.js';
 import { measureLatency } from './latency.js';
 import { measureMutation } from './mutation.js';
+import { givenNpmTest, measureNpmTest } from './npm-test.js';
 import { runHarnessOverhead } from './overhead.js';
 import { ROOT } from './process.js';
 import { startBenchReference } from './reference.js';
@@ -48,9 +51,12 @@ import { measureSuite, notMeasured } from './suite.js';
 import { renderReport } from './table.js';
 import { measureThroughput } from './throughput.js';
 
-const SECTIONS = ['startup', 'overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement', 'mutation'] as const;
-/** sections run when --only is not given (agreement is many quick-profile runs, mutation hours of them: opt-in) */
-const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'agreement' && s !== 'mutation');
+const SECTIONS = ['startup', 'overhead', 'throughput', 'suite', 'fuzz', 'growth', 'latency', 'agreement', 'mutation', 'npm-test'] as const;
+/**
+ * sections run when --only is not given (agreement is many quick-profile runs, mutation hours of
+ * them, npm-test 8–15 minutes: opt-in; --npm-test adds it to the default sections)
+ */
+const DEFAULT_SECTIONS = SECTIONS.filter((s) => s !== 'agreement' && s !== 'mutation' && s !== 'npm-test');
 type Section = (typeof SECTIONS)[number];
 
 interface BenchFlags {
@@ -69,9 +75,11 @@ interface BenchFlags {
   mutationSample: number;
   startupRuns: number;
   startupFlags: string[];
+  /** `npm test`'s wall time measured elsewhere (--npm-test-ms) */
+  npmTestMs?: number;
 }
 
-const HELP = `npm run bench -- [--startup-runs 5] [--startup-flags "--no-allure"] [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--mutation-sample 200] [--suite-flags "--concurrency 4"]`;
+const HELP = `npm run bench -- [--startup-runs 5] [--startup-flags "--no-allure"] [--full] [--fuzz] [--short] [--only ${SECTIONS.join(',')}] [--reference child|in-process] [--out reports/bench.json] [--growth-file suites/…] [--delays 0,50,100,200] [--seed N] [--seeds 1,2] [--faults a,b] [--mutation-sample 200] [--npm-test | --npm-test-ms N] [--suite-flags "--concurrency 4"]`;
 
 /** The flags (node:util parseArgs, as the CLI's); undefined for --help. Throws with the reason. */
 function parseFlags(argv: readonly string[]): BenchFlags | undefined {
@@ -102,6 +110,8 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
       'mutation-sample': { type: 'string' },
       'startup-runs': { type: 'string' },
       'startup-flags': { type: 'string' },
+      'npm-test': { type: 'boolean' },
+      'npm-test-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -147,6 +157,13 @@ function parseFlags(argv: readonly string[]): BenchFlags | undefined {
     flags.startupRuns = n;
   }
   if (values['startup-flags'] !== undefined) flags.startupFlags = values['startup-flags'].split(/\s+/).filter(Boolean);
+  if (values['npm-test'] === true) flags.only.add('npm-test');
+  if (values['npm-test-ms'] !== undefined) {
+    const ms = Number(values['npm-test-ms']);
+    if (!Number.isSafeInteger(ms) || ms <= 0) throw new Error('--npm-test-ms is a positive integer (milliseconds)');
+    if (flags.only.has('npm-test')) throw new Error('--npm-test-ms records a time measured elsewhere: not with --npm-test');
+    flags.npmTestMs = ms;
+  }
   return flags;
 }
 
@@ -239,7 +256,8 @@ async function main(argv: readonly string[]): Promise<number> {
   if (flags.only.has('latency')) {
     log('quick profile with added latency…');
     report.latency = await measureLatency({
-      delays: short ? [0, 50] : flags.delays,
+      // short: still the 200 ms row, so a short run has every figure of bench.json `figures`
+      delays: short ? [0, 200] : flags.delays,
       seed: flags.seed,
       flags: flags.suiteFlags,
       // 2 063 requests one at a time at 200 ms would take ~7 min: the limit leaves room for that
@@ -258,6 +276,11 @@ async function main(argv: readonly string[]): Promise<number> {
     log(`mutation testing of the reference: ${sample} mutants, seed ${flags.seed} (minutes per mutant group)…`);
     report.mutation = await measureMutation({ sample, seed: flags.seed, outDir: dirname(flags.out), timeoutMs: 8 * 3600_000 });
   }
+
+  if (flags.only.has('npm-test')) {
+    log('npm test (typecheck, lint, the project\'s tests; 8–15 minutes)…');
+    report.npmTest = await measureNpmTest({ timeoutMs: 40 * 60_000, log });
+  } else if (flags.npmTestMs !== undefined) report.npmTest = givenNpmTest(flags.npmTestMs);
 
   report.machine.loadAfter = load();
   report.figures = benchFigures(report);

@@ -22,9 +22,16 @@ export function renderReport(report: BenchReport): string {
   if (f) {
     const ms = (x: number | undefined): string => (x === undefined ? '?' : `${(x / 1000).toFixed(2)} s`);
     out.push(
-      `Figures: first request ${ms(f.startToFirstRequestMs)} (goal ≤ 2 s) · quick median of ${f.quickRuns ?? 0} ${ms(f.quickMedianMs)} (goal ≤ 10 s) · 200 ms/0 ms ${f.latency200Ratio ?? '?'}× (goal ≤ 1.5) · overhead ${(f.overhead ?? []).map((x) => `${Math.round(x.ratio * 100)} %`).join('/') || '?'} (goal ≥ 80 %) · load ${f.load.before.join('/')} → ${f.load.after.join('/')}`,
+      `Figures: first request ${ms(f.startToFirstRequestMs)} (goal ≤ 2 s) · quick median of ${f.quickRuns ?? 0} ${ms(f.quickMedianMs)} (goal ≤ 10 s) · 200 ms/0 ms ${f.latency200Ratio ?? '?'}× (goal ≤ 1.5) · overhead ${(f.overhead ?? []).map((x) => `${Math.round(x.ratio * 100)} %`).join('/') || '?'} (goal ≥ 80 %) · npm test ${ms(f.npmTestMs)}${f.npmTestSource === 'given' ? ' (given)' : ''} (goal ≤ 8 min) · load ${f.load.before.join('/')} → ${f.load.after.join('/')}`,
       '',
     );
+  }
+  const nt = report.npmTest;
+  if (nt) {
+    out.push(`npm test: ${s(nt.wallMs)} (${nt.source}${nt.exitCode !== undefined ? `, exit ${String(nt.exitCode)}` : ''}; goal ≤ ${s(nt.goalMs)})${nt.load ? ` · load ${nt.load.before.join('/')} → ${nt.load.after.join('/')}` : ''}${nt.note !== undefined ? ` · ${nt.note}` : ''}`);
+    if (nt.steps) out.push(table(['step', 'wall', 'exit'], nt.steps.map((x) => [x.name, s(x.ms), x.exitCode ?? '?'])));
+    if (nt.slowestFiles && nt.slowestFiles.length > 0) out.push(table(['slowest test files', 'duration'], nt.slowestFiles.map((x) => [x.file, s(x.ms)])));
+    out.push('');
   }
   const su = report.startup;
   if (su) {

@@ -10,17 +10,28 @@
  * 5. dist/contract-cache/: the bundled specs and the compiled response validators (ajv standalone
  *    code), derived once here so the installed tool's workers only read them
  *    (harness/contract/cache.ts).
+ *
+ * PAYGATE_BUILD_IF_CHANGED=1 keeps a dist/ built from the same sources (scripts/sources-key.ts,
+ * written to dist/.sources-key): the system tests pack this checkout once (test/packed-setup.ts)
+ * and the GitHub Action's install step, run by test/action.test.ts, packs it again.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourcesKey } from './sources-key.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const started = Date.now();
+const keyFile = join(dist, '.sources-key');
+const key = sourcesKey(root);
 
+if (process.env['PAYGATE_BUILD_IF_CHANGED'] === '1' && existsSync(keyFile) && readFileSync(keyFile, 'utf8') === key) {
+  console.log(`build: dist/ already built from these sources (${key}), kept`);
+  process.exit(0);
+}
 rmSync(dist, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
@@ -46,4 +57,6 @@ const fillCache = [
   'console.log(`build: ${loadRequirements().length} requirements cached`);',
 ].join('\n');
 execFileSync(process.execPath, ['--input-type=module', '-e', fillCache], { cwd: root, stdio: 'inherit', env: { ...process.env, PAYGATE_CACHE_DIR: contractCache } });
+// last: a build that stopped half-way leaves no key behind
+writeFileSync(keyFile, key);
 console.log(`build: dist/ (${checks} checks in the manifest) in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -8,7 +8,8 @@
 // lays them out. Failing shards and the merge fail their step with exit 1 and still upload.
 //
 // Bounded: ~80 s on an idle machine, ~3 min under load (npm pack + install from the npm cache
-// 20–30 s, each shard 20–40 s, merge + report ~10 s); limit 5 min.
+// 20–30 s, the pack without its build when test/packed-setup.ts built dist/ from the same sources;
+// each shard 20–40 s, merge + report ~10 s); limit 5 min.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -142,8 +143,9 @@ async function runAction(workspace: string, runnerTemp: string, inputs: Record<s
       GITHUB_WORKSPACE: workspace,
     };
     const script = substitute(step.run ?? '', ctx);
-    // the install step packs this checkout (a build into dist/): never beside another test's packing
-    const result = script.includes('npm pack') ? await withPackLockAsync(() => bash(script, env, workspace, 240_000)) : await bash(script, env, workspace, 240_000);
+    // the install step packs this checkout (a build into dist/): never beside another test's packing,
+    // and keeping the dist/ the system tests' packing built from the same sources (scripts/build.ts)
+    const result = script.includes('npm pack') ? await withPackLockAsync(() => bash(script, { ...env, PAYGATE_BUILD_IF_CHANGED: '1' }, workspace, 240_000)) : await bash(script, env, workspace, 240_000);
     log += `\n--- ${step.name ?? index} (exit ${String(result.code)})\n${result.out}`;
     if (step.id !== undefined) ctx.outputs[step.id] = keyValues(output);
     ctx.env = { ...ctx.env, ...keyValues(githubEnv) };

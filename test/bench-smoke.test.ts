@@ -8,6 +8,7 @@ import { renderReport } from '../bench/table.js';
 import { benchFigures } from '../bench/report.js';
 import type { BenchReport } from '../bench/report.js';
 import { STARTUP_GOALS } from '../bench/startup.js';
+import { fileDurations, givenNpmTest } from '../bench/npm-test.js';
 
 describe('bench', () => {
   it('measures harness vs raw undici and renders the table', async () => {
@@ -96,5 +97,14 @@ describe('bench', () => {
     expect(sequencesToFailure({ ...run, report: { failures: [{ check: 'c', requirements: [], message: '', replay: '--seed 5 --replay "4:1~0:2"' }] } })).toBe(5);
     expect(sequencesToFailure({ ...run, outputTail: 'Replay with: npm run conformance -- --seed 1000 --grep "x"  (fast-check path "2:1:0:0~EAC:F")' })).toBe(3);
     expect(sequencesToFailure(run)).toBeUndefined();
+  });
+
+  it('reads the test files\' durations of npm test and carries a given npm test time into the figures', () => {
+    const json = { testResults: [{ name: `${process.cwd()}/test/a.test.ts`, startTime: 1000, endTime: 3500 }, { name: `${process.cwd()}/test/b.test.ts`, startTime: 0, endTime: 9000 }, { name: 'broken' }] };
+    expect(fileDurations(json)).toEqual([{ file: 'test/b.test.ts', ms: 9000 }, { file: 'test/a.test.ts', ms: 2500 }]);
+    const report = { machine: { cpus: 2, node: 'v20', platform: 'linux', loadBefore: [1], loadAfter: [1] }, npmTest: givenNpmTest(420_000) } as unknown as BenchReport;
+    report.figures = benchFigures(report);
+    expect(report.figures).toMatchObject({ npmTestMs: 420_000, npmTestSource: 'given' });
+    expect(renderReport({ ...report, startedAt: 'now', reference: 'child', caveat: '' })).toContain('npm test 420.00 s (given)');
   });
 });

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ROOT, bash, cleanEnv, packedTarball } from './packed.js';
+import { ROOT, bash, cleanEnv, installedTool } from './packed.js';
 
 const FAULT = 'pt-description-301-accepted';
 // a partner run short enough for a test: two files' checks, one per shard (split on spaces by the templates)
@@ -28,8 +28,9 @@ let tarball = '';
 /** the tool directory both templates install into, shared as a CI cache would */
 const toolCache = join(work, 'tool-cache');
 
-beforeAll(() => {
-  tarball = packedTarball(cleanEnv()).tarball;
+beforeAll(async () => {
+  // packed once for every test of the installed tool (test/packed-setup.ts); the templates install it themselves
+  tarball = (await installedTool()).tarball;
   mkdirSync(toolCache);
 }, 300_000);
 

@@ -81,6 +81,22 @@ describe('which faults may share a batch', () => {
     const s2 = select(fault('gw-a2', ['GW-A2']));
     expect(compatible(s2, [s1])).toBe(false);
   });
+  it('lets faults narrowed to their hints share a batch when neither runs a check mapped to the other', () => {
+    // gw.a2 names GW-A2 and GW-SHARED: mapped to both faults, so their whole selections conflict
+    const x = select(fault('gw-x', ['GW-A1', 'GW-A2']));
+    const y = select(fault('gw-y', ['GW-SHARED']));
+    expect(compatible(y, [x])).toBe(false);
+    // narrowed, x runs gw.a1 and y runs gw.b2: no check either runs names the other's requirements
+    const xn = narrowSelection(x, { detectedBy: ['gw.a1'], failingRequirements: ['GW-A1'], mappedChecks: x.mappedChecks }, BASELINE);
+    const yn = narrowSelection(y, { detectedBy: ['gw.b2'], failingRequirements: ['GW-SHARED'], mappedChecks: y.mappedChecks }, BASELINE);
+    expect([xn.checks, yn.checks]).toEqual([['gw.a1'], ['gw.b2']]);
+    expect(compatible(yn, [xn])).toBe(true);
+    expect(compatible(xn, [yn])).toBe(true);
+    // one of them running the shared check is refused, narrowed or not
+    const yOnShared = narrowSelection(y, { detectedBy: ['gw.a2'], failingRequirements: ['GW-SHARED'], mappedChecks: y.mappedChecks }, BASELINE);
+    expect(compatible(yOnShared, [xn])).toBe(false);
+    expect(compatible(yn, [x])).toBe(false);
+  });
   it('runs wide faults alone (declared, or by the shape requirement they break)', () => {
     const wide = select(fault('gw-balance-as-number', ['GW-B2']));
     expect(isWideFault(wide.fault)).toBe(true);

@@ -1,6 +1,7 @@
 // The tool as another repository adopts it: `npm pack` here (prepack compiles it: the package
 // ships JavaScript, its bin runs no tsx), `npm i <tarball>` into an empty project in the system
-// temp directory (no path back to this repository), then, from that project:
+// temp directory (no path back to this repository; both made once for the tests of the installed
+// tool, test/packed.ts `installedTool`), then, from that project:
 //
 // 1. every subcommand's --help answers in under 0.5 s and starts nothing;
 // 2. `npx paygate-conformance init`, nothing edited, then runs against the embedded reference with
@@ -17,15 +18,16 @@
 // (test/package-node-versions.test.ts installs and runs it with Node 22 and 24.)
 //
 // Bounded: ~3 min on a quiet machine, 5–6 min under load (load average ~19 on 2 cores): pack
-// (a build) 20–50 s unless cached (test/packed.ts), install 17–40 s from the npm cache, each partner
+// (a build) 20–50 s and install 17–40 s from the npm cache unless made while the unit tests ran
+// (test/packed-setup.ts) or cached (test/packed.ts), each partner
 // run 20–40 s, each one-check run or replay 10–20 s, report ~5 s, browser ~5 s. `npm i` needs the
 // npm registry or a warm cache (--prefer-offline).
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openFileInBrowser, skipLocally, treeLeaf } from './browser-file.js';
-import { cleanEnv, packedTarball, run } from './packed.js';
+import { cleanEnv, installedTool, run } from './packed.js';
 import type { Run } from './packed.js';
 import { loadManifest } from '../harness/cli/manifest.js';
 import { COMMANDS } from '../harness/cli/commands.js';
@@ -35,11 +37,14 @@ const SECOND_FAULT = 'pt-amount-zero-accepted';
 const CHECK = 'partner.charges.description-max';
 
 const work = mkdtempSync(join(tmpdir(), 'paygate-adopter-'));
+/** the project `init` configures (the init and baseline tests) */
 const project = join(work, 'adopter');
+/** a second project with the same install and no configuration file (the list, check and replay test, run beside the init test) */
+const plain = join(work, 'plain');
 afterAll(() => rmSync(work, { recursive: true, force: true }), 180_000);
 
-function tool(args: readonly string[], faults: string, timeoutMs = 120_000): Promise<Run> {
-  return run('npx', ['--no-install', 'paygate-conformance', ...args], project, cleanEnv(faults === '' ? {} : { REFERENCE_FAULTS: faults }), timeoutMs);
+function tool(args: readonly string[], faults: string, timeoutMs = 120_000, cwd = project): Promise<Run> {
+  return run('npx', ['--no-install', 'paygate-conformance', ...args], cwd, cleanEnv(faults === '' ? {} : { REFERENCE_FAULTS: faults }), timeoutMs);
 }
 
 interface Report {
@@ -52,25 +57,31 @@ interface Report {
   accepted?: { check: string; code: string; reason: string }[];
 }
 
-function report(dir: string): Report {
-  return JSON.parse(readFileSync(join(project, dir, 'conformance.json'), 'utf8')) as Report;
+function report(dir: string, root = project): Report {
+  return JSON.parse(readFileSync(join(root, dir, 'conformance.json'), 'utf8')) as Report;
 }
+const reportOf = report;
+const toolIn = (args: readonly string[], faults: string, cwd: string): Promise<Run> => tool(args, faults, 120_000, cwd);
 
 describe('installed from the packed tarball into another project', () => {
   beforeAll(async () => {
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'adopter', version: '1.0.0', private: true }));
-    const { tarball, files } = packedTarball(cleanEnv());
+    // `npm i <tarball>` into an empty project in the system temp directory, made once for every
+    // test of the installed tool (test/packed-setup.ts); this project is that one, with its own files
+    const installed = await installedTool();
+    for (const dir of [project, plain]) {
+      mkdirSync(dir);
+      writeFileSync(join(dir, 'package.json'), readFileSync(join(installed.project, 'package.json'), 'utf8'));
+      symlinkSync(join(installed.project, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    }
+    const { files } = installed;
     // what ships: compiled JavaScript and what a user needs, not the sources, tests, benchmarks or fixtures
     for (const file of ['bin/paygate-conformance.js', 'dist/harness/cli/program.js', 'dist/vitest.conformance.config.js', 'dist/specs/requirements.yaml', 'dist/harness/cli/checks-manifest.json', 'schemas/config.schema.json', 'schemas/baseline.schema.json', 'docs/ci/gitlab-ci.yml', 'docs/ci/Jenkinsfile', 'docs/REPORTS.md', 'LICENSE', 'README.md']) expect(files).toContain(file);
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
     expect(files.filter((f) => /^(test|bench|reports|scripts)\//.test(f) || f.includes('fixture'))).toEqual([]);
-    const install = await run('npm', ['i', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, cleanEnv(), 180_000);
-    expect(install.code, install.out).toBe(0);
     // the bin runs plain Node: TypeScript tooling is not a dependency
     const pkg = JSON.parse(readFileSync(join(project, 'node_modules', 'paygate-conformance', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
-  }, 300_000);
+  }, 600_000);
 
   test('every subcommand answers --help in under 0.5 s, starting nothing', async () => {
     const bin = join(project, 'node_modules', 'paygate-conformance', 'bin', 'paygate-conformance.js');
@@ -99,7 +110,8 @@ describe('installed from the packed tarball into another project', () => {
     console.log(`--help: ${times.join(', ')}`);
   }, 120_000);
 
-  test('init, nothing edited: the run uses it, writes ./reports there, builds a report that opens from file:// and shows the failure', async () => {
+  // the init test and the list test use separate projects: they run side by side (their runs mostly wait)
+  test.concurrent('init, nothing edited: the run uses it, writes ./reports there, builds a report that opens from file:// and shows the failure', async () => {
     const init = await tool(['init'], '');
     expect(init.code, init.out).toBe(0);
     expect(existsSync(join(project, 'paygate-conformance.config.yaml'))).toBe(true);
@@ -131,7 +143,9 @@ describe('installed from the packed tarball into another project', () => {
     expect(browser.dom).not.toMatch(/googletagmanager|google-analytics/i);
   }, 240_000);
 
-  test('list --json lists every check; --check <id> runs exactly that check; its failure file replays STILL FAILING, then FIXED', async () => {
+  test.concurrent('list --json lists every check; --check <id> runs exactly that check; its failure file replays STILL FAILING, then FIXED', async () => {
+    const tool = (args: readonly string[], faults: string): Promise<Run> => toolIn(args, faults, plain);
+    const report = (dir: string): Report => reportOf(dir, plain);
     const list = await tool(['list', '--json'], '');
     expect(list.code, list.out).toBe(0);
     const listed = (JSON.parse(list.stdout) as { checks: { id: string }[]; requirements: { id: string }[] });
@@ -146,9 +160,9 @@ describe('installed from the packed tarball into another project', () => {
     const r = report('out/one');
     expect(r.checks.map((c) => c.check)).toEqual([CHECK]);
     expect(r.selection).toMatchObject({ partial: true, checks: [CHECK] });
-    expect(readFileSync(join(project, 'out/one/conformance.md'), 'utf8')).toMatch(/Partial run\*\*: 1 of \d+ checks selected/);
+    expect(readFileSync(join(plain, 'out/one/conformance.md'), 'utf8')).toMatch(/Partial run\*\*: 1 of \d+ checks selected/);
     const failure = summary.failures.find((f) => f.check === CHECK)?.failureFile ?? '';
-    expect(failure).toBe(join(project, 'out/one/failures', `${CHECK}.json`));
+    expect(failure).toBe(join(plain, 'out/one/failures', `${CHECK}.json`));
 
     const still = await tool(['replay', failure], FAULT);
     expect(still.code, still.out).toBe(1);

@@ -359,24 +359,34 @@ async function run(argv: readonly string[], env: NodeJS.ProcessEnv, control: Run
     return { code: EXIT.inconclusive, options, reportsDir };
   }
   if (checked !== undefined) for (const note of checked.notes) io.info(`preflight: ${note}`);
-  const { startVitest } = await import('vitest/node');
-  const vitest = await startVitest(
-    'test',
-    filters,
-    {
-      root: ROOT,
-      config: join(ROOT, CONFIG_FILE),
-      run: true,
-      watch: false,
-      passWithNoTests: true,
-      ...(namePattern !== undefined && { testNamePattern: namePattern }),
-      ...(options.shard !== undefined && { shard: `${options.shard.index}/${options.shard.count}` }),
-    },
-    {},
-    { stdout: vitestStream(io.info), stderr: vitestStream(io.info) },
-  );
-  const unhandled = vitest.state.getUnhandledErrors().filter((e) => !isInconclusiveError(e as { code?: unknown })).length;
-  await vitest.close();
+  // the receiver and the target (the embedded reference: a process of its own) start now, while
+  // vitest starts in this process; its global setup takes them over (harness/run/global-setup.ts)
+  const early = options.receiver === undefined && process.env['PAYGATE_TARGET_KIND'] !== 'receiver' ? await import('../run/global-setup.js') : undefined;
+  early?.startTargetEarly(process.env);
+  let unhandled: number;
+  try {
+    const { startVitest } = await import('vitest/node');
+    const vitest = await startVitest(
+      'test',
+      filters,
+      {
+        root: ROOT,
+        config: join(ROOT, CONFIG_FILE),
+        run: true,
+        watch: false,
+        passWithNoTests: true,
+        ...(namePattern !== undefined && { testNamePattern: namePattern }),
+        ...(options.shard !== undefined && { shard: `${options.shard.index}/${options.shard.count}` }),
+      },
+      {},
+      { stdout: vitestStream(io.info), stderr: vitestStream(io.info) },
+    );
+    unhandled = vitest.state.getUnhandledErrors().filter((e) => !isInconclusiveError(e as { code?: unknown })).length;
+    await vitest.close();
+  } finally {
+    // stopped here when no global setup took them over (a run that ended before it)
+    await early?.releaseEarlyTarget();
+  }
 
   const report = await readVerdict(reportsDir, options, selection);
   if (report === undefined) {

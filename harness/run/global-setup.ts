@@ -71,11 +71,16 @@ export function receiverAddress(env: NodeJS.ProcessEnv, embedded: boolean): { ho
   return { host, port };
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const env = process.env;
-  // a receiver run (--receiver-url) plays the platform against the integrator's endpoint: no API
-  // target, no embedded reference, no webhook receiver of our own
-  if (env['PAYGATE_TARGET_KIND'] === 'receiver') return async () => undefined;
+/** The run's webhook receiver and target (the embedded reference, started pointed at the receiver, or the configured one). */
+interface StartedTarget {
+  receiver: RunningReceiver;
+  reference: EmbeddedReference | undefined;
+  target: TargetConfig;
+  /** the variables the workers read the target from */
+  exported: Record<string, string>;
+}
+
+async function startTarget(env: NodeJS.ProcessEnv): Promise<StartedTarget> {
   const receiverModule = await load<typeof ReceiverModule>('../webhooks/receiver.js', 'the webhook receiver');
   const targetModule = await load<typeof TargetModule>('../config/target.js', 'the target configuration');
   const embedded = targetModule.isEmbeddedTarget(env);
@@ -122,6 +127,76 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await receiver.close();
     throw error;
   }
+  return { receiver, reference, target, exported };
+}
+
+async function stopTarget(started: StartedTarget): Promise<void> {
+  try {
+    await started.reference?.stop();
+  } finally {
+    await started.receiver.close();
+  }
+}
+
+/**
+ * The target started ahead of vitest by the process that then starts vitest in itself (the CLI,
+ * {@link startTargetEarly}): the embedded reference's start (a second Node process) then overlaps
+ * vitest's own. On `globalThis`, because vitest loads this file in a module graph of its own.
+ */
+interface EarlyTarget {
+  started: Promise<StartedTarget>;
+  /** the environment it was started with (the setup takes it only for the same one) */
+  key: string;
+  adopted: boolean;
+}
+
+const EARLY = Symbol.for('paygate-conformance.early-target');
+type WithEarly = typeof globalThis & { [EARLY]?: EarlyTarget };
+
+/** The variables the target is started from: the early start is taken only if they did not change. */
+function targetKey(env: NodeJS.ProcessEnv): string {
+  return JSON.stringify(Object.entries(env).filter(([k]) => /^(GATEWAY_|PARTNER_|CALLBACK_|REFERENCE_)/.test(k)).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * Starts the receiver and the target now, for the global setup of a vitest started later in this
+ * process to take over. Call {@link releaseEarlyTarget} after vitest has closed: it stops them
+ * when no setup took them (a run that ended before its setup).
+ */
+export function startTargetEarly(env: NodeJS.ProcessEnv): void {
+  const early: EarlyTarget = { started: startTarget(env), key: targetKey(env), adopted: false };
+  // a failure is the setup's to report (it starts again and says why); never unhandled here
+  early.started.catch(() => undefined);
+  (globalThis as WithEarly)[EARLY] = early;
+}
+
+/** Stops what {@link startTargetEarly} started if no global setup took it over. */
+export async function releaseEarlyTarget(): Promise<void> {
+  const holder = globalThis as WithEarly;
+  const early = holder[EARLY];
+  delete holder[EARLY];
+  if (early === undefined || early.adopted) return;
+  const started = await early.started.catch(() => undefined);
+  if (started !== undefined) await stopTarget(started);
+}
+
+/** The early start for this environment, taken over (undefined: none, or one that failed: start again). */
+async function adoptEarlyTarget(env: NodeJS.ProcessEnv): Promise<StartedTarget | undefined> {
+  const early = (globalThis as WithEarly)[EARLY];
+  if (early === undefined || early.adopted) return undefined;
+  // started for another environment: stopped (it may hold CALLBACK_PORT), then started again
+  if (early.key !== targetKey(env)) return void (await releaseEarlyTarget());
+  early.adopted = true;
+  return early.started.catch(() => undefined);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const env = process.env;
+  // a receiver run (--receiver-url) plays the platform against the integrator's endpoint: no API
+  // target, no embedded reference, no webhook receiver of our own
+  if (env['PAYGATE_TARGET_KIND'] === 'receiver') return async () => undefined;
+  const started = (await adoptEarlyTarget(env)) ?? (await startTarget(env));
+  const { target, exported } = started;
 
   // the run-wide rate cap (--max-rps; the CLI sets PAYGATE_MAX_RPS_TOTAL) is served from here too
   const maxRpsTotal = Number(env['PAYGATE_MAX_RPS_TOTAL']);
@@ -132,9 +207,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     try {
-      await reference?.stop();
+      await stopTarget(started);
     } finally {
-      await receiver.close();
       await lane.close();
     }
   };

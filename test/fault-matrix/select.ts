@@ -18,12 +18,15 @@
  * fault's deviation makes another fault's check fail (a leak) and that failure is credited to the
  * wrong fault. The safety argument, which report.ts (`judgeBatched`) and matrix.ts enforce:
  *
- * 1. Members of a batch have pairwise disjoint requirement IDs and pairwise disjoint mapped
- *    (non-fuzz) checks. Every check naming a requirement of fault A at check level is in A's
- *    selection, so no check of B's selection names A's requirements, and each mapped check
- *    belongs to exactly one member: its failure can only be credited to that member. A check two
- *    members select (the fuzz checks stateful faults share) could be credited to neither, so a
- *    batch does not run it (`runnableChecks`); a member that needed it runs alone (rule 4).
+ * 1. Members of a batch have pairwise disjoint requirement IDs, and no member runs a (non-fuzz)
+ *    check mapped to another: every check naming a requirement of fault A at check level is in
+ *    A's mapped checks, so no check B runs names A's requirements, and each check that runs
+ *    belongs to exactly one member: its failure can only be credited to that member. A member
+ *    narrowed to its hint (narrowSelection) runs a subset of its mapped checks, so only that
+ *    subset must stay clear of the others' mapped checks (`runningChecks`): the checks it
+ *    does not run can credit nothing. A check two members select (the fuzz checks stateful faults
+ *    share) could be credited to neither, so a batch does not run it (`runnableChecks`); a member
+ *    that needed it runs alone (rule 4).
  * 2. "Wide" faults run alone: a fault changing a response that almost every check reads (the
  *    balance shape, timestamps, the error body, money formats) would make other members' checks
  *    fail. They are declared below (WIDE_FAULTS, from the matrix report's "by checks" column: faults
@@ -234,6 +237,12 @@ export const WIDE_FAULTS: ReadonlySet<string> = new Set([
   'pt-lookup-stale-cache',
   'pt-simulation-route-unmounted',
   'pt-webhook-dispatch-all-accounts',
+  // A charge creation without customer_email refused: most partner checks create such charges, so
+  // in a batch the other members' checks fail or stop before their own deviation (six of the seven
+  // partner members of its batch re-ran alone, 2026-11-28). The UTF-8 columns fault re-ran alone
+  // after its batch in both matrices that batched it.
+  'pt-customer-email-required',
+  'pt-text-columns-utf8mb3',
 ]);
 
 /** Requirements about a shape or format every response of a kind has (new faults breaking them are wide too). */
@@ -260,20 +269,32 @@ export function compatible(candidate: FaultSelection, members: readonly FaultSel
   if (isWideFault(candidate.fault) || members.some((m) => isWideFault(m.fault))) return false;
   const ids = new Set(candidate.fault.requirements);
   const owned = new Set(ownedChecks(candidate));
+  const running = new Set(runningChecks(candidate));
   return members.every(
     (m) =>
       m.fault.api === candidate.fault.api &&
       m.fault.tier === candidate.fault.tier &&
       (m.fault.strict !== undefined) === (candidate.fault.strict !== undefined) &&
       !m.fault.requirements.some((id) => ids.has(id)) &&
-      !ownedChecks(m).some((c) => owned.has(c)),
+      !ownedChecks(m).some((c) => running.has(c)) &&
+      !runningChecks(m).some((c) => owned.has(c)),
   );
 }
 
-/** The mapped checks outside the fuzz files: those no other member of a batch may select. */
+/** The mapped checks outside the fuzz files: those no other member of a batch may run. */
 export function ownedChecks(selection: FaultSelection): string[] {
   const fuzz = new Set(selection.fuzzChecks);
   return selection.mappedChecks.filter((c) => !fuzz.has(c));
+}
+
+/**
+ * The checks outside the fuzz files a member runs: its owned checks, or, narrowed to its hint
+ * (narrowSelection), those of them it kept. Always a subset of {@link ownedChecks}.
+ */
+export function runningChecks(selection: FaultSelection): string[] {
+  if (selection.full === undefined) return ownedChecks(selection);
+  const owned = new Set(ownedChecks(selection));
+  return selection.checks.filter((c) => owned.has(c));
 }
 
 function estimate(members: readonly FaultSelection[], checkMs: ReadonlyMap<string, number> | undefined): number {
