@@ -98,7 +98,8 @@ function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: Re
   const omit = p.gwWebhookUnknownValues === 'omit';
   return envelope(p, 'transfer', event, 'transfer', {
     id: transfer.id,
-    amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : transfer.amount,
+    // fault gw-transfer-event-amount-whole-reais: the event's amount column is filled in whole reais
+    amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : faults.has('gw-transfer-event-amount-whole-reais') ? Math.round(transfer.amount / 100) : transfer.amount,
     status,
     pix: {
       ...(transfer.endToEndId !== undefined ? { endToEndId: transfer.endToEndId } : omit ? {} : { endToEndId: null }),

@@ -221,6 +221,11 @@ const DEFINED_FAULTS = [
   partnerFault({ name: 'pt-list-no-lazy-expiry', tier: 'timer', requirements: ['PT-CHARGE-EXPIRY-LIST'],
     intent: 'expiry is settled only by GET by id: the list keeps showing a charge past expires_at as pending until it is looked up',
     strict: 'whether a listing counts as a lookup is not stated (PT-CHARGE-EXPIRY-LIST carries latitude: warning)' }),
+  // rel-bc: echo and events against resources (relations b and c)
+  partnerFault({ name: 'pt-lookup-description-139', tier: 'quick', requirements: ['PT-CHARGE-FIELD-DESC'],
+    intent: 'the lookup reads description from a column one character short: a description over 139 characters comes back cut at 139 (creation and list are whole)' }),
+  partnerFault({ name: 'pt-list-external-ref-trimmed', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-UNCHANGED'],
+    intent: "the list's serializer trims every string: an external_ref with surrounding spaces comes back trimmed in the list only" }),
 ] as const;
 
 export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'] | (typeof PROOF_FAULTS)[number]['name'];
