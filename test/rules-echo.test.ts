@@ -69,12 +69,12 @@ describe('the cells, derived from the specs', () => {
     ].sort());
     expect(GATEWAY_ECHO.cells.length - Object.keys(GATEWAY_ECHO.untryable ?? {}).length).toBe(14);
   });
-  it('gateway events: id, status, amount of transactions (amount through the BR Code); id, amount, status, endToEndId of transfers', () => {
+  it('gateway events: id, status, amount (through the BR Code) and endToEndId (through /pay) of transactions; id, amount, status, endToEndId of transfers', () => {
     const { cells, untryable } = gatewayEventCells(specDocument('gateway'));
-    const tx = (e: string) => ['id', 'status', 'amount'].map((f) => `${e} · transaction.${f}`);
+    const tx = (e: string) => ['id', 'status', 'amount', 'pix.endToEndId'].map((f) => `${e} · transaction.${f}`);
     const tr = (e: string) => ['id', 'amount', 'status', 'pix.endToEndId'].map((f) => `${e} · transfer.${f}`);
     expect(cells).toEqual([...tx('transaction_created'), ...tx('transaction_paid'), ...tx('transaction_refunded'), ...tx('transaction_updated'), ...tx('infraction'), ...tr('transfer_created'), ...tr('transfer_updated'), ...tr('transfer_completed'), ...tr('transfer_canceled')]);
-    expect(Object.keys(untryable)).toHaveLength(cells.length - 14);
+    expect(Object.keys(untryable)).toHaveLength(cells.length - 16);
     expect(GATEWAY_EVENT_RESOURCE.cells).toEqual(cells);
   });
 });
@@ -168,6 +168,15 @@ describe('gateway: shapeEventPayloads against the resource, matchEventsToResourc
   it('another endToEndId or another id fails', () => {
     expect(judge({ pix: { endToEndId: 'E99999999202611221016abcdef12345', creditorAccount: { name: 'J', document: '1' } } })).toEqual(['failure:event.resource-mismatch']);
     expect(judge({ id: 't2' })).toEqual(['failure:event.resource-mismatch']);
+  });
+  it('a transaction_paid event: its endToEndId against the /pay answer\'s, its amount against the BR Code of the lookup', () => {
+    const paid = (e2e: string, amount = 1005) => gwDelivery({ id: '0b6f2a8e-3c4d-4e5f-9a1b-2c3d4e5f6a7b', type: 'transaction', event: 'transaction_paid', scope: 'user', transaction: { id: 'c1', amount, status: 'paid', pix: { endToEndId: e2e, payerInfo: { name: 'M', document: '1' } } } });
+    const chargeLookup = gwAnswer(200, { success: true, message: 'ok', data: { id: 'c1', status: 'paid', fees: 5, pix: { emv: brCode(1005), qrCode: 'iVBORw0KGgo=' } } });
+    const judgePaid = (delivery: ReturnType<typeof paid>) => found(matchEventsToResources.judge({ event: 'transaction_paid', kind: 'transaction', id: 'c1', createdAmount: 1005, delivery, lookup: chargeLookup, paidEndToEndId: 'E12345678202611221016abcdef12345' })).filter((f) => f.includes('resource-mismatch'));
+    expect(judgePaid(paid('E12345678202611221016abcdef12345'))).toEqual([]);
+    expect(judgePaid(paid('E12345678202611221016abcdef12345', 1000))).toEqual([]);
+    expect(judgePaid(paid('E99999999202611221016abcdef12345'))).toEqual(['failure:event.resource-mismatch']);
+    expect(judgePaid(paid('E12345678202611221016abcdef12345', 10))).toEqual(['failure:event.resource-mismatch']);
   });
   it('every cell of the event is covered', () => {
     const j = matchEventsToResources.judge({ event: 'transfer_completed', kind: 'transfer', id: 't1', createdAmount: 1005, delivery: transferEvent({}), lookup: lookup({}) });

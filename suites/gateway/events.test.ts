@@ -6,7 +6,7 @@
  * - against what was sent (relation `gateway.echo`, its event cells: the amount, gross or net of
  *   fees), and
  * - against a lookup of its resource made after it (relation `gateway.events-vs-resources`: id,
- *   amount, status, endToEndId).
+ *   amount, status, endToEndId; a charge's endToEndId against its /pay answer, which alone shows it).
  * Each resource carries a postbackUrl of its own ("also to the postbackUrl given on the charge or
  * transfer"): every delivery there is about that resource, so its id is judged, not assumed. The
  * other event types have no route that provokes them: untryable, with the reason, in the relations.
@@ -38,6 +38,8 @@ interface Resource {
   /** every amount the creation answer showed (gross, net of fees) */
   amounts?: number[];
   created?: ApiResponse;
+  /** the endToEndId the /pay answer gave a paid charge */
+  paidEndToEndId?: unknown;
 }
 
 function amountsOf(kind: ResourceKind, amount: number, answer: ApiResponse): number[] {
@@ -51,6 +53,7 @@ async function settle(t: CheckTools, r: Resource): Promise<boolean> {
   if (r.kind === 'transaction') {
     const pay = await gw.payPixCharge(r.id!);
     t.judge(ensureChargePaid, { answer: pay, chargeId: r.id! });
+    r.paidEndToEndId = dataOf(pay)?.endToEndId;
     return is2xx(pay);
   }
   if (dataOf(r.created!)?.status !== 'banking_processing') {
@@ -117,6 +120,6 @@ check('every event carries the amount sent and agrees with a lookup of its resou
     }
     const resource = e.r.kind === 'transaction' ? 'PIX charge' : 'PIX transfer';
     t.judge(echoGatewayValues, { resource, path: 'event', delivery, expected: { kind: e.r.kind, event: e.event, id: e.r.id!, amount: e.r.amount, amounts: e.r.amounts! } });
-    t.judge(matchEventsToResources, { event: e.event, kind: e.r.kind, id: e.r.id!, createdAmount: e.r.amount, delivery, lookup: lookups[ours.indexOf(e.r)]! });
+    t.judge(matchEventsToResources, { event: e.event, kind: e.r.kind, id: e.r.id!, createdAmount: e.r.amount, delivery, lookup: lookups[ours.indexOf(e.r)]!, ...(e.r.paidEndToEndId !== undefined ? { paidEndToEndId: e.r.paidEndToEndId } : {}) });
   });
 });

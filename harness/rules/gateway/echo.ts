@@ -91,8 +91,10 @@ export function gatewayEventCells(document: Doc): { cells: string[]; untryable: 
     for (const kind of ['transaction', 'transfer'] as const) {
       const inner = below(leaves, kind);
       const fields = attributeFields(inner, lookups[kind]).map(({ field }) => field);
-      // the charge's lookup shows its amount in the BR Code it carries
+      // the charge's lookup shows its amount in the BR Code it carries; its endToEndId only the /pay
+      // answer shows ("data{id, status, endToEndId}")
       if (kind === 'transaction' && inner.includes('amount') && !fields.includes('amount')) fields.push('amount');
+      if (kind === 'transaction' && inner.includes('pix.endToEndId') && !fields.includes('pix.endToEndId')) fields.push('pix.endToEndId');
       for (const field of fields) {
         const cell = eventCell(event, `${kind}.${field}`);
         cells.push(cell);
@@ -222,6 +224,8 @@ export interface GatewayEventAndLookup {
   createdAmount: number;
   delivery: GatewayDelivery;
   lookup: Answer;
+  /** a paid charge's endToEndId as the /pay answer gave it (the charge's lookup shows none) */
+  paidEndToEndId?: unknown;
 }
 
 /**
@@ -231,7 +235,7 @@ export interface GatewayEventAndLookup {
  * (a transfer's amount or netAmount; a charge's BR Code amount, or that net of its fees: gross or net
  * is not stated), the status (the lookup's, or a state before it on the documented path: the
  * resource may have moved on; a transfer's `paid` is `completed`), the endToEndId (when both show
- * one). A lookup that does not answer 200 is its route's rule's failure; a charge lookup whose BR
+ * one; a charge's is the one its /pay answered, which its lookup does not show). A lookup that does not answer 200 is its route's rule's failure; a charge lookup whose BR
  * Code carries no amount (a dynamic code's amount is behind its location) leaves the event's amount
  * compared with the amount created.
  */
@@ -262,7 +266,7 @@ export const matchEventsToResources = defineRule({
       id: o.id,
       amount: o.createdAmount,
       ...(amounts !== undefined && amounts.length > 0 ? { amounts } : {}),
-      lookup: { status: data.status, endToEndId: data.endToEndId },
+      lookup: { status: data.status, endToEndId: o.kind === 'transfer' ? data.endToEndId : o.paidEndToEndId },
     };
     v.apply(shapeEventPayloads, { delivery: o.delivery, expected });
   },
