@@ -416,6 +416,16 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-paid-event-own-end-to-end-id',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_paid']);
+      const { id } = await createCharge(ctx);
+      const paid = await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox });
+      const [delivery] = await deliveriesAt(path);
+      return pick(JSON.parse(delivery?.body ?? '{}'), 'transaction.pix.endToEndId') !== pick(paid.body, 'data.endToEndId');
+    },
+  },
+  {
     fault: 'gw-transfer-event-amount-whole-reais',
     async observe(ctx) {
       const { path } = await hook(ctx, ['transfer_completed']);

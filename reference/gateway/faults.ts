@@ -138,5 +138,6 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-balance-route-unversioned', ['GW-VER-PREFIX'], 'the balance router is mounted at /api/balance, without the /api/v1 prefix'),
   // rel-bc: echo and events against resources (relations b and c)
   fault('gw-pixout-lookup-pixkey-masked', ['GW-PIXOUT-RESP-PIXKEY'], 'the transfer lookup masks the destination key the way statements mask documents (529******25): the creation answer shows it whole'),
+  fault('gw-paid-event-own-end-to-end-id', ['GW-EVT-TXN-PAYLOAD'], "the transaction event builder stamps an end-to-end id of its own instead of the payment's: transaction_paid carries another endToEndId than /pay answered"),
   fault('gw-transfer-event-amount-whole-reais', ['GW-EVT-TRANSFER-PAYLOAD'], "transfer events fill their amount from the ledger's reais column, rounded to an integer (R$ 10.05 is sent as 10): an integer, but none of the transfer's amounts in cents"),
 ];
