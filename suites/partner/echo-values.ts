@@ -43,9 +43,11 @@ export function echoBodies(seed: number, drawn = 3): EchoBody[] {
   const boundaries: EchoBody[] = [
     { label: 'amount 1, ASCII texts at their maximum', body: { amount_cents: 1, description: ascii300 ?? 'x'.repeat(300), external_ref: refOfLength('echo-max', 120, 'x', ' '), customer_email: mail1 ?? 'a@example.com' } },
     { label: 'amount 1005, accented texts', body: { amount_cents: 1_005, description: 'Pedido nº 42 — ação “ç” ü ñ ß', external_ref: ` ${uniqueRef('echo-acc')} / Ação "ç" `, customer_email: mail2 ?? 'b@example.com' } },
+    { label: 'amount 2999, texts with inner spacing and punctuation', body: { amount_cents: 2_999, description: 'Pedido   42 / "aspas" \\ barra', external_ref: `${uniqueRef('echo-2999')} #  42`, customer_email: 'first.last+tag@sub.example.com.br' } },
     {
-      label: 'amount 2999, multi-byte texts at their maximum in code points',
-      body: { amount_cents: 2_999, description: toCodePoints('ação 🎉 ', 300, '🎉'), external_ref: refOfLength('echo-mb', 120, 'ç🎉'), customer_email: mail3 ?? 'c@example.com' },
+      // its own amount: a refusal (counting open) takes no other value of the sample with it
+      label: 'amount 3, multi-byte texts at their maximum in code points',
+      body: { amount_cents: 3, description: toCodePoints('ação 🎉 ', 300, '🎉'), external_ref: refOfLength('echo-mb', 120, 'ç🎉'), customer_email: mail3 ?? 'c@example.com' },
       mayBeRefused: 'how characters are counted is not stated (a multi-byte text at the limit may be refused)',
     },
     { label: 'amount 100000001, texts a store could trim or re-normalise', body: { amount_cents: 100_000_001, description: '  Ac\u0327a\u0303o decomposed (NFD), trailing spaces  ', external_ref: `  ${uniqueRef('echo-ws')}  ` } },

@@ -4,7 +4,7 @@
  * the lookup, the list ("Lists the account charges"); the events' cells are tried by
  * suites/partner/events.test.ts, which triggers them. Values: suites/partner/echo-values.ts.
  *
- * Requests: one creation per body (8), one lookup per created charge, one list; all creations go
+ * Requests: one creation per body (9), one lookup per created charge, one list; all creations go
  * out together, then all lookups with the list.
  */
 import { check } from '../../harness/run/check.js';
