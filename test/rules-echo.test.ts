@@ -9,6 +9,7 @@ import { specDocument } from '../harness/rules/spec-document.js';
 import { echoChargeTexts, echoChargeValues, matchEventsToCharges, PARTNER_ECHO, PARTNER_EVENT_RESOURCE, partnerEchoCells, partnerEventCells } from '../harness/rules/partner/echo.js';
 import { brCodeAmountCents, echoGatewayValues, echoTransferPixKey, GATEWAY_ECHO, GATEWAY_EVENT_RESOURCE, gatewayEchoCells, gatewayEventCells, matchEventsToResources } from '../harness/rules/gateway/echo.js';
 import { shapeEventPayloads, STATE_PATHS } from '../harness/rules/gateway/webhooks.js';
+import { creditPaidPixCharge } from '../harness/rules/gateway/balance.js';
 import { answer as ptAnswer, brCode, charge, codes, delivery as ptDelivery, severities } from './rules-partner-fixtures.js';
 import { answer as gwAnswer, delivery as gwDelivery, found } from './rules-gateway-fixtures.js';
 
@@ -58,7 +59,7 @@ describe('the cells, derived from the specs', () => {
       'PIX transfer · pixKey · creation answer', 'PIX transfer · amount · creation answer',
       'PIX transfer · pixKey · lookup', 'PIX transfer · amount · lookup',
       ...transferEvents.map((e) => `PIX transfer · amount · event ${e}`),
-      'PIX charge · amountInCents · creation answer (BR Code)', 'PIX charge · amountInCents · lookup (BR Code)',
+      'PIX charge · amountInCents · creation answer (BR Code)', 'PIX charge · amountInCents · lookup (BR Code)', 'PIX charge · amountInCents · balance (pix.balance, in reais)',
       ...chargeEvents.map((e) => `PIX charge · amountInCents · event ${e}`),
       'card charge · card.last4 · creation answer', 'card charge · card.brand · creation answer',
       'webhook · url · creation answer', 'webhook · events · creation answer',
@@ -67,7 +68,7 @@ describe('the cells, derived from the specs', () => {
       ...['transfer_updated', 'transfer_canceled'].map((e) => `PIX transfer · amount · event ${e}`),
       ...['transaction_refunded', 'transaction_updated', 'infraction'].map((e) => `PIX charge · amountInCents · event ${e}`),
     ].sort());
-    expect(GATEWAY_ECHO.cells.length - Object.keys(GATEWAY_ECHO.untryable ?? {}).length).toBe(14);
+    expect(GATEWAY_ECHO.cells.length - Object.keys(GATEWAY_ECHO.untryable ?? {}).length).toBe(15);
   });
   it('gateway events: id, status, amount (through the BR Code) and endToEndId (through /pay) of transactions; id, amount, status, endToEndId of transfers', () => {
     const { cells, untryable } = gatewayEventCells(specDocument('gateway'));
@@ -143,6 +144,10 @@ describe('gateway: echoTransferPixKey, echoGatewayValues', () => {
     expect(found(j)).toEqual([]);
     expect([...(j.covered?.[0]?.cells ?? [])].sort()).toEqual(['PIX transfer · amount · lookup', 'PIX transfer · pixKey · lookup']);
     expect(found(echoGatewayValues.judge({ resource: 'PIX transfer', path: 'lookup', body: { pixKey: 'a@b.com', amount: 1005 }, answer: created('a@b.com', 1000), status: 'banking_processing' }))).toEqual(['failure:pixout.lookup-amount']);
+  });
+  it('the balance window of a paid charge covers the balance cell', () => {
+    const window = { amount: 1005, fees: 5, delta: 1000, quiet: true, exchange: gwAnswer(200, {}).exchange, text: 'x' };
+    expect(creditPaidPixCharge.judge([window]).covered).toEqual([{ relation: 'gateway.echo', cells: ['PIX charge · amountInCents · balance (pix.balance, in reais)'] }]);
   });
   it('reads the BR Code amount in cents', () => {
     expect(brCodeAmountCents(brCode(100_000_001))).toBe(100_000_001);
