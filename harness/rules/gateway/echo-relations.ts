@@ -61,13 +61,7 @@ export function gatewayEchoCells(document: Doc): { cells: string[]; untryable: R
   return { cells, untryable };
 }
 
-const ECHO = gatewayEchoCells(specDocument('gateway'));
-export const GATEWAY_ECHO: Relation = {
-  id: 'gateway.echo',
-  title: 'Values sent, on every path they come back by',
-  cells: ECHO.cells,
-  untryable: ECHO.untryable,
-};
+export const GATEWAY_ECHO: Relation = { id: 'gateway.echo', title: 'Values sent, on every path they come back by', ...gatewayEchoCells(specDocument('gateway')) };
 
 /** The events-against-resources cells of the gateway spec, with the untryable ones (pure; pinned by a unit test). */
 export function gatewayEventCells(document: Doc): { cells: string[]; untryable: Record<string, string> } {
@@ -96,11 +90,5 @@ export function gatewayEventCells(document: Doc): { cells: string[]; untryable: 
   return { cells, untryable };
 }
 
-const EVENTS = gatewayEventCells(specDocument('gateway'));
-export const GATEWAY_EVENT_RESOURCE: Relation = {
-  id: 'gateway.events-vs-resources',
-  title: 'Events against a lookup of their resource made after them',
-  cells: EVENTS.cells,
-  untryable: EVENTS.untryable,
-};
+export const GATEWAY_EVENT_RESOURCE: Relation = { id: 'gateway.events-vs-resources', title: 'Events against a lookup of their resource made after them', ...gatewayEventCells(specDocument('gateway')) };
 
