@@ -38,12 +38,12 @@ describe('the derivation (harness/rules/echo.ts)', () => {
 });
 
 describe('the cells, derived from the specs', () => {
-  it('partner echo: four charge fields on three answers, amount and external_ref in each event', () => {
+  it('partner echo: five charge fields on three answers (expires_in_seconds as expires_at − created_at), amount and external_ref in each event', () => {
     expect(partnerEchoCells(specDocument('partner'))).toEqual([
-      ...['creation answer', 'lookup', 'list'].flatMap((p) => ['amount_cents', 'description', 'external_ref', 'customer_email'].map((f) => `PIX charge · ${f} · ${p}`)),
+      ...['creation answer', 'lookup', 'list'].flatMap((p) => ['amount_cents', 'description', 'external_ref', 'customer_email', 'expires_in_seconds'].map((f) => `PIX charge · ${f} · ${p}`)),
       ...['business.pix.created', 'business.pix.paid', 'business.pix.canceled'].flatMap((e) => ['amount_cents', 'external_ref'].map((f) => `PIX charge · ${f} · event ${e}`)),
     ]);
-    expect(PARTNER_ECHO.cells).toHaveLength(18);
+    expect(PARTNER_ECHO.cells).toHaveLength(21);
   });
   it('partner events: data.amount_cents, data.e2e_id, data.external_ref and the state, per event', () => {
     expect(partnerEventCells(specDocument('partner'))).toEqual(
@@ -105,6 +105,10 @@ describe('partner: echoChargeTexts and echoChargeValues', () => {
     // a list record without the key: its fields are not shown
     const { external_ref: _dropped, ...bare } = charge(1005);
     expect(echoChargeValues.judge({ field: 'external_ref', sent, path: 'list', charge: bare, exchange: ptAnswer(200).exchange }).findings).toEqual([]);
+    const lifetime = (charge: Record<string, unknown>, path: 'lookup' | 'list') => codes(echoChargeValues.judge({ field: 'expires_in_seconds', sent: { ...sent, expires_in_seconds: 3600 }, path, charge, exchange: ptAnswer(200).exchange }));
+    expect(lifetime(charge(1005), 'lookup')).toEqual([]);
+    expect(lifetime(charge(1005, { expires_at: '2026-11-22T10:01:00Z' }), 'list')).toEqual(['charge.expiry-applied']);
+    expect(lifetime({ id: 'chg_1', status: 'pending' }, 'lookup')).toEqual([]);
     const event = { id: 'evt_1', type: 'business.pix.created', created_at: '2026-11-22T10:00:00Z', data: { amount_cents: 1005, external_ref: ' ref-1 ' } };
     expect(codes(echoChargeValues.judge({ field: 'external_ref', sent, event: 'business.pix.created', delivery: ptDelivery(event) }))).toEqual([]);
     expect(codes(echoChargeValues.judge({ field: 'amount_cents', sent, event: 'business.pix.created', delivery: ptDelivery({ ...event, data: { ...event.data, amount_cents: 10.05 } }) }))).toEqual(['webhook.amount']);

@@ -3,7 +3,7 @@
  * at its edges (amount 1 and the largest a BR Code carries, description at 300 and external_ref at
  * 120 characters, ASCII and multi-byte), amounts whose reais have no exact binary form (1005, 2999,
  * 100000001), texts whose storage could trim or re-normalise them, and values drawn across the
- * ranges by fast-check with the run's seed. Suite-side: builds requests, judges nothing.
+ * ranges by fast-check with the run's seed; lifetimes at 60 and 86400 s, drawn, and the default. Suite-side: builds requests, judges nothing.
  */
 import fc from 'fast-check';
 import type { PartnerChargeRequest } from '../../harness/http/partner-client.js';
@@ -41,8 +41,8 @@ export function echoBodies(seed: number, drawn = 3): EchoBody[] {
   const [ascii300] = fc.sample(asciiTextOfLength(300), { seed, numRuns: 1 });
   const [mail1, mail2, mail3] = fc.sample(email(), { seed: seed + 1, numRuns: 3 });
   const boundaries: EchoBody[] = [
-    { label: 'amount 1, ASCII texts at their maximum', body: { amount_cents: 1, description: ascii300 ?? 'x'.repeat(300), external_ref: refOfLength('echo-max', 120, 'x', ' '), customer_email: mail1 ?? 'a@example.com' } },
-    { label: 'amount 1005, accented texts', body: { amount_cents: 1_005, description: 'Pedido nº 42 — ação “ç” ü ñ ß', external_ref: ` ${uniqueRef('echo-acc')} / Ação "ç" `, customer_email: mail2 ?? 'b@example.com' } },
+    { label: 'amount 1, ASCII texts at their maximum', body: { amount_cents: 1, description: ascii300 ?? 'x'.repeat(300), external_ref: refOfLength('echo-max', 120, 'x', ' '), customer_email: mail1 ?? 'a@example.com', expires_in_seconds: 86_400 } },
+    { label: 'amount 1005, accented texts', body: { amount_cents: 1_005, description: 'Pedido nº 42 — ação “ç” ü ñ ß', external_ref: ` ${uniqueRef('echo-acc')} / Ação "ç" `, customer_email: mail2 ?? 'b@example.com', expires_in_seconds: 60 } },
     { label: 'amount 2999, texts with inner spacing and punctuation', body: { amount_cents: 2_999, description: 'Pedido   42 / "aspas" \\ barra', external_ref: `${uniqueRef('echo-2999')} #  42`, customer_email: 'first.last+tag@sub.example.com.br' } },
     {
       // its own amount: a refusal (counting open) takes no other value of the sample with it
@@ -54,14 +54,14 @@ export function echoBodies(seed: number, drawn = 3): EchoBody[] {
     { label: 'amount 999999999999 (the largest a BR Code carries), no optional text', body: { amount_cents: 999_999_999_999, external_ref: uniqueRef('echo-big') }, mayBeRefused: 'no maximum is stated; an implementation may refuse an amount beyond its ceiling' },
   ];
   const sampled = fc.sample(
-    fc.record({ amount: drawnAmount(), description: multibyteText({ maxCodePoints: 300 }), email: email(), pad: fc.constantFrom('', ' ') }),
+    fc.record({ amount: drawnAmount(), description: multibyteText({ maxCodePoints: 300 }), email: email(), pad: fc.constantFrom('', ' '), seconds: fc.integer({ min: 60, max: 86_400 }) }),
     { seed: seed + 2, numRuns: drawn },
   );
   return [
     ...boundaries,
     ...sampled.map((s, i) => ({
       label: `drawn #${i + 1} (amount ${s.amount})`,
-      body: { amount_cents: s.amount, description: s.description, external_ref: `${s.pad}${uniqueRef(`echo-d${i + 1}`)}${s.pad}`, customer_email: s.email },
+      body: { amount_cents: s.amount, description: s.description, external_ref: `${s.pad}${uniqueRef(`echo-d${i + 1}`)}${s.pad}`, customer_email: s.email, expires_in_seconds: s.seconds },
       mayBeRefused: 'an amount beyond everyday sizes or a multi-byte text may meet a ceiling the contract does not state',
     })),
   ];

@@ -16,7 +16,7 @@ import { echoBodies } from './echo-values.js';
 import { is2xx } from './support.js';
 
 const AREA = 'Echo';
-const FIELDS = ['amount_cents', 'description', 'external_ref', 'customer_email'] as const;
+const FIELDS = ['amount_cents', 'description', 'external_ref', 'customer_email', 'expires_in_seconds'] as const;
 
 /** Hands every field of one charge as `path` showed it to the echo relation, noting the representations the text leaves open. */
 function judgeEcho(t: CheckTools, label: string, sent: PartnerChargeRequest, path: ChargePath, charge: Json, response: ApiResponse): void {

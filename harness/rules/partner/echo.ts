@@ -15,12 +15,14 @@ import { show } from '../judgement.js';
 import { defineRule, type Relation } from '../rule.js';
 import { specDocument } from '../spec-document.js';
 import { attributeFields, below, echoCell, echoedFields, eventCell, requestLeaves, responseLeaves, sameTextLoosely, webhookLeaves } from '../echo.js';
-import { answerChargeLookup, carryE2eWhenPaid, chargeOf, verifyChargeAmount, verifyExternalRefUnchanged, type Json } from './charges.js';
+import { answerChargeLookup, carryE2eWhenPaid, chargeOf, verifyChargeAmount, verifyChargeLifetime, verifyExternalRefUnchanged, type Json } from './charges.js';
 import { eventOf, shapeEventBodies, type PartnerDelivery } from './webhooks.js';
 import type { ErrorAnswer } from './errors.js';
 
 const CHARGES = '/business/pix-charges';
 export const CHARGE_RESOURCE = 'PIX charge';
+/** The request field that comes back as `expires_at − created_at`. */
+const LIFETIME_FIELD = 'expires_in_seconds';
 /** The paths a charge's values come back by besides events ("Lists the account charges": its records are charges). */
 export const CHARGE_PATHS = ['creation answer', 'lookup', 'list'] as const;
 export type ChargePath = (typeof CHARGE_PATHS)[number];
@@ -31,7 +33,11 @@ export function partnerEchoCells(document: Record<string, unknown>): string[] {
   const creation = responseLeaves(document, 'POST', CHARGES, '200');
   const lookup = responseLeaves(document, 'GET', `${CHARGES}/{id}`, '2XX');
   const answered: Record<ChargePath, string[]> = { 'creation answer': creation, lookup, list: creation };
-  const cells = CHARGE_PATHS.flatMap((path) => echoedFields(request, answered[path]).map((field) => echoCell(CHARGE_RESOURCE, field, path)));
+  const cells = CHARGE_PATHS.flatMap((path) => [
+    ...echoedFields(request, answered[path]).map((field) => echoCell(CHARGE_RESOURCE, field, path)),
+    // "expires_in_seconds … default 3600" comes back as the charge's expires_at − created_at
+    ...(request.includes(LIFETIME_FIELD) && answered[path].includes('expires_at') && answered[path].includes('created_at') ? [echoCell(CHARGE_RESOURCE, LIFETIME_FIELD, path)] : []),
+  ]);
   for (const { event, leaves } of webhookLeaves(document)) {
     for (const field of echoedFields(request, below(leaves, 'data'))) cells.push(echoCell(CHARGE_RESOURCE, field, `event ${event}`));
   }
@@ -125,13 +131,14 @@ export type ChargeEcho =
  * Applies the rule of each field's sentence: amount_cents {@link verifyChargeAmount} (answers) and
  * {@link shapeEventBodies} (events), external_ref {@link verifyExternalRefUnchanged} ("returned
  * unchanged on lookups and in webhooks"; a list record without the key decides nothing: its fields are
- * not shown), description and customer_email {@link echoChargeTexts}.
+ * not shown), description and customer_email {@link echoChargeTexts}, expires_in_seconds (sent, or
+ * its default 3600) as expires_at − created_at {@link verifyChargeLifetime}.
  */
 export const echoChargeValues = defineRule({
   name: 'echoChargeValues',
   requirements: [],
   codes: {},
-  uses: [verifyChargeAmount, shapeEventBodies, verifyExternalRefUnchanged, echoChargeTexts],
+  uses: [verifyChargeAmount, shapeEventBodies, verifyExternalRefUnchanged, echoChargeTexts, verifyChargeLifetime],
   relation: PARTNER_ECHO,
   judge(o: ChargeEcho, v) {
     const path = 'path' in o ? o.path : `event ${o.event}`;
@@ -148,6 +155,11 @@ export const echoChargeValues = defineRule({
       case 'external_ref':
         if ('path' in o && o.path === 'list' && !('external_ref' in o.charge)) return v.nothingToJudge();
         v.apply(verifyExternalRefUnchanged, { seen: shown?.external_ref, sent: o.sent.external_ref, where, exchanges });
+        return;
+      case LIFETIME_FIELD:
+        // the lifetime sent (or the default 3600) as expires_at − created_at; a lookup or list without both timestamps shows nothing of it
+        if (!('path' in o) || (o.path !== 'creation answer' && (o.charge.expires_at === undefined || o.charge.created_at === undefined))) return v.nothingToJudge();
+        v.apply(verifyChargeLifetime, { charge: o.charge, exchange: o.exchange, requestedSeconds: o.sent.expires_in_seconds });
         return;
       case 'description':
       case 'customer_email':
