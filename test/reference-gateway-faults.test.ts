@@ -409,6 +409,34 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-pixout-lookup-pixkey-masked',
+    async observe(ctx) {
+      const id = await newTransfer(ctx, 100);
+      return pick((await call(ctx.base, 'GET', `/api/v1/pix/out/pixkey/${id}`, { token: ctx.tokens.sandbox })).body, 'data.pixKey') !== pick(transferBody({}), 'pixKey');
+    },
+  },
+  {
+    fault: 'gw-paid-event-own-end-to-end-id',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transaction_paid']);
+      const { id } = await createCharge(ctx);
+      const paid = await call(ctx.base, 'POST', `/api/v1/pix/in/qrcode/${id}/pay`, { token: ctx.tokens.sandbox });
+      const [delivery] = await deliveriesAt(path);
+      return pick(JSON.parse(delivery?.body ?? '{}'), 'transaction.pix.endToEndId') !== pick(paid.body, 'data.endToEndId');
+    },
+  },
+  {
+    fault: 'gw-transfer-event-amount-whole-reais',
+    async observe(ctx) {
+      const { path } = await hook(ctx, ['transfer_completed']);
+      await paidCharge(ctx, 10_000);
+      const id = await newTransfer(ctx, 1_005);
+      await call(ctx.base, 'POST', `/api/v1/pix/out/pixkey/${id}/complete`, { token: ctx.tokens.sandbox });
+      const [delivery] = await deliveriesAt(path);
+      return pick(JSON.parse(delivery?.body ?? '{}'), 'transfer.amount') === 10;
+    },
+  },
+  {
     fault: 'gw-sandbox-simulates-production-resource',
     async observe(ctx) {
       const { id } = await createCharge(ctx, {}, ctx.tokens.production);

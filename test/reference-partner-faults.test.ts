@@ -576,6 +576,22 @@ const PROBES: Record<PartnerFaultName, Probe> = {
   'pt-lookup-status-only': {
     deviates: async (h) => !('external_ref' in (await h.call('GET', `/business/pix-charges/${String((await h.create({ amount_cents: 1, external_ref: 'r' })).id)}`)).body),
   },
+  'pt-lookup-description-139': {
+    deviates: async (h) => {
+      const description = 'd'.repeat(300);
+      const charge = await h.create({ amount_cents: 1, description });
+      const looked = (await h.call('GET', `/business/pix-charges/${String(charge.id)}`)).body;
+      const listed = (await list(h)).find((c) => c.id === charge.id);
+      return charge.description === description && listed?.description === description && looked.description === 'd'.repeat(139);
+    },
+  },
+  'pt-list-external-ref-trimmed': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 1, external_ref: ' padded ' });
+      const looked = (await h.call('GET', `/business/pix-charges/${String(charge.id)}`)).body;
+      return looked.external_ref === ' padded ' && (await list(h)).find((c) => c.id === charge.id)?.external_ref === 'padded';
+    },
+  },
   'pt-payouts-route-live': { deviates: async (h) => (await h.call('POST', '/business/payouts', { amount_cents: 100, pix_key: 'a@example.com' })).status === 200 },
   'pt-list-no-lazy-expiry': {
     options: EXPIRING,

@@ -36,7 +36,7 @@ const w = (amount: number, fees: number, delta: number, quiet = true): BalanceWi
 
 describe('creditPaidPixCharge ("Paid PIX credit goes into the balance")', () => {
   it('passes a credit anywhere between net and gross', () => {
-    expect(creditPaidPixCharge.judge([w(10_000, 100, 10_000)])).toEqual({ rule: 'creditPaidPixCharge', requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE'], findings: [] });
+    expect(creditPaidPixCharge.judge([w(10_000, 100, 10_000)])).toMatchObject({ rule: 'creditPaidPixCharge', requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE'], findings: [] });
     expect(found(creditPaidPixCharge.judge([w(10_000, 100, 9_900)]))).toEqual([]);
   });
   it('decides nothing on one wrong window or on unrelated ones', () => {

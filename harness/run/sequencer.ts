@@ -50,6 +50,11 @@ export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
   'suites/partner/states.test.ts': 0.6,
   'suites/gateway/general.test.ts': 0.3,
   'suites/gateway/idempotency.test.ts': 0.3,
+  // estimated from their round trips (rounds of requests sent together, the events' waits), not measured
+  'suites/gateway/events.test.ts': 1.0,
+  'suites/partner/events.test.ts': 0.8,
+  'suites/gateway/echo.test.ts': 0.8,
+  'suites/partner/echo.test.ts': 0.5,
 };
 
 /** files holding `tier: 'timer'` checks (full and certify wait minutes in them) */

@@ -136,4 +136,8 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-production-pair-refused', ['GW-ENV-SAME-HOST', 'GW-ENV-BY-CREDENTIALS'], 'this host knows the sandbox pairs only: the production pair is refused with 401 (production deployed on another host)'),
   fault('gw-validation-errors-array', ['GW-ERR-SHAPES', 'GW-ERR-422-FIELD'], "field validation failures answer the validator library's default: 422 {errors: [{type, msg: \"Invalid value\", path, location}]}, no message"),
   fault('gw-balance-route-unversioned', ['GW-VER-PREFIX'], 'the balance router is mounted at /api/balance, without the /api/v1 prefix'),
+  // rel-bc: echo and events against resources (relations b and c)
+  fault('gw-pixout-lookup-pixkey-masked', ['GW-PIXOUT-RESP-PIXKEY'], 'the transfer lookup masks the destination key the way statements mask documents (529******25): the creation answer shows it whole'),
+  fault('gw-paid-event-own-end-to-end-id', ['GW-EVT-TXN-PAYLOAD'], "the transaction event builder stamps an end-to-end id of its own instead of the payment's: transaction_paid carries another endToEndId than /pay answered"),
+  fault('gw-transfer-event-amount-whole-reais', ['GW-EVT-TRANSFER-PAYLOAD'], "transfer events fill their amount from the ledger's reais column, rounded to an integer (R$ 10.05 is sent as 10): an integer, but none of the transfer's amounts in cents"),
 ];

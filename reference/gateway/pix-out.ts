@@ -128,6 +128,11 @@ function idempotencyFingerprint(body: JsonObject, faults: ReadonlySet<string>): 
   return canonicalJson(body);
 }
 
+/** A key shown the way statements mask documents: the first three and last two characters kept. */
+function maskKey(key: string): string {
+  return key.length <= 5 ? '*'.repeat(key.length) : `${key.slice(0, 3)}${'*'.repeat(key.length - 5)}${key.slice(-2)}`;
+}
+
 function transferView(transfer: PixTransfer, deps: GatewayDeps): Record<string, unknown> {
   const { personality: p, faults } = deps;
   // fault `gw-pixout-timestamps-epoch-ms`: a serialiser writing dates as epoch milliseconds
@@ -139,7 +144,8 @@ function transferView(transfer: PixTransfer, deps: GatewayDeps): Record<string, 
     status: statusOut(transfer.status, faults),
     amount: transfer.amount,
     ...moneyOut(transfer, faults),
-    pixKey: transfer.pixKey,
+    // fault `gw-pixout-lookup-pixkey-masked`: the lookup masks the destination key as the creditor's document is masked
+    pixKey: faults.has('gw-pixout-lookup-pixkey-masked') ? maskKey(transfer.pixKey) : transfer.pixKey,
     currency: transfer.currency,
     ...(transfer.description !== undefined ? { description: transfer.description } : {}),
     // "endToEndId … on lookup; present once completed": before that absent, or null (personality)

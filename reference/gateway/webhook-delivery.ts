@@ -9,6 +9,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { GatewayStore, PixCharge, PixTransfer } from './store.js';
+import { newEndToEndId } from './store.js';
 import { deliveryDelayMs } from '../shared/chaos.js';
 import { casedHeaders } from '../shared/http.js';
 import { formatTimestamp } from '../shared/time.js';
@@ -86,7 +87,8 @@ function transactionPayload(event: TransactionEvent, charge: PixCharge, faults: 
     amount: faults.has('gw-webhook-amount-in-reais') ? charge.amountInCents / 100 : charge.amountInCents,
     status: charge.status,
     pix: {
-      ...(charge.endToEndId !== undefined ? { endToEndId: charge.endToEndId } : omit ? {} : { endToEndId: null }),
+      // fault gw-paid-event-own-end-to-end-id: the event builder stamps an end-to-end id of its own
+      ...(charge.endToEndId !== undefined ? { endToEndId: faults.has('gw-paid-event-own-end-to-end-id') ? newEndToEndId() : charge.endToEndId } : omit ? {} : { endToEndId: null }),
       ...(payerInfo !== undefined && { payerInfo }),
     },
   }, faults);
@@ -98,7 +100,8 @@ function transferPayload(event: TransferEvent, transfer: PixTransfer, faults: Re
   const omit = p.gwWebhookUnknownValues === 'omit';
   return envelope(p, 'transfer', event, 'transfer', {
     id: transfer.id,
-    amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : transfer.amount,
+    // fault gw-transfer-event-amount-whole-reais: the event's amount column is filled in whole reais
+    amount: faults.has('gw-webhook-amount-in-reais') ? transfer.amount / 100 : faults.has('gw-transfer-event-amount-whole-reais') ? Math.round(transfer.amount / 100) : transfer.amount,
     status,
     pix: {
       ...(transfer.endToEndId !== undefined ? { endToEndId: transfer.endToEndId } : omit ? {} : { endToEndId: null }),

@@ -270,7 +270,10 @@ export class ChargeService {
     const cached = this.faults.has('pt-lookup-stale-cache') ? this.lookupCache.get(id) : undefined;
     if (cached) return ok(structuredClone(cached));
     if (this.faults.has('pt-lookup-status-only')) return ok({ id: charge.view.id, status: charge.view.status });
-    return ok(this.present(charge));
+    const view = this.present(charge);
+    // fault pt-lookup-description-139: the lookup reads description from a column one character short
+    if (this.faults.has('pt-lookup-description-139') && typeof view.description === 'string') view.description = [...view.description].slice(0, 139).join('');
+    return ok(view);
   }
 
   /** "Lists the account charges, newest first, up to 200 records. Optional query status filters". */
@@ -301,7 +304,9 @@ export class ChargeService {
     // fault: an undocumented ?limit= is honoured without the cap
     if (this.faults.has('pt-list-limit-uncapped') && limit !== undefined) charges = charges.slice(0, limit);
     else if (!this.faults.has('pt-list-unbounded')) charges = charges.slice(0, LIST_MAX_RECORDS);
-    return ok(this.listBody(charges.map((c) => this.present(c))));
+    // fault pt-list-external-ref-trimmed: the list's serializer trims every string
+    const trimmed = (view: Record<string, unknown>): Record<string, unknown> => (typeof view.external_ref === 'string' ? { ...view, external_ref: view.external_ref.trim() } : view);
+    return ok(this.listBody(charges.map((c) => (this.faults.has('pt-list-external-ref-trimmed') ? trimmed(this.present(c)) : this.present(c)))));
   }
 
   /** "Response envelope and pagination: not shown": `{data}`, `{items, count, has_more}` or a bare array (personality). */

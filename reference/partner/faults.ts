@@ -231,6 +231,12 @@ const DEFINED_FAULTS = [
   // ── rel-e (statuses and enums) ─────────────────────────────────────────────────────────────
   partnerFault({ name: 'pt-list-unknown-status-500', tier: 'quick', requirements: ['PT-LIST-STATUS-FILTER'],
     intent: 'the status query is cast to the state enum without a guard: a value that is no charge state crashes the list (500)' }),
+
+  // rel-bc: echo and events against resources (relations b and c)
+  partnerFault({ name: 'pt-lookup-description-139', tier: 'quick', requirements: ['PT-CHARGE-FIELD-DESC'],
+    intent: 'the lookup reads description from a column one character short: a description over 139 characters comes back cut at 139 (creation and list are whole)' }),
+  partnerFault({ name: 'pt-list-external-ref-trimmed', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-UNCHANGED'],
+    intent: "the list's serializer trims every string: an external_ref with surrounding spaces comes back trimmed in the list only" }),
 ] as const;
 
 export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'] | (typeof PROOF_FAULTS)[number]['name'];

@@ -20,6 +20,7 @@ import { notRunReason } from '../../harness/config/target.js';
 import { hideOtherAccountsResources, isolateSandboxData } from '../../harness/rules/gateway/isolation.js';
 import { ensureTransferCompleted, honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
 import { kindOf } from '../../harness/rules/index.js';
+import { echoGatewayValues } from '../../harness/rules/gateway/echo.js';
 import {
   announcedOtherwise,
   answerWebhookCreation,
@@ -104,7 +105,8 @@ async function checkDeliveries(rc: ReceiverClient, run: CheckRun, e: Expectation
   for (const d of all) {
     const over = checkDeliveryTransport(d, e.secret, run);
     if (over) matched.set(over, (matched.get(over) ?? 0) + 1);
-    run.judge(shapeEventPayloads, { delivery: d, expected: { kind: e.kind, event: e.event, id: e.id, amount: e.amount } });
+    // the payload's shape, through the echo relation (its event cells: the amount sent, in each event)
+    run.judge(echoGatewayValues, { resource: e.kind === 'transaction' ? 'PIX charge' : 'PIX transfer', path: 'event', delivery: d, expected: { kind: e.kind, event: e.event, id: e.id, amount: e.amount } });
   }
   return all;
 }
@@ -198,7 +200,7 @@ async function registerAll(t: CheckTools, gw: GatewayClient, specs: string[][]):
 
 check('every run event reaches each subscribed webhook and the postbackUrl, signed and well-formed', {
   id: 'gateway.webhooks.delivery', api: 'gateway', area: AREA, severity: 'critical',
-  rules: [...MOVES_MONEY, honourTransferRequest, ensureTransferCompleted, ...REGISTERS_WEBHOOKS, ...JUDGES_DELIVERY_TRANSPORT, deliverTableEvents, shapeEventPayloads],
+  rules: [...MOVES_MONEY, honourTransferRequest, ensureTransferCompleted, ...REGISTERS_WEBHOOKS, ...JUDGES_DELIVERY_TRANSPORT, deliverTableEvents, shapeEventPayloads, echoGatewayValues],
 }, async (t) => {
   const rc = t.receiver();
   const gw = t.gateway();

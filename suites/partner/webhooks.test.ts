@@ -15,6 +15,7 @@ import {
   cancelPendingCharge,
   carryE2eWhenPaid,
   confirmPendingCharge,
+  echoChargeValues,
   eventOf,
   nameEventsAsDocumented,
   serviceClockOffsetMs,
@@ -53,7 +54,7 @@ async function awaitEvent(t: CheckTools, ref: string, type: string, later: () =>
 }
 
 /** The rules every one of our deliveries is judged by ({@link verifyDelivery}). */
-const DELIVERIES = [announceStateChanges, nameEventsAsDocumented, shapeEventBodies, verifyExternalRefUnchanged, signPartnerWebhooks] as const;
+const DELIVERIES = [announceStateChanges, nameEventsAsDocumented, shapeEventBodies, verifyExternalRefUnchanged, signPartnerWebhooks, echoChargeValues] as const;
 
 /**
  * One of our events: a JSON POST, the documented name, the body shape with the charge's amount, the
@@ -63,9 +64,11 @@ const DELIVERIES = [announceStateChanges, nameEventsAsDocumented, shapeEventBodi
 function verifyDelivery(t: CheckTools, d: Delivery, expected: ExpectedEvent, clockOffsetMs: number | undefined): void {
   t.judge(announceStateChanges, { kind: 'post', delivery: d });
   t.judge(nameEventsAsDocumented, { delivery: d, type: expected.type });
-  t.judge(shapeEventBodies, { delivery: d, amount: expected.amount });
+  // the body's shape and the values sent, through the echo relation (its event cells)
+  const sent = { amount_cents: expected.amount, ...(expected.externalRef !== undefined ? { external_ref: expected.externalRef } : {}) };
+  t.judge(echoChargeValues, { field: 'amount_cents', sent, event: expected.type, delivery: d });
   const data = eventOf(d)?.data;
-  if (isRecord(data)) t.judge(verifyExternalRefUnchanged, { seen: data.external_ref, sent: expected.externalRef, where: `in the event (delivery #${d.seq})`, exchanges: [] });
+  if (isRecord(data)) t.judge(echoChargeValues, { field: 'external_ref', sent, event: expected.type, delivery: d });
   if (isRecord(data) && expected.type === 'business.pix.paid') t.judge(carryE2eWhenPaid, { kind: 'event', e2eId: data.e2e_id, chargeE2eId: expected.e2eId, where: `delivery #${d.seq}` });
   t.judge(signPartnerWebhooks, partnerDeliverySignature(d, webhookSecret(t), clockOffsetMs === undefined ? {} : { clockOffsetMs }));
 }

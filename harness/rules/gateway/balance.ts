@@ -16,6 +16,8 @@ import { reaisStringProblem } from '../money.js';
 import { draftOf } from '../identifiers.js';
 import { judgeStatus } from '../status.js';
 import { defineRule } from '../rule.js';
+import { echoCell } from '../echo.js';
+import { BALANCE_PATH, GATEWAY_ECHO } from './echo-relations.js';
 import type { Answer } from './fields.js';
 
 /**
@@ -110,7 +112,10 @@ export const creditPaidPixCharge = defineRule({
   name: 'creditPaidPixCharge',
   requirements: ['GW-PIXIN-PAID-CREDITS-BALANCE'],
   codes: { 'balance.pix-credit': 'failure' },
+  // the echo relation's balance cell: a paid charge's amount, back as a credit in reais
+  relation: GATEWAY_ECHO,
   judge(windows: readonly BalanceWindow[], v) {
+    if (windows.length > 0) v.covers(echoCell('PIX charge', 'amountInCents', BALANCE_PATH));
     const decided = decideWindows(windows, (w) => w.delta >= w.amount - w.fees && w.delta <= w.amount, (w) => w.amount - w.fees);
     if (decided === 'undecided') return v.nothingToJudge();
     if (decided === 'pass') return;

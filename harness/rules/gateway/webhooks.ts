@@ -14,7 +14,8 @@ import { endToEndIdProblem, identifyEventsByUuid } from '../identifiers.js';
 import { integerCentsProblem } from '../money.js';
 import { writeIsoTimestamps } from '../time.js';
 import { judgeStatus } from '../status.js';
-import { defineRule } from '../rule.js';
+import { defineRule, type Verdict } from '../rule.js';
+import { statusAgainstLookup } from '../echo.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import { refuseInvalidRequestBody, type Answer } from './errors.js';
 
@@ -40,7 +41,25 @@ export interface ExpectedEvent {
   id: string;
   /** the amount the resource was created with (cents) */
   amount: number;
+  /**
+   * every amount of the resource the suite has read (gross and net of `fees`, from the creation
+   * answer or a lookup): with them the event's amount is decided: one of them, or a failure
+   */
+  amounts?: readonly number[];
+  /** the resource as a lookup made after the event showed it: the event's status and endToEndId are judged against it */
+  lookup?: { status: unknown; endToEndId?: unknown };
 }
+
+/**
+ * The documented paths of each resource's states, each state with those that may follow it: a PIX
+ * charge is created pending, paid by /pay, and may be refunded; a transfer is created pending or
+ * banking_processing and ends completed or refused. An event's status earlier on the path than a
+ * later lookup's is fair (the resource moved on); a later one or one off the path is not.
+ */
+export const STATE_PATHS: Record<ResourceKind, Readonly<Record<string, readonly string[]>>> = {
+  transaction: { pending: ['paid', 'refused'], paid: ['refunded'], refused: [], refunded: [] },
+  transfer: { pending: ['banking_processing', 'completed', 'refused'], banking_processing: ['completed', 'refused'], completed: [], refused: [] },
+};
 
 const PAYLOAD_REQ: Record<ResourceKind, 'GW-EVT-TXN-PAYLOAD' | 'GW-EVT-TRANSFER-PAYLOAD'> = { transaction: 'GW-EVT-TXN-PAYLOAD', transfer: 'GW-EVT-TRANSFER-PAYLOAD' };
 
@@ -54,11 +73,15 @@ const PAYLOAD_REQ: Record<ResourceKind, 'GW-EVT-TXN-PAYLOAD' | 'GW-EVT-TRANSFER-
  * on *_created); the `event` value is not spelled out (a different value warns); whether the event
  * amount is gross or net is not said (another integer warns); a sandbox may not know the simulated
  * party's name/document (a non-string inside payerInfo/creditorAccount warns).
+ * Against the resource (when the caller read it): an amount that is none of the resource's own amounts
+ * (gross or net of fees), a status the resource never had before a later lookup (the transfer's `paid`
+ * read as `completed`; a status the path does not list is open), or another endToEndId than the
+ * lookup's, fail: the event's `transaction{…}`/`transfer{…}` states that resource's attributes.
  */
 export const shapeEventPayloads = defineRule({
   name: 'shapeEventPayloads',
   requirements: ['GW-EVT-TXN-PAYLOAD', 'GW-EVT-TRANSFER-PAYLOAD', 'GW-EVT-SCOPE-USER', 'GW-EVT-EVENT-NAME', 'GW-EVT-TRANSFER-COMPLETED-PAID'],
-  codes: { 'event.payload': 'failure', 'event.payload-doubtful': 'warning', 'event.scope': 'failure', 'event.name': 'warning', 'event.transfer-completed-status': 'failure' },
+  codes: { 'event.payload': 'failure', 'event.payload-doubtful': 'warning', 'event.scope': 'failure', 'event.name': 'warning', 'event.transfer-completed-status': 'failure', 'event.resource-mismatch': 'failure' },
   uses: [identifyEventsByUuid],
   judge(o: { delivery: GatewayDelivery; expected: ExpectedEvent }, v) {
     const { delivery: d, expected } = o;
@@ -79,7 +102,10 @@ export const shapeEventPayloads = defineRule({
     // "amount (integer cents)": a JSON integer (rules/money.ts)
     const cents = integerCentsProblem(inner.amount, { subject: `${expected.kind}.amount` });
     if (cents) bad(cents.title, cents.expected, cents.actual);
-    else if (inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
+    else if (expected.amounts !== undefined && expected.amounts.length > 0 && !expected.amounts.includes(inner.amount as number)) {
+      v.find('event.resource-mismatch', { requirements: [req], title: `${expected.kind}.amount is none of the ${expected.kind}'s amounts (${expected.event})`, expected: `amount ∈ {${[...new Set(expected.amounts)].join(', ')}} (the ${expected.kind}'s amount, gross or net of fees, in cents)`, actual: `amount = ${show(inner.amount)} (${where(d)})` });
+    } else if (expected.amounts === undefined && inner.amount !== expected.amount) bad(`${expected.kind}.amount differs from the amount created`, `amount = ${expected.amount}`, `amount = ${show(inner.amount)}`, true);
+    if (expected.lookup !== undefined) judgeAgainstLookup(v, req, expected, inner, d);
     if (typeof inner.status !== 'string') bad(`${expected.kind}.status is not a string`, 'a status string', `${kindOf(inner.status)} ${show(inner.status)}`);
     if (expected.event === 'transaction_paid' && inner.status !== 'paid') bad('transaction_paid does not carry status "paid"', 'transaction.status = "paid" ("transaction_paid | PIX charge paid")', `status = ${show(inner.status)}`);
     if (expected.event === 'transfer_completed' && inner.status !== 'paid') {
@@ -103,6 +129,29 @@ export const shapeEventPayloads = defineRule({
     }
   },
 });
+
+/** An event's status and endToEndId against a lookup of its resource made after it ({@link shapeEventPayloads}). */
+function judgeAgainstLookup(v: Verdict<'event.resource-mismatch'>, req: RequirementId, expected: ExpectedEvent, inner: Record<string, unknown>, d: GatewayDelivery): void {
+  const lookup = expected.lookup;
+  if (!lookup) return;
+  if (inner.id !== expected.id) {
+    v.find('event.resource-mismatch', { requirements: [req], title: `${expected.event} names another ${expected.kind} than the one it was sent for`, expected: `${expected.kind}.id ${show(expected.id)} (the ${expected.kind} whose postbackUrl received it)`, actual: `${expected.kind}.id ${show(inner.id)} (${where(d)})` });
+  }
+  const read = (status: unknown): string | undefined => (typeof status !== 'string' ? undefined : expected.kind === 'transfer' && status === 'paid' ? 'completed' : status);
+  const said = read(inner.status);
+  const now = read(lookup.status);
+  if (said !== undefined && now !== undefined) {
+    const standing = statusAgainstLookup(said, now, STATE_PATHS[expected.kind]);
+    if (standing === 'later' || standing === 'off-path') {
+      v.find('event.resource-mismatch', { requirements: [req], title: `${expected.event} states a status the ${expected.kind} did not have before a later lookup`, expected: `${expected.kind}.status ${show(lookup.status)} or a state before it on the documented path`, actual: `status = ${show(inner.status)} (${where(d)}); the lookup made after it shows ${show(lookup.status)}` });
+    }
+  }
+  const pix = inner.pix;
+  const e2e = isRecord(pix) ? pix.endToEndId : undefined;
+  if (typeof e2e === 'string' && e2e !== '' && typeof lookup.endToEndId === 'string' && lookup.endToEndId !== '' && e2e !== lookup.endToEndId) {
+    v.find('event.resource-mismatch', { requirements: [req], title: `${expected.event} carries another endToEndId than the ${expected.kind}`, expected: `pix.endToEndId ${show(lookup.endToEndId)} (the lookup made after it)`, actual: `pix.endToEndId ${show(e2e)} (${where(d)})` });
+  }
+}
 
 // ── delivery and absence ─────────────────────────────────────────────────────────────────────────
 

@@ -70,14 +70,15 @@ export const ensureCreatedPending = defineRule({
 
 /**
  * "amount_cents | integer | greater than zero": the charge carries the amount requested, wherever it
- * shows one (creation, lookup). A lookup's fields are "not shown": without an amount nothing is decided.
+ * shows one (creation, lookup, list). The fields of a lookup and of a list are "not shown": without an
+ * amount nothing is decided.
  */
 export const verifyChargeAmount = defineRule({
   name: 'verifyChargeAmount',
   requirements: ['PT-CHARGE-FIELD-AMOUNT'],
   codes: { 'charge.amount': 'failure' },
-  judge(seen: ChargeSeen & { sentCents: number; where: 'on creation' | 'on lookup' }, v) {
-    if (seen.where === 'on lookup' && !('amount_cents' in seen.charge)) return v.nothingToJudge();
+  judge(seen: ChargeSeen & { sentCents: number; where: 'on creation' | 'on lookup' | 'in the list' }, v) {
+    if (seen.where !== 'on creation' && !('amount_cents' in seen.charge)) return v.nothingToJudge();
     if (seen.charge.amount_cents === seen.sentCents) return;
     v.find('charge.amount', { title: `the charge amount ${seen.where} differs from the amount requested`, expected: `amount_cents ${seen.sentCents}`, actual: `amount_cents ${show(seen.charge.amount_cents)}`, exchanges: [seen.exchange] });
   },

@@ -9,4 +9,5 @@ export * from './errors.js';
 export * from './environments.js';
 export * from './idempotency.js';
 export * from './isolation.js';
+export * from './echo.js';
 export * from './state-matrix.js';
