@@ -55,6 +55,8 @@ export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
   'suites/partner/events.test.ts': 0.8,
   'suites/gateway/echo.test.ts': 0.8,
   'suites/partner/echo.test.ts': 0.5,
+  'suites/gateway/statuses.test.ts': 0.8,
+  'suites/partner/statuses.test.ts': 0.4,
 };
 
 /** files holding `tier: 'timer'` checks (full and certify wait minutes in them) */
