@@ -161,6 +161,15 @@ export class CheckRun implements ExchangeObserver {
     return clean;
   }
 
+  /** relation id → cell → why this run could not try it (an optional credential is not configured) */
+  readonly untried: Record<string, Record<string, string>> = {};
+
+  /** These cells of `relation` cannot be tried in this run: `reason` names what is missing (e.g. the credential's variable). */
+  cannotTry(relation: { id: string }, cells: readonly string[], reason: string): void {
+    const map = (this.untried[relation.id] ??= {});
+    for (const cell of cells) map[cell] ??= reason;
+  }
+
   private cover(relation: string, cells: readonly string[]): void {
     const list = (this.covered[relation] ??= []);
     for (const cell of cells) if (!list.includes(cell)) list.push(cell);

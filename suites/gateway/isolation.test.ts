@@ -14,8 +14,19 @@
 import { check } from '../../harness/run/check.js';
 import type { CheckTools } from '../../harness/run/check.js';
 import type { ApiResponse } from '../../harness/http/gateway-client.js';
+import { HarnessError } from '../../harness/core/errors.js';
+import { notRunReason } from '../../harness/config/target.js';
+import type { GatewayClient } from '../../harness/http/gateway-client.js';
+import type { IsolationActor, IsolationCell, IsolationHome } from '../../harness/rules/isolation-cells.js';
+import type { PinnedErrorCode } from '../../harness/rules/gateway/errors.js';
+import { honourCardRequest } from '../../harness/rules/gateway/card.js';
+import { cardChargeBody } from './support.js';
 import {
+  GATEWAY_CREDENTIAL_MISSING,
+  GATEWAY_ISOLATION,
+  GATEWAY_ISOLATION_CELLS,
   hideOtherAccountsResources,
+  isolateAccountsAndEnvironments,
   isolateSandboxData,
   refuseForeignSimulation,
   refuseSimulationWithProductionCredentials,
@@ -24,7 +35,8 @@ import {
 } from '../../harness/rules/gateway/isolation.js';
 import { answerWebhookList } from '../../harness/rules/gateway/webhooks.js';
 import { honourTransferRequest } from '../../harness/rules/gateway/pix-transfers.js';
-import { createCharge, dataOf, is2xx, MOVES_MONEY, registerWebhook, REGISTERS_WEBHOOKS, removeWebhooks, transferBody } from './webhook-steps.js';
+import { createCharge, dataOf, is2xx, judgeWebhookRegistration, MOVES_MONEY, registerWebhook, REGISTERS_WEBHOOKS, removeWebhooks, sendWebhookRegistration, transferBody } from './webhook-steps.js';
+import type { RegisteredWebhook, SentWebhookRegistration } from './webhook-steps.js';
 import { settle, taken } from '../../harness/run/parallel.js';
 import type { CreatedCharge } from './webhook-steps.js';
 
@@ -178,4 +190,119 @@ check('a production charge: /pay refuses sandbox credentials (403, "resource not
   if (!others) t.run.note("GATEWAY_OTHER_CLIENT_ID not set: another account's call on the production charge not tried");
   // whether the sandbox call paid it shows on a re-read, unless another caller's call already did
   if (!callers.some((c, i) => c.actor !== 'sandbox' && is2xx(answers[i]!))) t.judge(refuseSimulationWithProductionCredentials, { kind: 'not-owned-after', lookup: await live.getPixCharge(charge.id) });
+});
+
+// ── the isolation relation, every cell a request can try (harness/rules/gateway/isolation.ts) ──
+
+type Home = IsolationHome;
+/** The resources of one home, by kind: an id for the routes naming it, the webhook for the lists. */
+type HomeResources = Partial<Record<string, { id: string; hook?: RegisteredWebhook }>>;
+
+/** How each operation of a cell is sent: the spec's routes the suite knows (a new one is a harness error). */
+const SENDS: Readonly<Record<string, (gw: GatewayClient, id: string) => Promise<ApiResponse>>> = {
+  'GET /api/v1/pix/in/qrcode/{transactionId}': (gw, id) => gw.getPixCharge(id),
+  'POST /api/v1/pix/in/qrcode/{transactionId}/pay': (gw, id) => gw.payPixCharge(id),
+  'GET /api/v1/pix/out/pixkey/{transferId}': (gw, id) => gw.getTransfer(id),
+  'POST /api/v1/pix/out/pixkey/{transferId}/complete': (gw, id) => gw.completeTransfer(id),
+  'GET /api/v1/transactions/{transactionId}': (gw, id) => gw.getTransaction(id),
+  'DELETE /api/v1/webhook/{id}': (gw, id) => gw.deleteWebhook(id),
+  'GET /api/v1/webhook': (gw) => gw.listWebhooks(),
+};
+const PINS: Readonly<Record<string, PinnedErrorCode>> = { 'GET /api/v1/pix/in/qrcode/{transactionId}': 'charge-lookup', 'GET /api/v1/pix/out/pixkey/{transferId}': 'transfer-lookup' };
+
+/** The clients of the actors the target configures (the sandbox pair always). */
+function actorClients(t: CheckTools): Partial<Record<IsolationActor, GatewayClient>> {
+  return {
+    sandbox: t.gateway(),
+    ...(notRunReason(t.target, 'gateway.live') === undefined && { production: t.gateway('live') }),
+    ...(notRunReason(t.target, 'gateway.other') === undefined && { 'other-account': t.gateway('other') }),
+  };
+}
+
+/** Who makes the resources of a home. */
+const MAKER: Record<Home, IsolationActor> = { 'own-sandbox': 'sandbox', 'own-production': 'production', 'other-sandbox': 'other-account' };
+
+/** Cells a run cannot try for want of a credential: marked with the variable's name. */
+function markMissing(t: CheckTools, cells: readonly IsolationCell[], clients: Partial<Record<IsolationActor, GatewayClient>>): IsolationCell[] {
+  const tryable: IsolationCell[] = [];
+  for (const c of cells) {
+    const missing = ([c.actor, MAKER[c.home]] as const).find((a) => clients[a] === undefined);
+    if (missing === undefined || missing === 'sandbox') tryable.push(c);
+    else t.run.cannotTry(GATEWAY_ISOLATION, [c.cell], GATEWAY_CREDENTIAL_MISSING[missing]);
+  }
+  return tryable;
+}
+
+/** Makes a home's resources of the kinds its cells name, together; each creation judged by its own rule. */
+async function makeHome(t: CheckTools, gw: GatewayClient, home: Home, kinds: ReadonlySet<string>): Promise<HomeResources> {
+  const made: HomeResources = {};
+  const transfer = transferBody(105);
+  const card = cardChargeBody();
+  const jobs: [string, () => Promise<unknown>][] = [];
+  if (kinds.has('PIX charge')) jobs.push(['PIX charge', () => createCharge(gw, t.run, 1_030)]);
+  if (kinds.has('PIX transfer')) jobs.push(['PIX transfer', () => gw.createTransfer(transfer)]);
+  if (kinds.has('card charge')) jobs.push(['card charge', () => gw.createCardCharge(card)]);
+  if (kinds.has('webhook registration')) jobs.push(['webhook registration', () => sendWebhookRegistration(gw, t.callbackUrl, ['transaction_paid'])]);
+  const answers = await t.all(jobs, ([, send]) => send());
+  jobs.forEach(([kind], i) => {
+    const answer = answers[i];
+    if (kind === 'PIX charge') {
+      const charge = answer as CreatedCharge | undefined;
+      if (charge) made[kind] = { id: charge.id };
+    } else if (kind === 'PIX transfer' || kind === 'card charge') {
+      const r = answer as ApiResponse;
+      if (kind === 'PIX transfer') t.judge(honourTransferRequest, { case: 'valid', body: transfer, answer: r });
+      else t.judge(honourCardRequest, { case: 'valid', body: card, answer: r });
+      const id = dataOf(r)?.id;
+      if (is2xx(r) && (typeof id === 'string' || typeof id === 'number')) made[kind] = { id: String(id) };
+    } else {
+      const hook = judgeWebhookRegistration(gw, t.run, answer as SentWebhookRegistration);
+      if (hook) made[kind] = { id: String(hook.id), hook };
+    }
+  });
+  if (Object.keys(made).length < jobs.length) t.run.note(`${home}: made ${Object.keys(made).join(', ') || 'nothing'} of ${jobs.map(([k]) => k).join(', ')}`);
+  return made;
+}
+
+check('isolation matrix: every route naming or listing a resource, for every caller across an account or an environment', {
+  id: 'gateway.isolation.matrix', api: 'gateway', area: AREA, severity: 'critical',
+  rules: [...MOVES_MONEY, honourTransferRequest, honourCardRequest, ...REGISTERS_WEBHOOKS, answerWebhookList, isolateAccountsAndEnvironments],
+}, async (t) => {
+  // Production credentials only read, list, delete a webhook of another home, call the simulation
+  // routes (which must answer 403) and make a pending PIX charge and a webhook: nothing moves money.
+  const clients = actorClients(t);
+  const cells = markMissing(t, GATEWAY_ISOLATION_CELLS.filter((c) => c.form !== 'delivery' && c.untryable === undefined), clients);
+  const homes = [...new Set(cells.map((c) => c.home))];
+  // the three homes' resources are independent: made together
+  const made = await t.all(homes, (home) => makeHome(t, clients[MAKER[home]]!, home, new Set(cells.filter((c) => c.home === home).map((c) => c.kind))));
+  const resources = new Map(homes.map((home, i) => [home, made[i]!] as const));
+  try {
+    const probes = cells.flatMap((c) => {
+      const resource = resources.get(c.home)?.[c.kind];
+      const send = SENDS[c.operation];
+      if (send === undefined) throw new HarnessError('isolation.route', `the spec's ${c.operation} has no request in the isolation matrix`);
+      return resource ? [{ c, resource, send }] : [];
+    });
+    // every probe names another resource or only reads: all together, judged in cell order
+    const answers = await t.all(probes, (p) => p.send(clients[p.c.actor]!, p.resource.id));
+    const statuses = new Map<string, number[]>();
+    probes.forEach(({ c, resource }, i) => {
+      const answer = answers[i]!;
+      const place = { actor: c.actor, home: c.home, kind: c.kind };
+      if (c.form === 'list') {
+        t.judge(answerWebhookList, answer);
+        if (resource.hook && is2xx(answer)) t.judge(isolateAccountsAndEnvironments, { ...place, form: 'list', operation: c.operation, list: answer, hook: { id: resource.hook.id, url: resource.hook.url, exchange: resource.hook.response.exchange } });
+        return;
+      }
+      const pin = PINS[c.operation];
+      t.judge(isolateAccountsAndEnvironments, { ...place, form: 'by-id', operation: c.operation, answer, ...(pin !== undefined && { pin }) });
+      const key = `${c.actor} on ${c.home}`;
+      statuses.set(key, [...(statuses.get(key) ?? []), answer.status]);
+    });
+    // which of the stated refusals (403, 404) the target chose, per crossing
+    t.run.note(`statuses by crossing: ${[...statuses].map(([k, s]) => `${k}: ${[...new Set(s)].join('/')}`).join('; ')}`);
+  } finally {
+    const hooks = [...resources].flatMap(([home, r]) => (r['webhook registration']?.hook ? [[home, r['webhook registration'].hook] as const] : []));
+    await Promise.all(hooks.map(([home, hook]) => removeWebhooks(clients[MAKER[home]]!, [hook])));
+  }
 });
