@@ -16,7 +16,7 @@
 import type { Exchange } from '../../core/exchange.js';
 import { defineRule, type Relation } from '../rule.js';
 import { specDocument } from '../spec-document.js';
-import { crossesAccount, FOREIGN_PAIRS, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
+import { crossesAccount, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
 import { keepAccountsApart, type ErrorAnswer } from './errors.js';
 import { CALLER_LABEL, keepEnvironmentsApart, refuseForeignPaySimulation } from './environments.js';
 import type { BeyondLookups } from './isolation.js';
@@ -151,3 +151,10 @@ export const isolatePartnerData = defineRule({
     }
   },
 });
+
+/** Why cells are not tried when an optional key or secret is not configured. */
+export const PARTNER_CREDENTIAL_MISSING: Readonly<Record<'production' | 'other-account' | 'webhooks', string>> = {
+  production: needsCredential('PARTNER_LIVE_API_KEY', 'production key'),
+  'other-account': needsCredential('PARTNER_OTHER_API_KEY', 'another account'),
+  webhooks: needsCredential('PARTNER_WEBHOOK_SECRET', "our webhook endpoint's secret"),
+};
