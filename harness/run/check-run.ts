@@ -178,6 +178,7 @@ export class CheckRun implements ExchangeObserver {
   /** Merges the evaluations and findings of another run (a property iteration) into this one. */
   absorb(other: CheckRun, options: { findings: 'all' | 'warnings' | 'none' }): void {
     for (const [relation, cells] of Object.entries(other.covered)) this.cover(relation, cells);
+    for (const [relation, reasons] of Object.entries(other.untried)) for (const [cell, reason] of Object.entries(reasons)) this.cannotTry({ id: relation }, [cell], reason);
     for (const [id, count] of Object.entries(other.evaluations) as [RequirementId, EvaluationCount][]) {
       const mine = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
       mine.evaluations += count.evaluations;
