@@ -30,6 +30,8 @@ import {
   isolateAccountsAndEnvironments,
   refuseSimulationWithProductionCredentials,
   selectEnvironmentByCredentials,
+  SIMULATION_ISOLATION,
+  simulationCell,
   type SandboxStateAfter,
 } from '../../harness/rules/gateway/isolation.js';
 import { answerWebhookList } from '../../harness/rules/gateway/webhooks.js';
@@ -247,8 +249,13 @@ function markMissing(t: CheckTools, cells: readonly IsolationCell[], clients: Pa
   const tryable: IsolationCell[] = [];
   for (const c of cells) {
     const missing = ([c.actor, MAKER[c.home]] as const).find((a) => clients[a] === undefined);
-    if (missing === undefined || missing === 'sandbox') tryable.push(c);
-    else t.run.cannotTry(GATEWAY_ISOLATION, [c.cell], GATEWAY_CREDENTIAL_MISSING[missing]);
+    if (missing === undefined || missing === 'sandbox') {
+      tryable.push(c);
+      continue;
+    }
+    t.run.cannotTry(GATEWAY_ISOLATION, [c.cell], GATEWAY_CREDENTIAL_MISSING[missing]);
+    // the same call is a cell of the simulation relation too (all but production credentials on another account's resource)
+    if (c.form === 'simulation' && !(c.actor === 'production' && c.home === 'other-sandbox')) t.run.cannotTry(SIMULATION_ISOLATION, [simulationCell(c.operation, c.actor, c.home === 'own-production' ? 'production' : 'sandbox')], GATEWAY_CREDENTIAL_MISSING[missing]);
   }
   return tryable;
 }

@@ -22,7 +22,7 @@ import { HarnessError } from '../../harness/core/errors.js';
 import { notRunReason } from '../../harness/config/target.js';
 import type { ApiResponse, PartnerClient } from '../../harness/http/partner-client.js';
 import type { IsolationActor, IsolationCell, IsolationHome } from '../../harness/rules/isolation-cells.js';
-import { cancelPendingCharge, isolatePartnerData, listAccountCharges, locateChargeList, PARTNER_CREDENTIAL_MISSING, PARTNER_ISOLATION, PARTNER_ISOLATION_CELLS } from '../../harness/rules/partner/index.js';
+import { cancelPendingCharge, isolatePartnerData, listAccountCharges, locateChargeList, PAY_SIMULATION_ISOLATION, payCell, PARTNER_CREDENTIAL_MISSING, PARTNER_ISOLATION, PARTNER_ISOLATION_CELLS } from '../../harness/rules/partner/index.js';
 import { chargeBody, createCharge, CREATES_CHARGES, is2xx, isRecord, LISTS_CHARGES, LOOKS_UP, lookupState, PARTNER_WEBHOOK_PATH, READS_STATEMENTS, refToken, waitForEvent } from './support.js';
 
 const AREA = 'Keys and environments';
@@ -122,6 +122,8 @@ function markMissing(t: CheckTools, cells: readonly IsolationCell[], clients: Cl
     const missing = ([c.actor, MAKER[c.home]] as const).find((a) => clients[a] === undefined);
     if (missing === undefined || missing === 'sandbox') return true;
     t.run.cannotTry(PARTNER_ISOLATION, [c.cell], PARTNER_CREDENTIAL_MISSING[missing]);
+    // the same call is a cell of the pay simulation relation too (all but the production key on another account's charge)
+    if (c.form === 'simulation' && !(c.actor === 'production' && c.home === 'other-sandbox')) t.run.cannotTry(PAY_SIMULATION_ISOLATION, [payCell(c.operation, c.actor, c.home === 'own-production' ? 'production' : 'sandbox')], PARTNER_CREDENTIAL_MISSING[missing]);
     return false;
   });
 }
@@ -226,10 +228,11 @@ check('isolation matrix: our endpoint receives no event of a charge of our produ
   const clients = keyClients(t);
   const secret = t.target.partner?.webhookSecret;
   let cells = PARTNER_ISOLATION_CELLS.filter((c) => c.form === 'delivery' && c.untryable === undefined && c.timer !== true);
-  if (!secret || !process.env['PAYGATE_RECEIVER_URL']) {
+  if (!secret) {
     t.run.cannotTry(PARTNER_ISOLATION, cells.map((c) => c.cell), PARTNER_CREDENTIAL_MISSING.webhooks);
     return t.notRun('partner.webhooks', 'PARTNER_WEBHOOK_SECRET not set: our endpoint cannot tell its own deliveries');
   }
+  if (!process.env['PAYGATE_RECEIVER_URL']) return t.notRun('partner.webhooks', 'the callback receiver is not running: deliveries cannot be seen');
   cells = markMissing(t, cells, clients);
   const homes = [...new Set(cells.map((c) => c.home))];
   // their charges first (created, then paid or canceled by their owner), then ours: once our events

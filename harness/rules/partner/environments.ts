@@ -166,7 +166,8 @@ export function paySimulationOperations(document: Record<string, unknown>): stri
   return Object.keys(paths).filter((path) => path.endsWith('/pay') && paths[path]?.['post'] !== undefined).map((path) => `POST ${path}`);
 }
 
-function payCell(operation: string, caller: PayCaller, resource: 'sandbox' | 'production'): string {
+/** A cell of the pay simulation isolation relation. */
+export function payCell(operation: string, caller: PayCaller, resource: 'sandbox' | 'production'): string {
   return `${operation} · ${CALLER_LABEL[caller]} · a ${resource} charge`;
 }
 
