@@ -26,7 +26,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "Identifier[name=/^(makeFinding|modelFinding)$/]", message: 'findings are built by rules in harness/rules/, never in suites' },
+        { selector: "Identifier[name='defineRule']", message: 'findings are built by rules declared in harness/rules/, never in suites' },
         { selector: "Property[key.name='severity']:not([value.value=/^(blocker|critical|normal|minor)$/])", message: 'the rule decides severity (and the catalogue its ambiguity); suites never set or change one' },
         { selector: "ObjectExpression:has(> Property[key.name='expected']):has(> Property[key.name='actual'])", message: 'a finding-shaped object: write a rule in harness/rules/ instead' },
         { selector: "ObjectExpression:has(> SpreadElement):has(> Property[key.name=/^(title|requirements)$/])", message: 'rewriting a finding after the fact: let the rule decide' },

@@ -10,3 +10,4 @@ export * from './environments.js';
 export * from './idempotency.js';
 export * from './isolation.js';
 export * from './isolation-matrix.js';
+export * from './state-matrix.js';
