@@ -149,9 +149,11 @@ describe('isolateAccountsAndEnvironments (one gateway cell)', () => {
 
 describe('isolatePartnerData (one partner cell)', () => {
   const byId = (operation: string, actor: 'sandbox' | 'production' | 'other-account', home: 'own-sandbox' | 'own-production' | 'other-sandbox') => ({ form: 'by-id' as const, operation, actor, home, kind: 'pending charge' });
-  it('another account: 404 {detail} passes, anything else fails; across environments another 4xx only warns', () => {
+  it('another account: 404 {detail} passes, anything else fails; across environments (and both) another 4xx only warns', () => {
     expect(codes(isolatePartnerData.judge({ ...byId('POST /business/pix-charges/{id}/cancel', 'other-account', 'own-production'), answer: partnerAnswer(404, { detail: 'x' }) }))).toEqual([]);
-    expect(codes(isolatePartnerData.judge({ ...byId('GET /business/pix-charges/{id}', 'production', 'other-sandbox'), answer: partnerAnswer(403, { detail: 'x' }) }))).toEqual(['account.status']);
+    expect(codes(isolatePartnerData.judge({ ...byId('GET /business/pix-charges/{id}', 'other-account', 'own-sandbox'), answer: partnerAnswer(403, { detail: 'x' }) }))).toEqual(['account.status']);
+    expect(codes(isolatePartnerData.judge({ ...byId('GET /business/pix-charges/{id}', 'production', 'other-sandbox'), answer: partnerAnswer(403, { detail: 'x' }) }))).toEqual(['env.lookup-other-4xx']);
+    expect(codes(isolatePartnerData.judge({ ...byId('GET /business/pix-charges/{id}', 'production', 'other-sandbox'), answer: partnerAnswer(200, { id: 'c' }) }))).toEqual(['env.visible']);
     expect(codes(isolatePartnerData.judge({ ...byId('POST /business/pix-charges/{id}/cancel', 'sandbox', 'own-production'), answer: partnerAnswer(200, { id: 'c', status: 'canceled' }) }))).toEqual(['env.visible']);
     expect(codes(isolatePartnerData.judge({ ...byId('GET /business/pix-charges/{id}', 'production', 'own-sandbox'), answer: partnerAnswer(403, { detail: 'x' }) }))).toEqual(['env.lookup-other-4xx']);
   });

@@ -23,7 +23,7 @@ import { notRunReason } from '../../harness/config/target.js';
 import type { ApiResponse, PartnerClient } from '../../harness/http/partner-client.js';
 import type { IsolationActor, IsolationCell, IsolationHome } from '../../harness/rules/isolation-cells.js';
 import { cancelPendingCharge, isolatePartnerData, listAccountCharges, locateChargeList, PAY_SIMULATION_ISOLATION, payCell, PARTNER_CREDENTIAL_MISSING, PARTNER_ISOLATION, PARTNER_ISOLATION_CELLS } from '../../harness/rules/partner/index.js';
-import { chargeBody, createCharge, CREATES_CHARGES, is2xx, isRecord, LISTS_CHARGES, LOOKS_UP, lookupState, PARTNER_WEBHOOK_PATH, READS_STATEMENTS, refToken, waitForEvent } from './support.js';
+import { chargeBody, createCharge, CREATES_CHARGES, is2xx, isRecord, LISTS_CHARGES, LOOKS_UP, lookupState, msUntil, PARTNER_WEBHOOK_PATH, pollUntil, READS_STATEMENTS, refToken, waitForEvent } from './support.js';
 
 const AREA = 'Keys and environments';
 
@@ -256,4 +256,45 @@ check('isolation matrix: our endpoint receives no event of a charge of our produ
   }
   const pending = charges.get('own-production')?.['pending charge'];
   if (clients.production && pending) await clients.production.withObserver(undefined).cancelCharge(pending.id).catch(() => undefined);
+});
+
+check('isolation matrix: a list filtered by expired shows no expired charge of another account or environment', {
+  id: 'partner.isolation.expired',
+  api: 'partner',
+  area: AREA,
+  severity: 'critical',
+  tier: 'timer',
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, ...LISTS_CHARGES, isolatePartnerData],
+}, async (t) => {
+  // "pending | first lookup … after expires_at | no payment | expired": one charge per home with the
+  // shortest expiry (60 s), looked up by its owner until it shows expired, then every other key
+  // lists ?status=expired. Nothing is left pending in production: the charge expired.
+  const clients = keyClients(t);
+  const cells = markMissing(t, PARTNER_ISOLATION_CELLS.filter((c) => c.timer === true), clients);
+  const homes = [...new Set(cells.map((c) => c.home))];
+  const created = await t.all(homes, (home) => createCharge(t.run, clients[MAKER[home]]!, chargeBody(`iso-${home}-expired`, { expires_in_seconds: 60 })));
+  const expiresAt = created.map((c) => (c.id && isRecord(c.response.json) ? msUntil(c.response.json.expires_at) : undefined));
+  // sleep until just before the latest expires_at (derived from the target), then each owner polls
+  // its charge until it leaves pending, allowing 60 s of clock skew
+  const wait = Math.max(0, ...expiresAt.map((ms) => ms ?? 0));
+  await new Promise((r) => setTimeout(r, Math.max(0, wait - 1_000)));
+  const expired = await t.all(homes, async (home, i) => {
+    const id = created[i]?.id;
+    if (!id) return undefined;
+    const seen = await pollUntil(async () => {
+      const s = await lookupState(t.run, clients[MAKER[home]]!, id);
+      return s.state !== undefined && s.state !== 'pending' ? s : undefined;
+    }, Date.now() + 61_000, 500);
+    return seen?.state === 'expired' ? id : undefined;
+  });
+  const ids = new Map(homes.map((home, i) => [home, expired[i]] as const));
+  const probes = cells.flatMap((c) => (ids.get(c.home) !== undefined ? [c] : []));
+  const answers = await t.all(probes, (c) => clients[c.actor]!.listCharges({ status: 'expired' }));
+  probes.forEach((c, i) => {
+    const answer = answers[i]!;
+    const list = t.judge(listAccountCharges, { kind: 'answer', answer }) ? locateChargeList(answer.json) : undefined;
+    if (list) t.judge(isolatePartnerData, { actor: c.actor, home: c.home, kind: c.kind, form: 'list', operation: c.operation, list, foreignId: ids.get(c.home)!, exchange: answer.exchange });
+  });
+  const unexpired = homes.filter((home) => ids.get(home) === undefined);
+  if (unexpired.length > 0) t.run.note(`no expired charge to list for ${unexpired.join(', ')} (expiry itself is judged by partner.transitions.lazy-expiry)`);
 });

@@ -16,7 +16,7 @@
 import type { Exchange } from '../../core/exchange.js';
 import { defineRule, type Relation } from '../rule.js';
 import { specDocument } from '../spec-document.js';
-import { crossesAccount, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
+import { crossesAccount, crossesEnvironment, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
 import { keepAccountsApart, type ErrorAnswer } from './errors.js';
 import { CALLER_LABEL, keepEnvironmentsApart, refuseForeignPaySimulation } from './environments.js';
 import type { BeyondLookups } from './isolation.js';
@@ -110,7 +110,8 @@ export type PartnerIsolationObservation = PartnerIsolationPlace &
  * One cell of {@link PARTNER_ISOLATION}, judged by the rule of the boundary it crosses: another
  * account ({@link keepAccountsApart}: 404 `{detail}`, never listed, no posting, no event signed with
  * our secret; {@link listAccountCharges} for the list), or the other environment
- * ({@link keepEnvironmentsApart}). The pay simulation is {@link refuseForeignPaySimulation}'s,
+ * ({@link keepEnvironmentsApart}). A route naming a charge across both answers as across
+ * environments (404 passes, another 4xx warns): which boundary the target checks first is open. The pay simulation is {@link refuseForeignPaySimulation}'s,
  * except the production key on another account's sandbox charge: 403 ("Production answers 403") and
  * 404 ("belongs to another account") are both stated, either passes.
  */
@@ -132,7 +133,9 @@ export const isolatePartnerData = defineRule({
           if (actor === 'production' && home === 'other-sandbox') return void v.apply(keepEnvironmentsApart, { kind: 'simulate', answer: o.answer, what: `the pay simulation with the production key on ${whose}` });
           return void v.apply(refuseForeignPaySimulation, { caller: actor, resource: home === 'own-production' ? 'production' : 'sandbox', answer: o.answer });
         }
-        if (account) return void v.apply(keepAccountsApart, { kind: 'by-id', answer: o.answer });
+        // across both an account and an environment, a refusal other than 404 is the environment's
+        // open point (keepEnvironmentsApart warns), whichever boundary the target checks first
+        if (account && !crossesEnvironment(actor, home)) return void v.apply(keepAccountsApart, { kind: 'by-id', answer: o.answer });
         return void v.apply(keepEnvironmentsApart, { kind: 'lookup', answer: o.answer, what: `${o.operation} on ${whose} with ${CALLER_LABEL[actor]}` });
       }
       case 'list':
