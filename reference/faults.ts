@@ -17,6 +17,10 @@ export const FAULTS: readonly FaultSpec[] = [
   // rel-e (statuses and enums): a documented request value refused; the partner one sits in
   // reference/partner/faults.ts, whose names are literal types
   gatewayFault('gw-webhook-infraction-event-refused', ['GW-WH-CREATE-200'], 'the registration validator takes its event names from the charge and transfer emitters: infraction (published by the MED module) is refused as an unknown event (400)'),
+  // rel-d: isolation (faults only the isolation relation's cells catch); the partner one sits in
+  // reference/partner/faults.ts, whose names are literal types
+  gatewayFault('gw-webhook-delete-ignores-environment', ['GW-ENV-ISOLATION'], "DELETE /api/v1/webhook/{id} looks the webhook up by account only: production credentials remove the account's sandbox webhook, and sandbox credentials its production one"),
+  gatewayFault('gw-production-events-to-sandbox-webhooks', ['GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-ISOLATION'], "a production resource's events are dispatched to the account's webhooks of both environments: a webhook registered with the sandbox token receives production events (sandbox events stay in the sandbox)"),
 ];
 
 /** Parses `REFERENCE_FAULTS`; unknown names are an error so a typo never runs a "faulty" reference that is correct. */

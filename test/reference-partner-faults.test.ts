@@ -701,6 +701,13 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     },
   },
   'pt-list-unknown-status-500': { deviates: async (h) => (await h.call('GET', '/business/pix-charges?status=not-a-state')).status >= 500 },
+  'pt-list-status-filter-leaks-other-account': {
+    deviates: async (h) => {
+      const charge = await h.create();
+      const theirs = (await h.call('GET', '/business/pix-charges?status=pending', undefined, { key: h.keys.otherApiKey })).body.data as Json[];
+      return theirs.some((c) => c.id === charge.id);
+    },
+  },
 };
 
 describe('partner fault catalogue', () => {

@@ -55,6 +55,8 @@ export interface RelationRecord {
   untryable?: Record<string, string>;
   /** the cells this check tried */
   tried: string[];
+  /** cells this check could not try in this run, with why (an optional credential not configured) */
+  cannotTry?: Record<string, string>;
 }
 
 /** A finding the run's baseline accepts (`--baseline`): reported, never failing. */

@@ -2,8 +2,10 @@
  * Relation coverage (conformance.json `relations`, conformance.md "Relations"): for each relation of
  * the contract judged cell by cell (harness/rules/rule.ts `Relation`), the cells the run's checks
  * tried out of its cells, and every untried cell with the reason it was not tried: no run can try it
- * (the relation says why), it needs a contract timer (quick profile), the checks judging it did not
- * run or could not be judged, or the run simply did not reach it.
+ * (the relation says why), it needs a contract timer (quick profile), a check that ran could not try
+ * it (an optional credential is not configured: the reason names its variable), the checks judging it
+ * did not run (their not-run reason, which names a missing credential's variable) or could not be
+ * judged, or the run simply did not reach it.
  */
 import type { Profile } from '../cli/args.js';
 import type { CheckOutcome } from './outcome.js';
@@ -27,16 +29,17 @@ const TIMER_REASON = 'needs a contract timer: tried by the full and certify prof
 
 /** Coverage of every relation the run's checks declare (in the order they first appear). */
 export function relationCoverage(checks: readonly CheckOutcome[], profile: Profile): RelationCoverage[] {
-  const byId = new Map<string, { record: NonNullable<CheckOutcome['relations']>[number]; checks: CheckOutcome[]; tried: Set<string> }>();
+  const byId = new Map<string, { record: NonNullable<CheckOutcome['relations']>[number]; checks: CheckOutcome[]; tried: Set<string>; cannotTry: Map<string, string> }>();
   for (const check of checks) {
     for (const record of check.relations ?? []) {
-      const entry = byId.get(record.id) ?? { record, checks: [], tried: new Set<string>() };
+      const entry = byId.get(record.id) ?? { record, checks: [], tried: new Set<string>(), cannotTry: new Map<string, string>() };
       if (!entry.checks.includes(check)) entry.checks.push(check);
       for (const cell of record.tried) entry.tried.add(cell);
+      for (const [cell, reason] of Object.entries(record.cannotTry ?? {})) if (!entry.cannotTry.has(cell)) entry.cannotTry.set(cell, reason);
       byId.set(record.id, entry);
     }
   }
-  return [...byId.values()].map(({ record, checks: judging, tried }) => {
+  return [...byId.values()].map(({ record, checks: judging, tried, cannotTry }) => {
     const timed = profile === 'quick' ? new Set(record.timerCells ?? []) : new Set<string>();
     const untryable = record.untryable ?? {};
     const ran = judging.filter((c) => c.state !== 'not-run');
@@ -48,7 +51,7 @@ export function relationCoverage(checks: readonly CheckOutcome[], profile: Profi
     };
     const untried = record.cells
       .filter((cell) => !tried.has(cell))
-      .map((cell) => ({ cell, reason: untryable[cell] ?? (timed.has(cell) ? TIMER_REASON : why()) }));
+      .map((cell) => ({ cell, reason: untryable[cell] ?? (timed.has(cell) ? TIMER_REASON : (cannotTry.get(cell) ?? why())) }));
     return {
       id: record.id,
       title: record.title,

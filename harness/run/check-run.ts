@@ -161,6 +161,15 @@ export class CheckRun implements ExchangeObserver {
     return clean;
   }
 
+  /** relation id → cell → why this run could not try it (an optional credential is not configured) */
+  readonly untried: Record<string, Record<string, string>> = {};
+
+  /** These cells of `relation` cannot be tried in this run: `reason` names what is missing (e.g. the credential's variable). */
+  cannotTry(relation: { id: string }, cells: readonly string[], reason: string): void {
+    const map = (this.untried[relation.id] ??= {});
+    for (const cell of cells) map[cell] ??= reason;
+  }
+
   private cover(relation: string, cells: readonly string[]): void {
     const list = (this.covered[relation] ??= []);
     for (const cell of cells) if (!list.includes(cell)) list.push(cell);
@@ -169,6 +178,7 @@ export class CheckRun implements ExchangeObserver {
   /** Merges the evaluations and findings of another run (a property iteration) into this one. */
   absorb(other: CheckRun, options: { findings: 'all' | 'warnings' | 'none' }): void {
     for (const [relation, cells] of Object.entries(other.covered)) this.cover(relation, cells);
+    for (const [relation, reasons] of Object.entries(other.untried)) for (const [cell, reason] of Object.entries(reasons)) this.cannotTry({ id: relation }, [cell], reason);
     for (const [id, count] of Object.entries(other.evaluations) as [RequirementId, EvaluationCount][]) {
       const mine = (this.evaluations[id] ??= { evaluations: 0, failed: 0, warned: 0 });
       mine.evaluations += count.evaluations;

@@ -47,6 +47,8 @@ export interface RecordedRun {
   readonly evaluations: Readonly<Partial<Record<string, EvaluationCount>>>;
   /** relation id → the cells of it the run tried */
   readonly covered?: Readonly<Record<string, readonly string[]>>;
+  /** relation id → cell → why the run could not try it */
+  readonly untried?: Readonly<Record<string, Readonly<Record<string, string>>>>;
   readonly seed?: number | undefined;
   /** fast-check counterexample path */
   readonly replay?: string | undefined;
@@ -100,15 +102,19 @@ export function exercisedBy(exchanges: readonly Exchange[]): Exercised[] {
 }
 
 /** The check's relations with the cells its run tried (none tried when it did not run). */
-export function relationRecords(relations: readonly Relation[] | undefined, covered: Readonly<Record<string, readonly string[]>> | undefined): RelationRecord[] {
-  return (relations ?? []).map((r) => ({
+export function relationRecords(relations: readonly Relation[] | undefined, covered: Readonly<Record<string, readonly string[]>> | undefined, untried?: RecordedRun['untried']): RelationRecord[] {
+  return (relations ?? []).map((r) => {
+    const skipped = Object.entries(untried?.[r.id] ?? {}).filter(([cell]) => r.cells.includes(cell) && covered?.[r.id]?.includes(cell) !== true);
+    return {
     id: r.id,
     title: r.title,
     cells: [...r.cells],
     ...(r.timerCells !== undefined && r.timerCells.length > 0 && { timerCells: [...r.timerCells] }),
     ...(r.untryable !== undefined && Object.keys(r.untryable).length > 0 && { untryable: { ...r.untryable } }),
     tried: r.cells.filter((cell) => covered?.[r.id]?.includes(cell) === true),
-  }));
+    ...(skipped.length > 0 && { cannotTry: Object.fromEntries(skipped) }),
+    };
+  });
 }
 
 function errorText(error: unknown): string {
@@ -181,7 +187,7 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
   else if (kept.warnings.length > 0) state = 'warned';
   else state = 'passed';
   const seed = run.seed ?? settings.seed;
-  const relations = relationRecords(identity.relations, run.covered);
+  const relations = relationRecords(identity.relations, run.covered, run.untried);
   const sequence = run.failingSequence;
   return {
     ...base,

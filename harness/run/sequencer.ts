@@ -60,7 +60,7 @@ export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
 };
 
 /** files holding `tier: 'timer'` checks (full and certify wait minutes in them) */
-export const TIMER_FILES: readonly string[] = ['suites/gateway/auth.test.ts', 'suites/partner/transitions.test.ts', 'suites/partner/webhooks-redelivery.test.ts'];
+export const TIMER_FILES: readonly string[] = ['suites/gateway/auth.test.ts', 'suites/partner/isolation.test.ts', 'suites/partner/transitions.test.ts', 'suites/partner/webhooks-redelivery.test.ts'];
 
 /**
  * Orders `files` (paths relative to the project root, in vitest's order): timer files first when

@@ -164,7 +164,9 @@ export class WebhookDispatcher {
       // account's), or by account without the environment (`gw-webhook-dispatch-ignores-environment`)
       const byEventOnly = this.faults.has('gw-webhook-dispatch-by-event-only');
       if (webhook.accountId !== owner.accountId && !byEventOnly) continue;
-      if (webhook.environment !== owner.environment && !byEventOnly && !this.faults.has('gw-webhook-dispatch-ignores-environment')) continue;
+      // fault `gw-production-events-to-sandbox-webhooks`: a production resource's events go to both environments' webhooks
+      const productionToBoth = owner.environment === 'production' && this.faults.has('gw-production-events-to-sandbox-webhooks');
+      if (webhook.environment !== owner.environment && !byEventOnly && !productionToBoth && !this.faults.has('gw-webhook-dispatch-ignores-environment')) continue;
       if (webhook.deleted && !this.faults.has('gw-webhook-deleted-still-receives')) continue;
       if (!webhook.isActive && !webhook.deleted) continue;
       if (!webhook.events.includes(event) && !this.faults.has('gw-webhook-unsubscribed-receives')) continue;

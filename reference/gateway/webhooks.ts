@@ -83,7 +83,9 @@ async function deleteWebhook(deps: GatewayDeps, call: GatewayCall): Promise<Answ
   const idText = call.params.id ?? '';
   const id = /^[1-9]\d{0,15}$/.test(idText) ? Number(idText) : Number.NaN;
   const webhook = deps.store.webhooks.get(id);
-  if (!webhook || webhook.deleted || !isVisibleTo(webhook, call.principal, deps.faults)) throw notFound('webhook', deps.faults);
+  // fault: the lookup scopes by account only
+  const sameAccount = webhook !== undefined && webhook.accountId === call.principal.accountId && deps.faults.has('gw-webhook-delete-ignores-environment');
+  if (!webhook || webhook.deleted || !(isVisibleTo(webhook, call.principal, deps.faults) || sameAccount)) throw notFound('webhook', deps.faults);
   webhook.deleted = true;
   webhook.isActive = false;
   // "Removes a webhook. Response body: not shown."

@@ -287,7 +287,9 @@ export class ChargeService {
       if (this.p.ptListUnknownStatus === 'empty-list') return ok(this.listBody([]));
       return fail(422, `status: must be one of ${CHARGE_STATUSES.join(', ')}`, 'status', `must be one of ${CHARGE_STATUSES.join(', ')}`);
     }
-    let charges = this.listable(principal);
+    // fault: a filtered list scopes by environment only
+    const leaks = wanted !== undefined && this.faults.has('pt-list-status-filter-leaks-other-account');
+    let charges = leaks ? this.options.store.allCharges().filter((c) => c.environment === principal.environment) : this.listable(principal);
     // A list is a lookup too: pending charges past expires_at show as expired.
     if (!this.faults.has('pt-lookup-never-expires') && !this.faults.has('pt-list-no-lazy-expiry')) {
       await Promise.all(charges.map((c) => this.settleExpiry(c)));

@@ -237,6 +237,10 @@ const DEFINED_FAULTS = [
     intent: 'the lookup reads description from a column one character short: a description over 139 characters comes back cut at 139 (creation and list are whole)' }),
   partnerFault({ name: 'pt-list-external-ref-trimmed', tier: 'quick', requirements: ['PT-CHARGE-EXTREF-UNCHANGED'],
     intent: "the list's serializer trims every string: an external_ref with surrounding spaces comes back trimmed in the list only" }),
+
+  // ── rel-d: isolation (a fault only the isolation relation's cells catch) ──────────────────
+  partnerFault({ name: 'pt-list-status-filter-leaks-other-account', tier: 'quick', requirements: ['PT-LIST-ACCOUNT-SCOPE'],
+    intent: "the status filter is a second query that scopes by environment and status only: GET /business/pix-charges?status=… also lists other accounts' charges (the unfiltered list is scoped)" }),
 ] as const;
 
 export type PartnerFaultName = (typeof DEFINED_FAULTS)[number]['name'] | (typeof PROOF_FAULTS)[number]['name'];

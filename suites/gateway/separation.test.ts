@@ -17,7 +17,7 @@ import { check } from '../../harness/run/check.js';
 import { show } from '../../harness/rules/judgement.js';
 import { debitCompletedTransfer, type BalanceWindow } from '../../harness/rules/gateway/balance.js';
 import { ensureTransferCompleted, honourTransferRequest, refuseUncoveredCompletion } from '../../harness/rules/gateway/pix-transfers.js';
-import { hideOtherAccountsResources, isolateSandboxData, refuseSimulationWithProductionCredentials } from '../../harness/rules/gateway/isolation.js';
+import { hideOtherAccountsResources, isolateAccountsAndEnvironments, isolateSandboxData } from '../../harness/rules/gateway/isolation.js';
 import { balanceAround, readPixBalance } from './support.js';
 import { createCharge, dataOf, fundSandbox, is2xx, MOVES_MONEY, transferBody } from './webhook-steps.js';
 
@@ -57,7 +57,7 @@ check('the production balance does not move with the sandbox balance', {
 
 check('production credentials cannot confirm a production charge through /pay (403)', {
   id: 'gateway.separation.live-pay-own-charge', api: 'gateway', area: AREA, severity: 'critical', needs: ['gateway.live'],
-  rules: [refuseSimulationWithProductionCredentials],
+  rules: [isolateAccountsAndEnvironments],
 }, async (t) => {
   // the 403 must come from the credentials, not from the resource belonging to another environment:
   // a charge created in production, paid with production credentials ("with production credentials
@@ -66,7 +66,7 @@ check('production credentials cannot confirm a production charge through /pay (4
   const charge = await createCharge(live, t.run, 1_070);
   if (!charge) return t.notRun('gateway.live', 'production did not create a pending PIX charge');
   const pay = await live.payPixCharge(charge.id);
-  t.judge(refuseSimulationWithProductionCredentials, { kind: 'call', route: 'pay', answer: pay });
+  t.judge(isolateAccountsAndEnvironments, { form: 'by-id', operation: 'POST /api/v1/pix/in/qrcode/{transactionId}/pay', actor: 'production', home: 'own-production', kind: 'PIX charge', answer: pay });
 });
 
 check('a completed transfer is debited from pix.balance', {

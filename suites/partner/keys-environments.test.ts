@@ -12,18 +12,29 @@ import type { ApiResponse, PartnerAuthMode } from '../../harness/http/partner-cl
 import {
   cancelPendingCharge,
   endBaseAddressInV1,
+  isolatePartnerData,
   keepAccountsApart,
-  keepEnvironmentsApart,
-  listAccountCharges,
-  refuseForeignPaySimulation,
+  PARTNER_CREDENTIAL_MISSING,
+  PARTNER_ISOLATION,
+  partnerIsolationCell,
   refuseSimulationInProduction,
   refuseWithoutValidKey,
   serveBothEnvironmentsAtOneAddress,
 } from '../../harness/rules/partner/index.js';
+import type { PartnerIsolationObservation } from '../../harness/rules/partner/index.js';
 import { cookieHeaderFrom } from '../../harness/http/auth.js';
 import { chargeBody, createCharge, CREATES_CHARGES, judgeListed, LISTS_CHARGES, listCharges, LOOKS_UP, lookupState, mustCreate } from './support.js';
 
 const AREA = 'Keys and environments';
+
+/** The spec's routes these checks name (cells of the isolation relation: harness/rules/partner/isolation-matrix.ts). */
+const OPERATIONS = {
+  lookup: 'GET /business/pix-charges/{id}',
+  cancel: 'POST /business/pix-charges/{id}/cancel',
+  pay: 'POST /business/pix-charges/{id}/pay',
+  list: 'GET /business/pix-charges',
+} as const;
+type Crossing = Pick<PartnerIsolationObservation, 'actor' | 'home' | 'kind'>;
 
 /**
  * One request per documented route, authenticated as `auth`, answers in route order. Probes a
@@ -111,7 +122,7 @@ check('sandbox and production data are independent (same address, key prefix dec
   area: AREA,
   severity: 'critical',
   needs: ['partner.live'],
-  rules: [...CREATES_CHARGES, ...LISTS_CHARGES, serveBothEnvironmentsAtOneAddress, keepEnvironmentsApart, cancelPendingCharge],
+  rules: [...CREATES_CHARGES, ...LISTS_CHARGES, serveBothEnvironmentsAtOneAddress, isolatePartnerData, cancelPendingCharge],
 }, async (t) => {
   const test = t.partner('test');
   const live = t.partner('live');
@@ -122,19 +133,19 @@ check('sandbox and production data are independent (same address, key prefix dec
   if (!liveCreated.id) return;
   const liveCharge = { id: liveCreated.id };
   // reads only (two cross lookups, then each environment's list): sent together, judged in this order
-  const crossLookups: Array<[() => Promise<ApiResponse>, string]> = [
-    [() => live.getCharge(sandboxCharge.id), 'a sandbox charge looked up with the production key'],
-    [() => test.getCharge(liveCharge.id), 'a production charge looked up with the sandbox key'],
+  const crossLookups: Array<[() => Promise<ApiResponse>, string, Crossing]> = [
+    [() => live.getCharge(sandboxCharge.id), 'a sandbox charge looked up with the production key', { actor: 'production', home: 'own-sandbox', kind: 'pending charge' }],
+    [() => test.getCharge(liveCharge.id), 'a production charge looked up with the sandbox key', { actor: 'sandbox', home: 'own-production', kind: 'pending charge' }],
   ];
-  const lists = [[live, sandboxCharge.id, 'production'], [test, liveCharge.id, 'sandbox']] as const;
+  const lists = [[live, sandboxCharge.id, { actor: 'production', home: 'own-sandbox', kind: 'pending charge' }], [test, liveCharge.id, { actor: 'sandbox', home: 'own-production', kind: 'pending charge' }]] as const;
   const answers = await t.all([...crossLookups.map(([read]) => read), ...lists.map(([client]) => () => client.listCharges({}))], (read) => read());
-  for (const [k, [, what]] of crossLookups.entries()) {
+  for (const [k, [, what, crossing]] of crossLookups.entries()) {
     const r = answers[k] as ApiResponse;
-    if (!t.judge(keepEnvironmentsApart, { kind: 'lookup', answer: r, what })) t.run.note(`${what}: HTTP ${r.status}`);
+    if (!t.judge(isolatePartnerData, { ...crossing, form: 'by-id', operation: OPERATIONS.lookup, answer: r })) t.run.note(`${what}: HTTP ${r.status}`);
   }
-  for (const [k, [, foreign, label]] of lists.entries()) {
+  for (const [k, [, foreign, crossing]] of lists.entries()) {
     const { list, response } = judgeListed(t.run, answers[crossLookups.length + k] as ApiResponse);
-    if (list) t.judge(keepEnvironmentsApart, { kind: 'listed', list, foreignId: foreign, exchange: response.exchange, whose: `a charge of the other environment (${label} list)` });
+    if (list) t.judge(isolatePartnerData, { ...crossing, form: 'list', operation: OPERATIONS.list, list, foreignId: foreign, exchange: response.exchange });
   }
   // leave nothing pending in production
   t.judge(cancelPendingCharge, { kind: 'cancel', answer: await live.cancelCharge(liveCharge.id) });
@@ -165,17 +176,18 @@ check('another account\'s key gets 404 on our charge (lookup, cancel, pay) and d
   area: AREA,
   severity: 'critical',
   needs: ['partner.other'],
-  rules: [...CREATES_CHARGES, ...LOOKS_UP, ...LISTS_CHARGES, keepAccountsApart],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, ...LISTS_CHARGES, keepAccountsApart, isolatePartnerData],
 }, async (t) => {
   const other = t.partner('other');
   const { id } = await mustCreate(t, chargeBody('other-account'));
   // three probes a correct target refuses (404): sent together, judged in this order
-  const probes: Array<() => Promise<ApiResponse>> = [() => other.getCharge(id), () => other.cancelCharge(id), () => other.payCharge(id)];
-  for (const r of await t.all(probes, (probe) => probe())) t.judge(keepAccountsApart, { kind: 'by-id', answer: r });
+  const probes: Array<[() => Promise<ApiResponse>, string]> = [[() => other.getCharge(id), OPERATIONS.lookup], [() => other.cancelCharge(id), OPERATIONS.cancel], [() => other.payCharge(id), OPERATIONS.pay]];
+  const answers = await t.all(probes, ([probe]) => probe());
+  probes.forEach(([, operation], i) => t.judge(isolatePartnerData, { actor: 'other-account', home: 'own-sandbox', kind: 'pending charge', form: 'by-id', operation, answer: answers[i]! }));
   const seen = await lookupState(t.run, t.partner(), id);
   t.judge(keepAccountsApart, { kind: 'state', answer: seen.response, state: seen.state, why: 'after another account tried to cancel and pay it' });
   const { list, response } = await listCharges(t.run, other);
-  if (list) t.judge(listAccountCharges, { kind: 'foreign', list, exchange: response.exchange, foreignId: id });
+  if (list) t.judge(isolatePartnerData, { actor: 'other-account', home: 'own-sandbox', kind: 'pending charge', form: 'list', operation: OPERATIONS.list, list, exchange: response.exchange, foreignId: id });
 });
 
 // "POST …/pay (sandbox only) … Production answers 403."; "Their data is independent."; "404 |
@@ -187,7 +199,7 @@ check('the pay simulation is refused to every caller but the sandbox owner, on s
   area: AREA,
   severity: 'critical',
   needs: ['partner.live'],
-  rules: [...CREATES_CHARGES, ...LOOKS_UP, refuseForeignPaySimulation, refuseSimulationInProduction, cancelPendingCharge],
+  rules: [...CREATES_CHARGES, ...LOOKS_UP, isolatePartnerData, refuseSimulationInProduction, cancelPendingCharge],
 }, async (t) => {
   const test = t.partner('test');
   const live = t.partner('live');
@@ -206,10 +218,10 @@ check('the pay simulation is refused to every caller but the sandbox owner, on s
   const answers = await t.all(calls, (c) => clientOf[c.caller].payCharge(ids[c.resource]));
   calls.forEach((c, i) => {
     const answer = answers[i]!;
-    t.judge(refuseForeignPaySimulation, { ...c, answer });
+    t.judge(isolatePartnerData, { actor: c.caller, home: c.resource === 'sandbox' ? 'own-sandbox' : 'own-production', kind: 'pending charge', form: 'by-id', operation: OPERATIONS.pay, answer });
     t.run.note(`pay of a ${c.resource} charge with the ${c.caller} key: HTTP ${answer.status}`);
   });
-  if (!others) t.run.note("PARTNER_OTHER_API_KEY not set: another account's calls not tried");
+  if (!others) t.run.cannotTry(PARTNER_ISOLATION, (['own-sandbox', 'own-production'] as const).map((home) => partnerIsolationCell(OPERATIONS.pay, 'other-account', home, 'pending charge')), PARTNER_CREDENTIAL_MISSING['other-account']);
   // the production charge is still pending: read with its key (and then canceled)
   const liveSeen = await lookupState(t.run, live, ids.production);
   if (liveSeen.state !== undefined) t.judge(refuseSimulationInProduction, { kind: 'state', answer: liveSeen.response, state: liveSeen.state });

@@ -22,6 +22,7 @@ import { specDocument } from '../spec-document.js';
 import { defineRule, type Relation, type Verdict } from '../rule.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import { carryPinnedErrorCode, type Answer, type PinnedErrorCode } from './errors.js';
+import { crossesAccount, crossesEnvironment, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
 
 /** A listed object whose id equals `id`, anywhere in a body whose shape is not shown. */
 export function findListedById(json: unknown, id: number | string, depth = 0): Record<string, unknown> | undefined {
@@ -120,14 +121,14 @@ export interface BalanceSeparationWindow {
 
 /** What production credentials were shown of the sandbox account's data. */
 export type SandboxDataObservation =
-  /** a sandbox resource read with production credentials; `pin`: the route pins the 404 body */
-  | { kind: 'read'; answer: Answer; pin?: PinnedErrorCode }
+  /** a sandbox resource read with production credentials; `pin`: the route pins the 404 body; `what`: another crossing (e.g. a production resource read with sandbox credentials) */
+  | { kind: 'read'; answer: Answer; pin?: PinnedErrorCode; what?: string }
   /** the balances of both environments around a sandbox credit */
   | { kind: 'balance'; window: BalanceSeparationWindow }
-  /** the production webhook list, after a webhook was registered with the sandbox token */
-  | { kind: 'webhook-list'; list: Answer; hook: { id: number | string; url: string; exchange: Exchange } }
-  /** what a webhook registered with the production token received while sandbox events were sent */
-  | { kind: 'webhook-delivery'; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[] };
+  /** the production webhook list, after a webhook was registered with the sandbox token (`whose`: another crossing, for the titles) */
+  | { kind: 'webhook-list'; list: Answer; hook: { id: number | string; url: string; exchange: Exchange }; whose?: { list: string; hook: string } }
+  /** what a webhook registered with the production token received while sandbox events were sent (`whose`: another crossing) */
+  | { kind: 'webhook-delivery'; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[]; whose?: { hook: string; events: string } };
 
 /**
  * "Sandbox data is isolated, the sandbox balance … is separate from the real balance, webhooks are
@@ -152,7 +153,7 @@ export const isolateSandboxData = defineRule({
     switch (o.kind) {
       case 'read': {
         v.decides('GW-ENV-ISOLATION');
-        const matched = judgeStatus(v, o.answer.exchange, [404, 403], { unexpected: 'isolation.sandbox-visible' }, `${o.answer.exchange.operation ?? 'a request'} for a sandbox resource with production credentials`);
+        const matched = judgeStatus(v, o.answer.exchange, [404, 403], { unexpected: 'isolation.sandbox-visible' }, `${o.answer.exchange.operation ?? 'a request'} for ${o.what ?? 'a sandbox resource with production credentials'}`);
         if (matched && o.pin !== undefined) v.apply(carryPinnedErrorCode, { answer: o.answer, pin: o.pin });
         return;
       }
@@ -175,16 +176,18 @@ export const isolateSandboxData = defineRule({
         const text = JSON.stringify(o.list.json ?? null);
         const sameId = findListedById(o.list.json, o.hook.id);
         if (!text.includes(o.hook.url) && !(sameId !== undefined && sameId.url === o.hook.url)) return;
-        v.find('isolation.webhook-visible', { title: 'the production webhook list shows a webhook registered with the sandbox token', expected: `no webhook with url ${o.hook.url}`, actual: show(sameId ?? o.hook.url), exchanges: [o.hook.exchange, o.list.exchange] });
+        const whose = o.whose ?? { list: 'the production webhook list', hook: 'the sandbox token' };
+        v.find('isolation.webhook-visible', { title: `${whose.list} shows a webhook registered with ${whose.hook}`, expected: `no webhook with url ${o.hook.url}`, actual: show(sameId ?? o.hook.url), exchanges: [o.hook.exchange, o.list.exchange] });
         return;
       }
       case 'webhook-delivery': {
         v.decides('GW-ENV-WEBHOOKS-SEPARATE', 'GW-ENV-ISOLATION');
         const leaked = leakedDeliveries(o.deliveries, o.resourceIds);
         if (leaked.length === 0) return;
+        const whose = o.whose ?? { hook: 'the production token', events: 'the sandbox account' };
         v.find('isolation.webhook-delivered-across', {
-          title: 'a webhook registered with the production token received an event of the sandbox account',
-          expected: `no callback about ${o.resourceIds.join(', ')} at a webhook registered with the production token`,
+          title: `a webhook registered with ${whose.hook} received an event of ${whose.events}`,
+          expected: `no callback about ${o.resourceIds.join(', ')} at a webhook registered with ${whose.hook}`,
           actual: `${leaked.length} callback(s) at ${leaked.map((d) => d.hook).join(', ')}: ${show(leaked[0]?.bodyText, 160)}`,
         });
       }
@@ -256,7 +259,9 @@ export type OtherAccountObservation =
   /** this account's first transfer under a key, then another account's first transfer with the same key and body */
   | { kind: 'idempotency-key'; mine: Answer; theirs: Answer }
   /** what another account's webhook received while this account's events were sent */
-  | { kind: 'webhook-delivery'; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[] };
+  | { kind: 'webhook-delivery'; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[] }
+  /** a webhook list read with one account's credentials, after the other account registered `hook` */
+  | { kind: 'listed'; list: Answer; hook: { id: number | string; url: string; exchange: Exchange } };
 
 /**
  * "404 | resource not found or belongs to another account": nothing of an account exists for another.
@@ -268,6 +273,7 @@ export type OtherAccountObservation =
  *   leaks, but its own first use was refused, and the 409 of the text is for a key "reused with a
  *   different body"). Either creation failing for its own reasons decides nothing.
  * - `webhook-delivery`: another account's webhook receives no callback naming this account's resources.
+ * - `listed`: a webhook list shows no webhook the other account registered (its url, or its id with that url).
  */
 export const hideOtherAccountsResources = defineRule({
   name: 'hideOtherAccountsResources',
@@ -279,6 +285,7 @@ export const hideOtherAccountsResources = defineRule({
     'idempotency.cross-account': 'failure',
     'idempotency.cross-account-409': 'warning',
     'isolation.delivered-to-other-account': 'failure',
+    'isolation.other-account-listed': 'failure',
   },
   uses: [carryPinnedErrorCode],
   judge(o: OtherAccountObservation, v) {
@@ -313,6 +320,12 @@ export const hideOtherAccountsResources = defineRule({
           expected: "a transfer of the other account's own (another id): a resource of another account is not found",
           actual: `HTTP ${theirs.status} with data.id ${show(theirsId)}, the id of this account's transfer`,
         });
+        return;
+      }
+      case 'listed': {
+        const sameId = findListedById(o.list.json, o.hook.id);
+        if (!JSON.stringify(o.list.json ?? null).includes(o.hook.url) && !(sameId !== undefined && sameId.url === o.hook.url)) return;
+        v.find('isolation.other-account-listed', { title: "a webhook list shows another account's webhook", expected: `no webhook with url ${o.hook.url} ("404 | … belongs to another account")`, actual: show(sameId ?? o.hook.url), exchanges: [o.hook.exchange, o.list.exchange] });
         return;
       }
       case 'webhook-delivery': {
@@ -388,3 +401,177 @@ export const refuseForeignSimulation = defineRule({
     else v.nothingToJudge();
   },
 });
+
+// ── The isolation relation: every route naming, listing or announcing a resource ──────────────
+
+/** The resource kinds the routes of each spec tag name (the "Resources" sections; "Generic status lookup for card transactions and PIX charges"). */
+const KINDS_BY_TAG: Readonly<Record<string, readonly string[]>> = {
+  'pix-in': ['PIX charge'],
+  'pix-out': ['PIX transfer'],
+  transactions: ['PIX charge', 'card charge'],
+  webhooks: ['webhook registration'],
+};
+
+/** The operation that makes a resource of each kind. */
+const CREATED_BY: Readonly<Record<string, string>> = {
+  'PIX charge': 'POST /api/v1/pix/in/qrcode',
+  'PIX transfer': 'POST /api/v1/pix/out/pixkey',
+  'card charge': 'POST /api/v1/card',
+  'webhook registration': 'POST /api/v1/webhook',
+};
+
+/** The money-moving operations: never sent with production credentials (test/safety.test.ts; the HTTP layer refuses them). */
+export const GATEWAY_MONEY_MOVING: readonly string[] = ['POST /api/v1/pix/out/pixkey', 'POST /api/v1/card'];
+
+/** The kind an event announces ("Transaction events", "Transfer events", "Infraction event … transaction{…}"). */
+function eventKind(event: string): string | undefined {
+  if (event.startsWith('transaction_') || event === 'infraction') return 'PIX charge';
+  if (event.startsWith('transfer_')) return 'PIX transfer';
+  return undefined;
+}
+
+/** The documented route that provokes each event ("States and transitions": the creations and the simulation routes). */
+const PROVOKED_BY: Readonly<Record<string, string>> = {
+  transaction_created: 'POST /api/v1/pix/in/qrcode',
+  transaction_paid: 'POST /api/v1/pix/in/qrcode/{transactionId}/pay',
+  transfer_created: 'POST /api/v1/pix/out/pixkey',
+  transfer_completed: 'POST /api/v1/pix/out/pixkey/{transferId}/complete',
+};
+
+const HOME_LABEL: Record<IsolationHome, string> = { 'own-sandbox': "the account's sandbox", 'own-production': "the account's production", 'other-sandbox': "another account's sandbox" };
+
+/** A cell of the gateway isolation relation. */
+export function gatewayIsolationCell(operation: string, actor: IsolationActor, home: IsolationHome, kind: string, form?: 'delivery'): string {
+  const who = form === 'delivery' ? `a webhook registered with ${ACTOR_LABEL[actor]}` : ACTOR_LABEL[actor];
+  return `${operation} · ${who} · ${HOME_LABEL[home]} ${kind}`;
+}
+
+function noProduction(kind: string): string | undefined {
+  const creation = CREATED_BY[kind];
+  if (creation === undefined || !GATEWAY_MONEY_MOVING.includes(creation)) return undefined;
+  return `needs a production ${kind}: creating one (${creation}) is a money-moving request with production credentials, which the suite never sends`;
+}
+
+/**
+ * The cells of the gateway's isolation relation, from its spec (pure; pinned by a unit test): every
+ * operation of a tag naming a resource kind whose path names a resource (lookups, the simulation
+ * routes, DELETE) or that lists resources (a GET without one), and every event of the spec's
+ * `webhooks`, × every pair crossing an account or an environment ({@link FOREIGN_PAIRS}); the
+ * simulation routes also × production credentials on the account's production resource. A
+ * production resource whose creation moves money, and an event no documented route provokes (or
+ * only a real payment does), cannot be tried: the cell says why.
+ */
+export function gatewayIsolationCells(document: Record<string, unknown>): IsolationCell[] {
+  const cells: IsolationCell[] = [];
+  for (const op of specOperations(document)) {
+    const kinds = op.tags.flatMap((tag) => KINDS_BY_TAG[tag] ?? []);
+    const simulation = op.byId && op.method === 'POST' && /\/(pay|complete)$/.test(op.path);
+    const form = simulation ? 'simulation' : op.byId ? 'by-id' : op.method === 'GET' ? 'list' : undefined;
+    if (form === undefined) continue;
+    const pairs = simulation ? [...FOREIGN_PAIRS.slice(0, 2), ['production', 'own-production'] as const, ...FOREIGN_PAIRS.slice(2)] : FOREIGN_PAIRS;
+    for (const kind of kinds) {
+      for (const [actor, home] of pairs) {
+        const untryable = home === 'own-production' ? noProduction(kind) : undefined;
+        cells.push({ cell: gatewayIsolationCell(op.operation, actor, home, kind), operation: op.operation, form, actor, home, kind, ...(untryable !== undefined && { untryable }) });
+      }
+    }
+  }
+  for (const event of specEvents(document)) {
+    const kind = eventKind(event);
+    if (kind === undefined) continue;
+    const operation = `event ${event}`;
+    const by = PROVOKED_BY[event];
+    for (const [actor, home] of FOREIGN_PAIRS) {
+      const untryable =
+        by === undefined
+          ? `no documented route provokes ${event}`
+          : home !== 'own-production'
+            ? undefined
+            : (noProduction(kind) ?? (by.endsWith('/pay') ? `needs a paid production ${kind}: only a real PIX payment pays one (the simulation answers 403 to production credentials)` : undefined));
+      cells.push({ cell: gatewayIsolationCell(operation, actor, home, kind, 'delivery'), operation, form: 'delivery', actor, home, kind, ...(untryable !== undefined && { untryable }) });
+    }
+  }
+  return cells;
+}
+
+/** The gateway isolation relation's cells, derived once. */
+export const GATEWAY_ISOLATION_CELLS: readonly IsolationCell[] = gatewayIsolationCells(specDocument('gateway'));
+
+/**
+ * Isolation of accounts and environments, cell by cell: who calls (or whose webhook receives) × whose
+ * resource, in which environment, of which kind × the route (see {@link gatewayIsolationCells}).
+ */
+export const GATEWAY_ISOLATION: Relation = { id: 'gateway.isolation', title: 'Isolation: every route naming, listing or announcing a resource, by caller and resource owner and environment', ...relationParts(GATEWAY_ISOLATION_CELLS) };
+
+/** Where one cell of {@link GATEWAY_ISOLATION} stands. */
+export interface IsolationPlace {
+  actor: IsolationActor;
+  home: IsolationHome;
+  kind: string;
+}
+
+/** What one cell of {@link GATEWAY_ISOLATION} showed. */
+export type IsolationObservation = IsolationPlace &
+  (
+    /** a route naming the resource by id (a lookup, DELETE, a simulation route); `pin`: the route pins the 404 body */
+    | { form: 'by-id'; operation: string; answer: Answer; pin?: PinnedErrorCode }
+    /** a list read by the actor after the resource (a webhook) was registered at its home */
+    | { form: 'list'; operation: string; list: Answer; hook: { id: number | string; url: string; exchange: Exchange } }
+    /** what the actor's webhook received while the resource's `event` was sent to its owner's */
+    | { form: 'delivery'; event: string; deliveries: readonly ForeignDelivery[]; resourceIds: readonly string[] }
+  );
+
+const ACTOR_HOME_LABEL: Record<IsolationActor, string> = { production: 'the production token', sandbox: 'the sandbox token', 'other-account': "another account's token" };
+
+/**
+ * One cell of {@link GATEWAY_ISOLATION}: the stated answer for whoever crosses an account or an
+ * environment.
+ * - Naming a resource across environments (production credentials on a sandbox resource, sandbox
+ *   credentials on a production one, of any account): "Sandbox data is isolated", with 404 ("not
+ *   found") and 403 ("resource not owned by a sandbox key") both stated refusals
+ *   ({@link isolateSandboxData}); the simulation routes: "with production credentials they answer
+ *   403" and sandbox credentials on a production resource 403 ({@link refuseForeignSimulation}),
+ *   except production credentials on another account's sandbox resource, where 403 (production) and
+ *   404 (another account) are both stated and either passes.
+ * - Naming a resource of another account in its own environment: 404 ({@link hideOtherAccountsResources}).
+ * - A list shows no webhook registered at another home; a webhook receives no event of a resource
+ *   at another home: across accounts {@link hideOtherAccountsResources}, across environments
+ *   {@link isolateSandboxData}.
+ */
+export const isolateAccountsAndEnvironments = defineRule({
+  name: 'isolateAccountsAndEnvironments',
+  requirements: [],
+  codes: {},
+  uses: [isolateSandboxData, hideOtherAccountsResources, refuseForeignSimulation],
+  relation: GATEWAY_ISOLATION,
+  judge(o: IsolationObservation, v) {
+    const { actor, home, kind } = o;
+    const across = crossesEnvironment(actor, home);
+    const whose = `${HOME_LABEL[home]} ${kind}`;
+    if (o.form === 'by-id') {
+      if (!o.answer.exchange.response) return v.unanswered(o.answer.exchange);
+      v.covers(gatewayIsolationCell(o.operation, actor, home, kind));
+      const route = /\/(pay|complete)$/.exec(o.operation)?.[1] as 'pay' | 'complete' | undefined;
+      if (route !== undefined && !(actor === 'production' && home === 'other-sandbox')) {
+        return void v.apply(refuseForeignSimulation, { route, actor, resource: home === 'own-production' ? 'production' : 'sandbox', answer: o.answer });
+      }
+      const pin = o.pin !== undefined ? { pin: o.pin } : {};
+      if (across) return void v.apply(isolateSandboxData, { kind: 'read', answer: o.answer, ...pin, what: `${whose} with ${ACTOR_LABEL[actor]}` });
+      return void v.apply(hideOtherAccountsResources, { kind: 'request', answer: o.answer, ...pin });
+    }
+    if (o.form === 'list') {
+      v.covers(gatewayIsolationCell(o.operation, actor, home, kind));
+      if (crossesAccount(actor, home)) return void v.apply(hideOtherAccountsResources, { kind: 'listed', list: o.list, hook: o.hook });
+      return void v.apply(isolateSandboxData, { kind: 'webhook-list', list: o.list, hook: o.hook, whose: { list: `the webhook list read with ${ACTOR_LABEL[actor]}`, hook: ACTOR_HOME_LABEL[home === 'own-production' ? 'production' : 'sandbox'] } });
+    }
+    v.covers(gatewayIsolationCell(`event ${o.event}`, actor, home, kind, 'delivery'));
+    if (crossesAccount(actor, home)) return void v.apply(hideOtherAccountsResources, { kind: 'webhook-delivery', deliveries: o.deliveries, resourceIds: o.resourceIds });
+    v.apply(isolateSandboxData, { kind: 'webhook-delivery', deliveries: o.deliveries, resourceIds: o.resourceIds, whose: { hook: ACTOR_HOME_LABEL[actor], events: whose } });
+  },
+});
+
+/** Why cells of an actor (or of a home it makes) are not tried when its credentials are not configured. */
+export const GATEWAY_CREDENTIAL_MISSING: Readonly<Record<'production' | 'other-account', string>> = {
+  production: needsCredential('GATEWAY_LIVE_CLIENT_ID/GATEWAY_LIVE_CLIENT_SECRET', 'production credentials'),
+  'other-account': needsCredential('GATEWAY_OTHER_CLIENT_ID/GATEWAY_OTHER_CLIENT_SECRET', 'another account'),
+};

@@ -59,7 +59,7 @@ export const keepEnvironmentsApart = defineRule({
       case 'lookup': {
         const { answer, what } = observation;
         if (answer.status >= 200 && answer.status <= 299) {
-          return v.find('env.visible', { title: `${what} is visible`, expected: 'not found (404): "Their data is independent"', actual: `HTTP ${answer.status} ${show(answer.json, 200)}`, exchanges: [answer.exchange] });
+          return v.find('env.visible', { title: `${what} reached the charge`, expected: 'not found (404): "Their data is independent"', actual: `HTTP ${answer.status} ${show(answer.json, 200)}`, exchanges: [answer.exchange] });
         }
         judgePartnerError(v, answer, 404, { unexpected: 'env.lookup-status', otherClientError: 'env.lookup-other-4xx' }, what);
         return;
@@ -157,7 +157,7 @@ export const keepPayoutsUnavailable = defineRule({
 
 /** Who calls the pay simulation, and whose charge it names. */
 export type PayCaller = 'production' | 'sandbox' | 'other-account';
-const CALLER_LABEL: Record<PayCaller, string> = { production: 'the production key', sandbox: 'the sandbox key', 'other-account': "another account's sandbox key" };
+export const CALLER_LABEL: Record<PayCaller, string> = { production: 'the production key', sandbox: 'the sandbox key', 'other-account': "another account's sandbox key" };
 const CALLERS_ON: readonly (readonly [PayCaller, 'sandbox' | 'production'])[] = [['production', 'sandbox'], ['production', 'production'], ['sandbox', 'production'], ['other-account', 'sandbox'], ['other-account', 'production']];
 
 /** The spec's simulation routes: every POST whose path ends in /pay ("POST …/:id/pay (sandbox only)"). */
@@ -166,7 +166,8 @@ export function paySimulationOperations(document: Record<string, unknown>): stri
   return Object.keys(paths).filter((path) => path.endsWith('/pay') && paths[path]?.['post'] !== undefined).map((path) => `POST ${path}`);
 }
 
-function payCell(operation: string, caller: PayCaller, resource: 'sandbox' | 'production'): string {
+/** A cell of the pay simulation isolation relation. */
+export function payCell(operation: string, caller: PayCaller, resource: 'sandbox' | 'production'): string {
   return `${operation} · ${CALLER_LABEL[caller]} · a ${resource} charge`;
 }
 

@@ -10,4 +10,5 @@ export * from './environments.js';
 export * from './idempotency.js';
 export * from './isolation.js';
 export * from './echo.js';
+export * from './isolation-matrix.js';
 export * from './state-matrix.js';
