@@ -90,9 +90,13 @@ describe('the pay simulation isolation relation (callers × charge environments)
     expect(codes(refuseForeignPaySimulation.judge({ caller: 'sandbox', resource: 'production', answer: answer(200, { id: 'c1', status: 'paid' }) }))).toEqual(['env.simulated-across']);
     expect(codes(refuseForeignPaySimulation.judge({ caller: 'sandbox', resource: 'production', answer: answer(409, { detail: 'x' }) }))).toEqual(['env.lookup-status']);
   });
-  it('the production key on its own charge: 403; another account: 404', () => {
+  it('the production key on its own charge: 403; another account: 404 on a sandbox charge, 403 or 404 on a production one', () => {
     expect(conforms(refuseForeignPaySimulation.judge({ caller: 'production', resource: 'production', answer: answer(403, { detail: 'production' }) }))).toBe(true);
     expect(codes(refuseForeignPaySimulation.judge({ caller: 'production', resource: 'production', answer: answer(404, { detail: 'x' }) }))).toEqual(['env.live-pay-status']);
-    expect(codes(refuseForeignPaySimulation.judge({ caller: 'other-account', resource: 'production', answer: answer(403, { detail: 'x' }) }))).toEqual(['account.status']);
+    expect(codes(refuseForeignPaySimulation.judge({ caller: 'other-account', resource: 'sandbox', answer: answer(403, { detail: 'x' }) }))).toEqual(['account.status']);
+    // both boundaries crossed: which one the target checks first is open
+    expect(conforms(refuseForeignPaySimulation.judge({ caller: 'other-account', resource: 'production', answer: answer(403, { detail: 'x' }) }))).toBe(true);
+    expect(conforms(refuseForeignPaySimulation.judge({ caller: 'other-account', resource: 'production', answer: answer(404, { detail: 'x' }) }))).toBe(true);
+    expect(codes(refuseForeignPaySimulation.judge({ caller: 'other-account', resource: 'production', answer: answer(200, { id: 'c1', status: 'paid' }) }))).toEqual(['env.simulated-across']);
   });
 });

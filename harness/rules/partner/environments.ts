@@ -188,7 +188,7 @@ export const PAY_SIMULATION_ISOLATION: Relation = {
  * One call of the pay simulation by someone else than the sandbox owner of the charge: the
  * production key on a production charge gets 403 ({@link refuseSimulationInProduction}); a key of
  * the other environment is refused with 403 or 404 ({@link keepEnvironmentsApart}); another account
- * gets 404 ({@link keepAccountsApart}).
+ * gets 404 ({@link keepAccountsApart}), or 403 or 404 on a production charge (both boundaries).
  */
 export const refuseForeignPaySimulation = defineRule({
   name: 'refuseForeignPaySimulation',
@@ -201,7 +201,11 @@ export const refuseForeignPaySimulation = defineRule({
     if (!answer.exchange.response) return v.unanswered(answer.exchange);
     const operation = PAY_OPERATIONS[0];
     if (operation !== undefined) v.covers(payCell(operation, caller, resource));
-    if (caller === 'other-account') v.apply(keepAccountsApart, { kind: 'by-id', answer });
+    // another account's sandbox key on our production charge crosses both boundaries: 403 (the
+    // environment) and 404 ("belongs to another account") are both stated; which one the target
+    // checks first is open
+    if (caller === 'other-account' && resource === 'production') v.apply(keepEnvironmentsApart, { kind: 'simulate', answer, what: `the pay simulation with ${CALLER_LABEL[caller]} on a production charge` });
+    else if (caller === 'other-account') v.apply(keepAccountsApart, { kind: 'by-id', answer });
     else if (caller === 'production' && resource === 'production') v.apply(refuseSimulationInProduction, { kind: 'pay', answer });
     else if ((caller === 'production') !== (resource === 'production')) v.apply(keepEnvironmentsApart, { kind: 'simulate', answer, what: `the pay simulation with ${CALLER_LABEL[caller]} on a ${resource} charge` });
     else v.nothingToJudge();
