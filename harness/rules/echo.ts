@@ -10,25 +10,16 @@
  * The API modules (harness/rules/{gateway,partner}/echo.ts) name the operations and judge the cells.
  */
 import { HarnessError } from '../core/errors.js';
+import { followRef, isSpecNode } from './spec-document.js';
 
 type Schema = Record<string, unknown>;
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = isSpecNode;
 
-/** Follows internal `$ref`s (any JSON pointer into the document, e.g. `#/components/schemas/A/properties/id`). */
+/** The node a local `$ref` points at (harness/rules/spec-document.ts `followRef`), as an object. */
 function deref(document: Schema, node: unknown): Schema {
-  let current = node;
-  for (let depth = 0; isObject(current) && typeof current['$ref'] === 'string' && depth < 20; depth++) {
-    const ref = current['$ref'];
-    if (!ref.startsWith('#/')) throw new HarnessError('spec.ref', `echo: external $ref ${ref}`);
-    let target: unknown = document;
-    for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    const { $ref: _ref, ...siblings } = current;
-    current = isObject(target) ? { ...target, ...siblings } : target;
-  }
-  return isObject(current) ? current : {};
+  const target = followRef(document, node, 'echo').node;
+  return isObject(target) ? target : {};
 }
 
 /**

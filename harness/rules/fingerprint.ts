@@ -8,7 +8,7 @@
  * documented default.
  */
 import { HarnessError } from '../core/errors.js';
-import { specDocument } from './spec-document.js';
+import { followRef, isSpecNode, specDocument } from './spec-document.js';
 import type { Relation } from './rule.js';
 
 /** How one cell is tried against the first body sent under a key. */
@@ -26,19 +26,10 @@ export interface FingerprintCell {
 
 type Schema = Record<string, unknown>;
 
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = isSpecNode;
 
 function resolve(document: Schema, schema: unknown): Schema {
-  let node = schema;
-  for (let depth = 0; isObject(node) && typeof node['$ref'] === 'string' && depth < 20; depth++) {
-    const ref = node['$ref'];
-    if (!ref.startsWith('#/')) throw new HarnessError('spec.ref', `fingerprint: external $ref ${ref}`);
-    let target: unknown = document;
-    for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    node = isObject(node) && Object.keys(node).length > 1 ? { ...(target as Schema), ...node, $ref: undefined } : target;
-  }
+  const node = followRef(document, schema, 'fingerprint').node;
   if (!isObject(node)) throw new HarnessError('spec.ref', 'fingerprint: a request schema node is not an object');
   const all = node['allOf'];
   if (!Array.isArray(all)) return node;

@@ -18,7 +18,7 @@
  * environment is the route's own behaviour (the route's suite), not a cell here, except that the
  * simulation routes refuse production credentials on the account's own production resource.
  */
-import { HarnessError } from '../core/errors.js';
+import { followRef, isSpecNode } from './spec-document.js';
 
 /** Who calls: the account's sandbox credentials, its production credentials, another account's sandbox credentials. */
 export type IsolationActor = 'sandbox' | 'production' | 'other-account';
@@ -82,20 +82,10 @@ export interface SpecOperation {
 
 type Node = Record<string, unknown>;
 
-function isNode(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isNode = isSpecNode;
 
 function deref(document: Node, value: unknown): unknown {
-  let node = value;
-  for (let depth = 0; isNode(node) && typeof node['$ref'] === 'string' && depth < 20; depth++) {
-    const ref = node['$ref'];
-    if (!ref.startsWith('#/')) throw new HarnessError('spec.ref', `isolation: external $ref ${ref}`);
-    let target: unknown = document;
-    for (const part of ref.slice(2).split('/')) target = isNode(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    node = target;
-  }
-  return node;
+  return followRef(document, value, 'isolation').node;
 }
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;

@@ -14,24 +14,14 @@
  */
 import { HarnessError } from '../core/errors.js';
 import type { Relation } from './rule.js';
+import { followRef, isSpecNode } from './spec-document.js';
 
 type Node = Record<string, unknown>;
 
-function isObject(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = isSpecNode;
 
-/** The node a local `$ref` (any JSON pointer into the document) points at. */
 function deref(document: Node, node: unknown): unknown {
-  let current = node;
-  for (let depth = 0; isObject(current) && typeof current['$ref'] === 'string' && depth < 20; depth++) {
-    const ref = current['$ref'];
-    if (!ref.startsWith('#/')) throw new HarnessError('spec.ref', `state matrix: external $ref ${ref}`);
-    let target: unknown = document;
-    for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    current = target;
-  }
-  return current;
+  return followRef(document, node, 'state matrix').node;
 }
 
 /** The `status` enum of a response schema: its own `status`, or its envelope's `data.status`, through `allOf`. */

@@ -20,8 +20,7 @@
  *
  * The derivations are pure functions of the document (unit tests pin the cell lists).
  */
-import { HarnessError } from '../core/errors.js';
-import { specDocument } from './spec-document.js';
+import { followRef, isSpecNode, specDocument } from './spec-document.js';
 import type { Relation } from './rule.js';
 
 type Api = 'gateway' | 'partner';
@@ -29,23 +28,12 @@ type Node = Record<string, unknown>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-function isObject(value: unknown): value is Node {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = isSpecNode;
 
-/** The node a `$ref` (internal only) points to, and its pointer; other nodes as they are. */
+/** The node a `$ref` points to (harness/rules/spec-document.ts `followRef`) and its pointer; other nodes as they are. */
 function deref(document: Node, node: unknown, pointer: string): { node: Node; pointer: string } {
-  let current = node;
-  let at = pointer;
-  for (let depth = 0; isObject(current) && typeof current['$ref'] === 'string' && depth < 20; depth++) {
-    const ref = current['$ref'];
-    if (!ref.startsWith('#/')) throw new HarnessError('spec.ref', `statuses: external $ref ${ref}`);
-    let target: unknown = document;
-    for (const part of ref.slice(2).split('/')) target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    current = target;
-    at = ref;
-  }
-  return { node: isObject(current) ? current : {}, pointer: at };
+  const followed = followRef(document, node, 'statuses');
+  return { node: isObject(followed.node) ? followed.node : {}, pointer: followed.pointer ?? pointer };
 }
 
 function operations(document: Node): { method: string; path: string; op: Node }[] {
