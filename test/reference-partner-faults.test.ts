@@ -668,6 +668,23 @@ const PROBES: Record<PartnerFaultName, Probe> = {
     },
   },
   'pt-simulation-route-unmounted': { deviates: async (h) => (await pay(h, (await h.create()).id)).status !== 200 },
+  'pt-cancel-paid-refunds': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 10_000 });
+      await pay(h, charge.id);
+      const refused = (await cancel(h, charge.id)).status === 409;
+      return refused && ((await finance(h)).transactions as Array<{ event_type: string }>).some((t) => t.event_type === 'refund.reversal');
+    },
+  },
+  'pt-pay-canceled-captures': {
+    deviates: async (h) => {
+      const charge = await h.create({ amount_cents: 10_000 });
+      await cancel(h, charge.id);
+      const refused = (await pay(h, charge.id)).status === 409;
+      return refused && ((await finance(h)).transactions as Array<{ description: string }>).some((t) => t.description.includes(String(charge.id)));
+    },
+  },
+  'pt-list-unknown-status-500': { deviates: async (h) => (await h.call('GET', '/business/pix-charges?status=not-a-state')).status >= 500 },
 };
 
 describe('partner fault catalogue', () => {

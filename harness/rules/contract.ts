@@ -21,7 +21,8 @@ import type { ApiName } from '../http/client.js';
 import type { BodyFacts, ResponseFacts, SchemaError } from '../contract/validator.js';
 import { isJsonMediaType } from '../contract/validator.js';
 import type { RequirementId } from './finding.js';
-import { defineRule } from './rule.js';
+import { defineRule, type Verdict } from './rule.js';
+import { GATEWAY_RESPONSE_ENUMS, PARTNER_RESPONSE_ENUMS, hasResponseEnums, responseEnumCellsCarried } from './statuses.js';
 
 /** Statuses of each API's general Errors table: allowed for any operation, a warning where the operation does not list them. */
 export const GENERAL_ERROR_STATUSES: Record<ApiName, readonly number[]> = {
@@ -140,6 +141,18 @@ export const answerJsonBodies = defineRule({
   },
 });
 
+function coverResponseEnums(v: Verdict<string>, api: ApiName, operation: string, key: string, text: string | undefined): void {
+  if (text === undefined || !hasResponseEnums(api, operation, key)) return;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return;
+  }
+  const relation = api === 'gateway' ? GATEWAY_RESPONSE_ENUMS : PARTNER_RESPONSE_ENUMS;
+  for (const cell of responseEnumCellsCarried(api, operation, key, json)) v.coversIn(relation, cell);
+}
+
 function schemaActual(error: SchemaError): string {
   if (error.keyword === 'required') return `property ${JSON.stringify(error.params['missingProperty'])} absent`;
   if (error.keyword === 'additionalProperties') return `extra property ${JSON.stringify(error.params['additionalProperty'])}`;
@@ -162,6 +175,8 @@ export const matchResponseSchemas = defineRule({
     if (body === undefined || !body.parsed) return v.nothingToJudge();
     v.decides(...body.schemaRequirements);
     v.shows(facts.exchange);
+    // every enum value the validated body carries (in any letter case) tries its response-enum cell
+    if (body.validated && facts.response !== undefined) coverResponseEnums(v, facts.api, facts.operation, facts.response.key, facts.exchange.response?.body);
     for (const error of body.schemaErrors) {
       const pointer = error.instancePath;
       v.find('contract.schema', {

@@ -90,6 +90,11 @@ export interface Verdict<C extends string> {
   apply<O>(rule: Rule<O>, observation: O): Judgement;
   /** this observation tried `cell` of the rule's relation (one of `relation.cells`) */
   covers(cell: string): void;
+  /**
+   * this observation tried `cell` of a relation every check of the API judges through shared helpers
+   * (the statuses a route lists, judged by harness/rules/status.ts `judgeStatus` inside any rule)
+   */
+  coversIn(relation: Relation, cell: string): void;
 }
 
 export interface RuleDeclaration<O, C extends string> {
@@ -158,6 +163,7 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
       const applied: Judgement[] = [];
       const unanswered: Exchange[] = [];
       const covered: string[] = [];
+      const elsewhere = new Map<string, string[]>();
       const v: Verdict<C> = {
         find(code, draft) {
           const severity = codes[code];
@@ -208,10 +214,17 @@ export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, 
           if (!relation.cells.includes(cell)) throw new HarnessError('rule.relation', `${name}: ${cell} is not a cell of ${relation.id}`);
           if (!covered.includes(cell)) covered.push(cell);
         },
+        coversIn(other, cell) {
+          if (!other.cells.includes(cell)) throw new HarnessError('rule.relation', `${name}: ${cell} is not a cell of ${other.id}`);
+          if (other.id === relation?.id) return v.covers(cell);
+          const list = elsewhere.get(other.id) ?? [];
+          if (!list.includes(cell)) list.push(cell);
+          elsewhere.set(other.id, list);
+        },
       };
       declaration.judge(observation, v);
       const own: Judgement = nothing && findings.length === 0 ? { rule: name, requirements: [], findings: [] } : { rule: name, requirements: decided, findings };
-      const cells = relation && covered.length > 0 ? [{ relation: relation.id, cells: covered }] : [];
+      const cells = [...(relation && covered.length > 0 ? [{ relation: relation.id, cells: covered }] : []), ...[...elsewhere].map(([id, list]) => ({ relation: id, cells: list }))];
       return merge(own, applied, unanswered, cells);
     },
   };

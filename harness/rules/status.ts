@@ -8,6 +8,7 @@
 import type { Exchange } from '../core/exchange.js';
 import { show } from './judgement.js';
 import type { Verdict } from './rule.js';
+import { statusCellsTried } from './statuses.js';
 
 export type StatusClass = '2xx' | '4xx';
 export type StatusExpectation = number | StatusClass | ReadonlyArray<number | StatusClass>;
@@ -40,6 +41,8 @@ export interface StatusCodes<C extends string> {
 
 /**
  * Judges the status of `exchange` inside a rule's judge, finding the rule's own codes:
+ * - every status of `expected` the exchange's route documents is a cell tried of the API's statuses
+ *   relation (harness/rules/statuses.ts), whatever the answer;
  * - no response at all (DNS, TLS, refused or reset connection, our timeout): `v.unanswered`, nothing
  *   is judged (the check is inconclusive with the cause, never a requirement failure);
  * - a 429 the client's retries did not get past: nothing to judge (gateway "Every route can answer
@@ -56,6 +59,9 @@ export function judgeStatus<C extends string>(v: Verdict<C>, exchange: Exchange,
   }
   const status = response.status;
   const list = (Array.isArray(expected) ? expected : [expected]) as ReadonlyArray<number | StatusClass>;
+  // the request was made to provoke these statuses of its route: their cells of the statuses relation are tried
+  const tried = statusCellsTried(exchange.operation, list);
+  if (tried) for (const cell of tried.cells) v.coversIn(tried.relation, cell);
   if (list.some((one) => matches(status, one))) return true;
   if (status === 429) {
     v.nothingToJudge();

@@ -44,6 +44,7 @@ import type { CheckSeverity } from '../report/outcome.js';
 import type { Finding, RequirementId } from '../rules/finding.js';
 import type { Rule } from '../rules/rule.js';
 import { closureOf, requirementsOf } from '../rules/rule.js';
+import { contractRelations } from '../rules/statuses.js';
 import { HarnessError } from '../core/errors.js';
 import type { Profile } from '../cli/args.js';
 import { runBaseline, withoutAccepted } from './accepted.js';
@@ -353,7 +354,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       area: spec.area,
       severity,
       requirements,
-      relations: [...new Map(closureOf(spec.rules ?? []).flatMap((rule) => (rule.relation !== undefined ? [[rule.relation.id, rule.relation] as const] : []))).values()],
+      // with the relations every check of its API judges through the contract rules and judgeStatus
+      relations: [...new Map([...closureOf(spec.rules ?? []).flatMap((rule) => (rule.relation !== undefined ? [rule.relation] : [])), ...contractRelations(spec.api)].map((r) => [r.id, r] as const)).values()],
     };
     const endSettings = (laneWaitMs?: number): EndSettings => ({
       profile: settings.profile,

@@ -47,6 +47,7 @@ export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
   'suites/partner/webhooks.test.ts': 1.1,
   'suites/gateway/balance.test.ts': 0.9,
   'suites/partner/errors.test.ts': 0.8,
+  'suites/partner/states.test.ts': 0.6,
   'suites/gateway/general.test.ts': 0.3,
   'suites/gateway/idempotency.test.ts': 0.3,
 };

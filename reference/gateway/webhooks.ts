@@ -41,6 +41,8 @@ function validateEvents(value: unknown, emptyAllowed: boolean, faults: ReadonlyS
   value.forEach((event: unknown, index) => {
     if (typeof event !== 'string') throw invalidField(`events[${index}]`, 'must be a string');
     if (!SUBSCRIBABLE_EVENTS.has(event)) throw invalidField(`events[${index}]`, `unknown event "${event}"`);
+    // fault: the names were taken from the charge and transfer emitters; infraction comes from the MED module
+    if (event === 'infraction' && faults.has('gw-webhook-infraction-event-refused')) throw invalidField(`events[${index}]`, `unknown event "${event}"`);
     if (!events.includes(event)) events.push(event);
   });
   return events;

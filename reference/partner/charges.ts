@@ -11,7 +11,7 @@ import { parseChargeRequest } from './charge-request.js';
 import { canonicalJson } from '../shared/json.js';
 import type { ChargeRequest } from './charge-request.js';
 import type { PartnerFaultSwitch } from './faults.js';
-import { postCapture } from './finance.js';
+import { postCapture, reverseCapture } from './finance.js';
 import { detailText, fail, noContent, ok } from './results.js';
 import { createHash, randomUUID } from 'node:crypto';
 import { formatTimestamp } from '../shared/time.js';
@@ -277,6 +277,8 @@ export class ChargeService {
   async list(principal: Principal, statusQuery: string | null, limitQuery: string | null = null): Promise<ApiResult> {
     const wanted = statusQuery === null || statusQuery === '' ? undefined : statusQuery;
     if (wanted !== undefined && !(CHARGE_STATUSES as readonly string[]).includes(wanted)) {
+      // fault: the value is cast to the state enum unguarded
+      if (this.faults.has('pt-list-unknown-status-500')) throw new Error(`no charge state ${wanted}`);
       // "filters by one of the charge states": another value is refused (listed in the spec), or
       // matches no charge (personality)
       if (this.p.ptListUnknownStatus === 'empty-list') return ok(this.listBody([]));
@@ -334,7 +336,14 @@ export class ChargeService {
     return this.chargeLocks.run(lockKey, async () => {
       if (!this.faults.has('pt-cancel-after-expiry')) this.expireIfDue(charge);
       const cancelable = charge.view.status === 'pending' || (charge.view.status === 'paid' && this.faults.has('pt-cancel-paid-succeeds'));
-      if (!cancelable) return fail(409, `charge is ${charge.view.status}; only a pending charge can be canceled`);
+      if (!cancelable) {
+        // fault pt-cancel-paid-refunds: the refund step of "cancel" runs before the state guard, so
+        // a paid charge is refunded (its capture reversed) and the cancel still answers 409
+        if (charge.view.status === 'paid' && this.faults.has('pt-cancel-paid-refunds')) {
+          reverseCapture(this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults)), charge.view, this.p);
+        }
+        return fail(409, `charge is ${charge.view.status}; only a pending charge can be canceled`);
+      }
       await processorRoundTrip();
       // fault pt-transition-not-persisted: the change is made on a copy that is never saved
       const target = this.faults.has('pt-transition-not-persisted') ? structuredClone(charge) : charge;
@@ -368,7 +377,14 @@ export class ChargeService {
     const payable = status === 'pending' || (status === 'canceled' && this.faults.has('pt-pay-canceled-succeeds'));
     // personality: paying a paid charge again confirms what is already true, without a second capture
     if (status === 'paid' && this.p.ptPayAlreadyPaid === '200-no-effect') return this.paidAnswer(charge);
-    if (!payable) return fail(409, `charge is ${status}; only a pending charge can be paid`);
+    if (!payable) {
+      // fault pt-pay-canceled-captures: the capture is posted before the state guard, so pay of a
+      // canceled charge captures its value and still answers 409
+      if (status === 'canceled' && this.faults.has('pt-pay-canceled-captures')) {
+        postCapture(this.options.store.ledger(ledgerScope(charge.accountId, charge.environment, this.faults)), { ...charge.view, e2e_id: newE2eId(new Date()) }, this.faults, this.p);
+      }
+      return fail(409, `charge is ${status}; only a pending charge can be paid`);
+    }
     await processorRoundTrip();
     const now = new Date();
     // fault pt-transition-not-persisted: the change is made on a copy that is never saved

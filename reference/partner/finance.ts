@@ -98,6 +98,23 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
   if (!faults.has('pt-available-credited-gross')) ledger.reserveCents += withheld;
 }
 
+/**
+ * Fault `pt-cancel-paid-refunds`: the capture of a paid charge reversed by a `refund.reversal`
+ * posting (every entry of the capture mirrored) and the balances moved back by it.
+ */
+export function reverseCapture(ledger: Ledger, charge: PixChargeView, p: Personality = DEFAULT_PERSONALITY): void {
+  const capture = ledger.transactions.find((t) => t.event_type === 'payment.captured' && t.description.includes(charge.id));
+  if (!capture) return;
+  const entries: LedgerEntry[] = capture.entries.map((e) => ({ ...e, direction: e.direction === 'debit' ? 'credit' : 'debit' }));
+  ledger.transactions.push(posting('refund.reversal', `PIX charge ${charge.id} refunded`, entries, p));
+  const codes = p.ptLedgerAccountCodes;
+  for (const e of capture.entries) {
+    const sign = e.direction === 'credit' ? -1 : 1;
+    if (e.account_code === codes.merchant) ledger.availableCents += sign * e.amount_cents;
+    if (e.account_code === codes.reserve) ledger.reserveCents += sign * e.amount_cents;
+  }
+}
+
 export interface FinanceStatement {
   /** a number only under fault pt-finance-orm-serialised */
   merchant_id: string | number;

@@ -415,6 +415,9 @@ check(
       const again = await gw.payPixCharge(charge.id);
       t.judge(refusePayOfPaidCharge, again);
       t.judge(answerErrorsInDocumentedShape, again);
+      // a refused action leaves the charge where it was: no read goes backwards
+      const afterRefusal = await gw.getPixCharge(charge.id);
+      t.judge(answerPixChargeLookup, { answer: afterRefusal, id: charge.id, expected: { status: 'paid', why: 'after a refused second /pay' } });
     }
     // "404 charge not found"
     t.judge(answerUnknownPixCharge, { route: 'pay', id: unknownId, answer: unknown });

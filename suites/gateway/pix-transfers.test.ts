@@ -288,6 +288,9 @@ check('sandbox transfer lifecycle: banking_processing, complete, completed with 
   const again = await gw.completeTransfer(id);
   t.judge(refuseCompletionOfCompleted, again);
   t.judge(answerErrorsInDocumentedShape, again);
+  // a refused action leaves the transfer where it was: no read goes backwards
+  const afterRefusal = await gw.getTransfer(id);
+  t.judge(ensureTransferCompleted, { case: 'lookup', lookup: afterRefusal, completion: completed.exchange });
 });
 
 check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {

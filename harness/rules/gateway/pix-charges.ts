@@ -15,6 +15,7 @@ import { judgeStatus } from '../status.js';
 import { verifyBrCode, verifyDynamicBrCode } from '../emv.js';
 import { verifyQrImage } from '../qr.js';
 import { defineRule, type Verdict } from '../rule.js';
+import { GATEWAY_STATES, pixChargeStateCell } from './state-matrix.js';
 import { readCustomerDocument } from './documents-keys.js';
 import { refuseInvalidRequestBody } from './errors.js';
 import { BELOW_MINIMUM, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
@@ -461,9 +462,11 @@ export const ensureChargePaid = defineRule({
   name: 'ensureChargePaid',
   requirements: ['GW-PIXIN-PAY-200', 'GW-PIXIN-PAY-PAID'],
   codes: { 'pixin.pay-status': 'failure', 'pixin.pay-state': 'failure', 'pixin.pay-e2e': 'failure', 'pixin.pay-id': 'failure' },
+  relation: GATEWAY_STATES,
   judge(observation: { answer: Answer; chargeId: string }, v) {
     const { answer, chargeId } = observation;
     v.shows(answer.exchange);
+    if (answer.exchange.response) v.covers(pixChargeStateCell('pending'));
     judgeStatus(v, answer.exchange, 200, { unexpected: 'pixin.pay-status' }, '/pay of a pending PIX charge');
     if (!is2xx(answer.status)) return;
     const data = dataOf(answer.json);
@@ -479,8 +482,10 @@ export const refusePayOfPaidCharge = defineRule({
   name: 'refusePayOfPaidCharge',
   requirements: ['GW-PIXIN-PAY-NOT-PENDING-400'],
   codes: { 'pixin.paid-again': 'failure', 'pixin.pay-again-status': 'failure' },
+  relation: GATEWAY_STATES,
   judge(answer: Answer, v) {
     v.shows(answer.exchange);
+    if (answer.exchange.response) v.covers(pixChargeStateCell('paid'));
     if (is2xx(answer.status)) {
       return v.find('pixin.paid-again', { title: `paying an already paid charge answered ${answer.status}`, expected: 'HTTP 400 (charge no longer pending)', actual: `HTTP ${answer.status} ${show(answer.exchange.response?.body ?? '', 200)}` });
     }

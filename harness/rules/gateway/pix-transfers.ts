@@ -15,6 +15,7 @@ import { judgeStatus } from '../status.js';
 import { draftOf, endToEndIdProblem } from '../identifiers.js';
 import { timestampProblem } from '../time.js';
 import { defineRule } from '../rule.js';
+import { GATEWAY_STATES, transferStateCell } from './state-matrix.js';
 import { readPixKey } from './documents-keys.js';
 import { refuseInvalidRequestBody } from './errors.js';
 import { BELOW_MINIMUM, codedErrorMismatch, judgeUnknownResource, narrowedToSchema, verifyMoneyInCents, type Answer } from './fields.js';
@@ -399,6 +400,7 @@ export const ensureTransferCompleted = defineRule({
   name: 'ensureTransferCompleted',
   requirements: ['GW-PIXOUT-COMPLETE-200', 'GW-PIXOUT-COMPLETE-COMPLETED'],
   codes: { 'pixout.complete-status': 'failure', 'pixout.complete-state': 'failure', 'pixout.complete-e2e': 'failure', 'pixout.complete-e2e-layout': 'warning', 'pixout.completed-not-kept': 'failure' },
+  relation: GATEWAY_STATES,
   judge(observation: { case: 'answer'; answer: Answer; funding?: 'own' | 'shared' | 'pending' } | { case: 'lookup'; lookup: Answer; completion: Exchange }, v) {
     if (observation.case === 'lookup') {
       const { lookup } = observation;
@@ -411,6 +413,7 @@ export const ensureTransferCompleted = defineRule({
     const { answer } = observation;
     const funding = observation.funding ?? 'own';
     v.shows(answer.exchange);
+    if (answer.exchange.response) v.covers(transferStateCell(funding === 'pending' ? 'pending' : 'banking_processing'));
     const expected = funding === 'own' ? 200 : funding === 'shared' ? [200, 400] : ['2xx', '4xx'] as const;
     if (!judgeStatus(v, answer.exchange, expected, { unexpected: 'pixout.complete-status' }, `/complete of a ${funding === 'pending' ? 'pending' : 'banking_processing'} transfer`)) return;
     // a refusal the funding allows decides nothing
@@ -432,8 +435,10 @@ export const refuseCompletionOfCompleted = defineRule({
   name: 'refuseCompletionOfCompleted',
   requirements: ['GW-PIXOUT-COMPLETE-TWICE-400'],
   codes: { 'pixout.completed-again': 'failure', 'pixout.complete-again-status': 'failure' },
+  relation: GATEWAY_STATES,
   judge(answer: Answer, v) {
     v.shows(answer.exchange);
+    if (answer.exchange.response) v.covers(transferStateCell('completed'));
     if (is2xx(answer.status)) {
       return v.find('pixout.completed-again', { title: `completing an already completed transfer answered ${answer.status}`, expected: 'HTTP 400 (already completed or canceled)', actual: `HTTP ${answer.status} ${show(answer.exchange.response?.body ?? '', 200)}` });
     }

@@ -9,3 +9,4 @@ export * from './errors.js';
 export * from './environments.js';
 export * from './idempotency.js';
 export * from './isolation.js';
+export * from './state-matrix.js';

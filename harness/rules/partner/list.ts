@@ -13,6 +13,7 @@ import type { Exchange } from '../../core/exchange.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
 import { defineRule } from '../rule.js';
+import { PARTNER_REQUEST_ENUMS, requestEnumCell } from '../statuses.js';
 import { isRecord } from '../../core/json.js';
 import type { Json } from './charges.js';
 import type { ErrorAnswer } from './errors.js';
@@ -258,8 +259,11 @@ export const verifyOursListed = defineRule({
 });
 
 /**
- * "Optional query `status` filters by one of the charge states":
+ * "Optional query `status` filters by one of the charge states" (each state a cell of the request
+ * enums relation):
  * - `answer`: a filtered list answers 2xx;
+ * - `undocumented`: a value that is no charge state: "The answer to an undocumented value is not
+ *   shown": a 2xx (matching no charge) or a 4xx (422 the nearest documented meaning), never a 5xx;
  * - `filtered`: every item is in `state`; our charge in that state is listed (unless the list may be
  *   truncated); our charges in other states are not. A pending filter may show a lazily expired
  *   charge as expired ("detected lazily"): allowed.
@@ -267,8 +271,16 @@ export const verifyOursListed = defineRule({
 export const filterByStatus = defineRule({
   name: 'filterByStatus',
   requirements: ['PT-LIST-STATUS-FILTER'],
-  codes: { 'list.filter-status': 'failure', 'list.filter': 'failure', 'list.filter-missing': 'failure' },
-  judge(observation: { kind: 'answer'; answer: ErrorAnswer; state: string } | ({ kind: 'filtered'; state: string; ours: Readonly<Record<string, string | undefined>> } & ListSeen), v) {
+  codes: { 'list.filter-status': 'failure', 'list.filter': 'failure', 'list.filter-missing': 'failure', 'list.filter-undocumented-status': 'failure' },
+  relation: PARTNER_REQUEST_ENUMS,
+  judge(observation: { kind: 'answer'; answer: ErrorAnswer; state: string } | { kind: 'undocumented'; answer: ErrorAnswer; value: string } | ({ kind: 'filtered'; state: string; ours: Readonly<Record<string, string | undefined>> } & ListSeen), v) {
+    if (observation.kind === 'undocumented') {
+      // "The answer to an undocumented value is not shown": served (it matches no charge) or refused, 422 the nearest documented meaning
+      judgeStatus(v, observation.answer.exchange, ['2xx', 422, '4xx'], { unexpected: 'list.filter-undocumented-status' }, `GET /business/pix-charges?status=${observation.value} (no charge state)`);
+      return;
+    }
+    const cell = requestEnumCell('partner', 'GET /business/pix-charges', '?status', observation.state);
+    if (cell !== undefined) v.covers(cell);
     if (observation.kind === 'answer') {
       judgeStatus(v, observation.answer.exchange, '2xx', { unexpected: 'list.filter-status' }, `GET /business/pix-charges?status=${observation.state}`);
       return;

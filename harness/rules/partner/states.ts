@@ -20,6 +20,7 @@ import type { Json } from './charges.js';
 import { answerErrorsWithDetail, judgePartnerError, type Answer, type ErrorAnswer } from './errors.js';
 import { captureOnPay, keepAvailableReliable, merchantMove, entriesOf, type CaptureReading } from './finance.js';
 import type { LocatedList } from './list.js';
+import { CHARGE_STATE_MATRIX, chargeStateCell } from './state-matrix.js';
 
 export const CHARGE_STATES = ['pending', 'paid', 'expired', 'canceled'] as const;
 export type ChargeState = (typeof CHARGE_STATES)[number];
@@ -38,6 +39,11 @@ function judgeStateShown<C extends string>(v: Verdict<C>, seen: StateSeen, expec
   if (seen.state === expected) return;
   if (seen.answer.status === 0 || seen.answer.status === 429) return v.nothingToJudge();
   v.find(code, { title: `the charge is not ${expected} ${why}`, expected: `status "${expected}"`, actual: `HTTP ${seen.answer.status}, status ${show(seen.state)}`, exchanges: [seen.answer.exchange] });
+}
+
+/** Inside a judge of the states relation: the answer tried the cell `state` × `verb` (when it got one). */
+function coversAnswered(v: { covers(cell: string): void }, answer: Pick<Answer, 'exchange'>, state: string, verb: 'pay' | 'cancel'): void {
+  if (answer.exchange.response) v.covers(chargeStateCell(state, verb));
 }
 
 /**
@@ -63,14 +69,17 @@ export const confirmPendingCharge = defineRule({
   name: 'confirmPendingCharge',
   requirements: ['PT-CHARGE-PAY-CONFIRMS', 'PT-SANDBOX-SIMULATION'],
   codes: { 'pay.status': 'failure', 'pay.not-paid': 'failure', 'pay.no-winner': 'failure' },
+  relation: CHARGE_STATE_MATRIX,
   judge(observation: { kind: 'pay'; answer: Pick<Answer, 'status' | 'exchange'> } | { kind: 'state'; seen: StateSeen; why: string } | { kind: 'race'; answers: ReadonlyArray<Pick<Answer, 'status' | 'exchange'>> }, v) {
     if (observation.kind === 'pay') {
+      coversAnswered(v, observation.answer, 'pending', 'pay');
       judgeStatus(v, observation.answer.exchange, '2xx', { unexpected: 'pay.status' }, 'the sandbox pay of a pending charge');
       return;
     }
     v.decides('PT-CHARGE-PAY-CONFIRMS');
     if (observation.kind === 'state') return judgeStateShown(v, observation.seen, 'paid', 'pay.not-paid', observation.why);
     const { answers } = observation;
+    for (const a of answers) coversAnswered(v, a, 'pending', 'pay');
     if (answers.some((a) => a.status === 429 || a.status === 0)) return v.nothingToJudge();
     if (answers.some((a) => is2xx(a.status))) return;
     v.find('pay.no-winner', { title: 'no concurrent pay of a pending charge succeeded', expected: 'one pay confirms the charge', actual: `statuses ${answers.map((a) => a.status).join(', ')}`, exchanges: answers.map((a) => a.exchange) });
@@ -86,8 +95,10 @@ export const cancelPendingCharge = defineRule({
   name: 'cancelPendingCharge',
   requirements: ['PT-CHARGE-CANCEL-PENDING'],
   codes: { 'cancel.status': 'failure', 'cancel.not-canceled': 'failure' },
+  relation: CHARGE_STATE_MATRIX,
   judge(observation: { kind: 'cancel'; answer: Pick<Answer, 'status' | 'exchange'> } | { kind: 'state'; seen: StateSeen; why: string }, v) {
     if (observation.kind === 'cancel') {
+      coversAnswered(v, observation.answer, 'pending', 'cancel');
       judgeStatus(v, observation.answer.exchange, '2xx', { unexpected: 'cancel.status' }, 'the cancel of a pending charge');
       return;
     }
@@ -95,26 +106,56 @@ export const cancelPendingCharge = defineRule({
   },
 });
 
+/** A posting naming the charge that undoes another of its postings moving the charge's whole amount: every entry mirrored (same account and amount, the other direction). */
+function reversalOf(r: CaptureReading): { undone: Json; reversal: Json } | undefined {
+  const lines = (p: Json, flip: boolean): string => entriesOf(p).map((e) => `${String(e.account_code)}/${flip ? (e.direction === 'debit' ? 'credit' : e.direction === 'credit' ? 'debit' : String(e.direction)) : String(e.direction)}/${String(e.amount_cents)}`).sort().join(',');
+  for (const undone of r.mine) {
+    if (!entriesOf(undone).some((e) => e.amount_cents === r.amount)) continue;
+    const reversal = r.mine.find((p) => p !== undone && entriesOf(p).length > 0 && lines(p, true) === lines(undone, false));
+    if (reversal) return { undone, reversal };
+  }
+  return undefined;
+}
+
 /**
  * "Cancel from paid, expired or canceled answers 409." (with the Errors body `{detail}`):
  * - `cancel`: a cancel of a charge in `state` answers 409 (PT-CHARGE-CANCEL-EXPIRED-409 for an expired
  *   one: a timer);
  * - `state`: a charge past expires_at stays expired after the cancel attempt;
  * - `race`: a cancel racing a pay answers 2xx (it won) or 409 (it lost); a 2xx while the charge
- *   ended paid is a cancel of a paid charge that was not refused.
+ *   ended paid is a cancel of a paid charge that was not refused;
+ * - `ledger`: the ledger window around a refused cancel of a paid charge: a posting naming the charge
+ *   that mirrors its capture (every entry reversed, the whole amount) is the cancel applied as a
+ *   refund while answering that it was refused. Other postings naming it (a settlement, a reserve
+ *   release) are not a cancel and are not judged.
  */
 export const refuseCancelUnlessPending = defineRule({
   name: 'refuseCancelUnlessPending',
   requirements: ['PT-CHARGE-CANCEL-409', 'PT-CHARGE-CANCEL-EXPIRED-409'],
-  codes: { 'cancel.not-409': 'failure', 'cancel.expired-canceled': 'failure', 'cancel.accepted-when-paid': 'failure' },
+  codes: { 'cancel.not-409': 'failure', 'cancel.expired-canceled': 'failure', 'cancel.accepted-when-paid': 'failure', 'cancel.refused-but-reversed': 'failure' },
   uses: [answerErrorsWithDetail],
-  judge(observation: { kind: 'cancel'; answer: ErrorAnswer; state: 'paid' | 'canceled' | 'expired' } | { kind: 'state'; seen: StateSeen } | { kind: 'race'; cancel: ErrorAnswer; finalState: unknown }, v) {
+  relation: CHARGE_STATE_MATRIX,
+  judge(observation: { kind: 'cancel'; answer: ErrorAnswer; state: 'paid' | 'canceled' | 'expired' } | { kind: 'state'; seen: StateSeen } | { kind: 'race'; cancel: ErrorAnswer; finalState: unknown } | { kind: 'ledger'; cancel: Pick<Answer, 'status' | 'exchange'>; reading: CaptureReading }, v) {
+    if (observation.kind === 'ledger') {
+      const { cancel, reading } = observation;
+      if (is2xx(cancel.status) || reading.fresh === undefined) return v.nothingToJudge();
+      v.decides('PT-CHARGE-CANCEL-409');
+      const reversed = reversalOf(reading);
+      if (!reversed) return;
+      return v.find('cancel.refused-but-reversed', {
+        title: `the cancel of paid charge ${reading.charge.id} answered ${cancel.status}, yet its capture was reversed in the ledger`,
+        expected: 'a refused cancel changes nothing: the paid charge keeps its capture ("Cancel from paid … answers 409"; paid is terminal)',
+        actual: `posting ${show(reversed.reversal.id)} (${show(reversed.reversal.event_type)}) mirrors capture posting ${show(reversed.undone.id)}`,
+        exchanges: [cancel.exchange, ...reading.exchanges],
+      });
+    }
     if (observation.kind === 'state') {
       v.decides('PT-CHARGE-CANCEL-EXPIRED-409');
       return judgeStateShown(v, observation.seen, 'expired', 'cancel.expired-canceled', 'after a cancel attempt past expires_at');
     }
     v.decides(observation.kind === 'cancel' && observation.state === 'expired' ? 'PT-CHARGE-CANCEL-EXPIRED-409' : 'PT-CHARGE-CANCEL-409');
     if (observation.kind === 'cancel') {
+      coversAnswered(v, observation.answer, observation.state, 'cancel');
       judgePartnerError(v, observation.answer, 409, { unexpected: 'cancel.not-409' }, `the cancel of a ${observation.state} charge`);
       return;
     }
@@ -136,8 +177,12 @@ export const keepPaidTerminal = defineRule({
   name: 'keepPaidTerminal',
   requirements: ['PT-STATE-PAID-TERMINAL'],
   codes: { 'paid-terminal.pay-accepted': 'warning', 'paid-terminal.pay-status': 'failure', 'paid-terminal.changed': 'failure' },
+  relation: CHARGE_STATE_MATRIX,
   judge(observation: { kind: 'pay'; answer: Pick<Answer, 'status' | 'exchange'> } | { kind: 'state'; seen: StateSeen; why: string }, v) {
-    if (observation.kind === 'pay') return judgeRefusedPay(v, observation.answer, 'paid', { accepted: 'paid-terminal.pay-accepted', status: 'paid-terminal.pay-status' });
+    if (observation.kind === 'pay') {
+      coversAnswered(v, observation.answer, 'paid', 'pay');
+      return judgeRefusedPay(v, observation.answer, 'paid', { accepted: 'paid-terminal.pay-accepted', status: 'paid-terminal.pay-status' });
+    }
     judgeStateShown(v, observation.seen, 'paid', 'paid-terminal.changed', observation.why);
   },
 });
@@ -164,6 +209,7 @@ export const moveOnceFromPending = defineRule({
     'one-transition.pay-ignored': 'warning',
     'one-transition.listed-twice': 'failure',
   },
+  relation: CHARGE_STATE_MATRIX,
   judge(
     observation:
       | { kind: 'pay'; answer: Pick<Answer, 'status' | 'exchange'>; state: 'canceled' }
@@ -174,6 +220,7 @@ export const moveOnceFromPending = defineRule({
   ) {
     switch (observation.kind) {
       case 'pay':
+        coversAnswered(v, observation.answer, observation.state, 'pay');
         return judgeRefusedPay(v, observation.answer, observation.state, { accepted: 'one-transition.pay-accepted', status: 'one-transition.pay-status' });
       case 'state':
         return judgeStateShown(v, observation.seen, observation.expected, 'one-transition.state', observation.why);
@@ -212,8 +259,12 @@ export const refusePayAfterExpiry = defineRule({
   name: 'refusePayAfterExpiry',
   requirements: ['PT-CHARGE-PAY-AFTER-EXPIRY'],
   codes: { 'expired-pay.accepted': 'warning', 'expired-pay.status': 'failure', 'expired-pay.not-expired': 'failure' },
+  relation: CHARGE_STATE_MATRIX,
   judge(observation: { kind: 'pay'; answer: Pick<Answer, 'status' | 'exchange'> } | { kind: 'state'; seen: StateSeen }, v) {
-    if (observation.kind === 'pay') return judgeRefusedPay(v, observation.answer, 'past expires_at', { accepted: 'expired-pay.accepted', status: 'expired-pay.status' });
+    if (observation.kind === 'pay') {
+      coversAnswered(v, observation.answer, 'expired', 'pay');
+      return judgeRefusedPay(v, observation.answer, 'past expires_at', { accepted: 'expired-pay.accepted', status: 'expired-pay.status' });
+    }
     judgeStateShown(v, observation.seen, 'expired', 'expired-pay.not-expired', 'after a pay attempt past expires_at');
   },
 });
