@@ -120,6 +120,13 @@ describe('honourPixChargeRequest: splits ("sum over all entries must not exceed 
     expect(found(split([{ percentage: 10 }], 'unknown', 200))).toEqual(['warning:pixin.split-unknown-accepted']);
     expect(found(split([{ percentage: 10 }], 'unknown', 422))).toEqual([]);
   });
+  it('fails a split percentage that is no number ("percentage | number") when it is accepted, whatever it reads as', () => {
+    const typed = (status: number) => honourPixChargeRequest.judge({ case: 'breaks', path: 'splits.0.percentage', kind: 'wrong-type', what: 'a split percentage sent as "10"', answer: answer(status, status < 300 ? envelope({ id: 'c1' }) : { success: false, message: 'splits[0].percentage: must be a number' }) });
+    expect(found(typed(200))).toEqual(['failure:pixin.invalid-accepted']);
+    expect(found(typed(400))).toEqual([]);
+    expect(found(typed(422))).toEqual([]);
+    expect(own(typed(400))).toEqual(['GW-PIXIN-SPLIT-SUM', 'GW-PIXIN-CREATE-400']);
+  });
 });
 
 describe('honourPixChargeRequest: open values', () => {

@@ -320,10 +320,19 @@ check(
       [{ email, percentage: 100.01 }],
       [{ email, percentage: 50 }, { email, percentage: 50.01 }],
     ];
+    // "percentage | number": a percentage that is no number breaks the Split row, whatever it reads as
+    const wrongTyped: { percentage: unknown; what: string }[] = [
+      { percentage: '10', what: 'a split percentage sent as the string "10"' },
+      { percentage: true, what: 'a split percentage sent as true' },
+    ];
     // fresh charges, independent: sent together, judged in order
-    const fixedAnswers = await t.all(fixed, (splits) => gw.createPixCharge(pixChargeBody({ splits })));
+    const bodies: unknown[] = [...fixed.map((splits) => pixChargeBody({ splits })), ...wrongTyped.map((w) => ({ ...pixChargeBody(), splits: [{ email, percentage: w.percentage }] }))];
+    const answers = await t.all(bodies, (body) => gw.createPixCharge(body));
     for (const [k, splits] of fixed.entries()) {
-      t.judge(honourPixChargeRequest, { case: 'split', split: { splits, recipient: 'company' }, what: `splits ${show(splits.map((s) => s.percentage))}`, answer: fixedAnswers[k] as ApiResponse });
+      t.judge(honourPixChargeRequest, { case: 'split', split: { splits, recipient: 'company' }, what: `splits ${show(splits.map((s) => s.percentage))}`, answer: answers[k] as ApiResponse });
+    }
+    for (const [k, w] of wrongTyped.entries()) {
+      t.judge(honourPixChargeRequest, { case: 'breaks', path: 'splits.0.percentage', kind: 'wrong-type', what: w.what, answer: answers[fixed.length + k] as ApiResponse });
     }
     await t.property('split scenarios', splitScenario({ recipientEmail: email, maxEntries: 5 }), async (s, it) => {
       const r = await it.gateway().createPixCharge(pixChargeBody({ splits: s.splits }));

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../../harness/run/check.js';
-import type { RunTools } from '../../harness/run/check.js';
+import type { CheckTools, RunTools } from '../../harness/run/check.js';
 import type { ApiResponse, TransferRequest } from '../../harness/http/gateway-client.js';
 import { show } from '../../harness/rules/judgement.js';
 import {
@@ -28,6 +28,7 @@ import {
 import { answerErrorsInDocumentedShape } from '../../harness/rules/gateway/errors.js';
 import { boundaryAmounts, idempotencyScenario, malformedPixKey, malformedPixKeyCases, MALFORMED_PIX_KEY_KINDS, PIX_KEY_KINDS, pixKey, validAmount, asciiTextOfLength } from '../../generators/index.js';
 import { balanceCents, dataOf, fundSandbox, is2xx, MOVES_MONEY, transferBody } from './webhook-steps.js';
+import { readPixBalance } from './support.js';
 
 const AREA = 'PIX transfers';
 
@@ -306,6 +307,35 @@ check('unknown transfers: lookup and complete answer 404 NOT_FOUND', {
   t.judge(answerUnknownTransfer, { route: 'complete', id: completeId, answer: complete });
 });
 
+/**
+ * An uncovered /complete of a SMALL transfer, for a target where the R$ 10 million one cannot be
+ * exercised (refused at creation: maximum amounts are not shown; held: manual review is not shown).
+ * It runs in the other sandbox account, which no check funds much, so an amount just above its
+ * balance stays under such limits. A concurrent credit may still cover it: a 2xx decides only when it
+ * leaves the balance negative (case balance-after). After a refusal, the lookup shows a state other
+ * than completed (and, like every answer, a status the spec lists). False when it could not run.
+ */
+async function completeJustAboveOtherBalance(t: CheckTools): Promise<boolean> {
+  if (!t.target.gateway?.other) return false;
+  const other = t.gateway('other');
+  const before = await readPixBalance(other);
+  if (before.cents === undefined) return false;
+  const amount = Math.max(before.cents, 0) + 100;
+  const body = transferBody(amount);
+  const created = await other.createTransfer(body);
+  t.judge(honourTransferRequest, { case: 'valid', body, answer: created });
+  const id = dataOf(created)?.id;
+  if (!is2xx(created) || typeof id !== 'string' || dataOf(created)?.status !== 'banking_processing') return false;
+  const complete = await other.completeTransfer(id);
+  const after = await readPixBalance(other);
+  t.judge(refuseUncoveredCompletion, { case: 'balance-after', answer: complete, amount, before: before.cents, after: after.cents, afterExchange: after.response.exchange });
+  t.run.note(`the other sandbox account: a transfer of ${amount} cents over a balance of ${before.cents}: /complete HTTP ${complete.status}`);
+  if (is2xx(complete)) return true;
+  const lookup = await other.getTransfer(id);
+  t.judge(refuseUncoveredCompletion, { case: 'lookup', lookup, amount, completion: complete.exchange });
+  return true;
+}
+
 check('complete is refused when the sandbox balance does not cover the amount', {
   id: 'gateway.pixout.complete-requires-balance', api: 'gateway', area: AREA, severity: 'critical',
   rules: [...MOVES_MONEY, honourTransferRequest, refuseUncoveredCompletion],
@@ -323,8 +353,11 @@ check('complete is refused when the sandbox balance does not cover the amount', 
   if (!is2xx(created) || typeof id !== 'string') {
     // maximum amounts are not shown: refusing a R$ 10 million transfer at creation is the target's right
     t.judge(honourTransferRequest, { case: 'open', row: 'amount', what: `an amount of ${amount} cents (maximum amounts: not shown)`, answer: created });
+    if (await completeJustAboveOtherBalance(t)) return;
     return t.notRun('gateway', `the target refused a transfer of ${amount} cents at creation (HTTP ${created.status}); maximum amounts are not shown, so complete-without-balance could not be exercised`);
   }
+  // held for manual review ("no manual review | banking_processing"): its /complete says nothing of the balance
+  if (dataOf(created)?.status !== 'banking_processing') await completeJustAboveOtherBalance(t);
   const complete = await gw.completeTransfer(id);
   // the status is not stated: any 4xx passes (400 'incompatible state' expected); completing fails
   t.judge(refuseUncoveredCompletion, { case: 'answer', answer: complete, amount, balance });

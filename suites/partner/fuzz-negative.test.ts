@@ -126,6 +126,8 @@ check(
       ['scheme only', 'Bearer'],
       ['key without scheme', key],
       ['Basic scheme with the key', `Basic ${key}`],
+      // another scheme whose name ends in "Bearer": the credentials are not a Bearer key
+      ['the key under a scheme ending in Bearer', `XBearer ${key}`],
       ['unknown ak_test_ key', `Bearer ak_test_${'0'.repeat(24)}`],
       ['truncated key', `Bearer ${key.slice(0, -3)}`],
       ['garbage', 'Bearer not-a-key'],
