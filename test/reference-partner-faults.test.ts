@@ -319,6 +319,12 @@ const PROBES: Record<PartnerFaultName, Probe> = {
       return Number((await finance(h)).available_cents) > 10_000;
     },
   },
+  'pt-capture-debits-available': {
+    deviates: async (h) => {
+      await pay(h, (await h.create({ amount_cents: 10_000 })).id);
+      return Number((await finance(h)).available_cents) < 0;
+    },
+  },
   'pt-finance-over-50': {
     deviates: async (h) => {
       const charges = await Promise.all(Array.from({ length: 51 }, () => h.create({ amount_cents: 100 })));

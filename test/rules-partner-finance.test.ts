@@ -199,6 +199,16 @@ describe('a capture as conservation of money', () => {
     // the balance doubled by one confirmation: more than the charge brought in
     expect(severities(judged({ available: 119_802, postings: [capture([entry('x', 'debit', G), entry('y', 'credit', 9_901), entry('z', 'credit', 99)])] }))).toEqual(['finance.balance-unexplained:warning']);
   });
+  it('fails a capture that lowers the balances (PT-FIN-CAPTURE-NO-LOSS: no reading lets money received lower them)', () => {
+    const fee = capture([entry('x', 'debit', G), entry('y', 'credit', 9_901), entry('z', 'credit', 99)]);
+    // a sign error: the posting is right, available falls by the net
+    expect(severities(judged({ available: 90_099, postings: [fee] }))).toEqual(['finance.balance-fell:failure']);
+    expect(judged({ available: 90_099, postings: [fee] }).findings.map((f) => f.requirements)).toEqual([['PT-FIN-CAPTURE-NO-LOSS']]);
+    // a fall other new postings of the window could explain is not judged a loss
+    expect(severities(judged({ available: 99_960, postings: [posting('other', 50), fee] }))).not.toContain('finance.balance-fell:failure');
+    // money moved from available to the reserve is still the merchant's
+    expect(severities(judged({ available: 95_000, reserve: 15_000, postings: [fee] }))).not.toContain('finance.balance-fell:failure');
+  });
   it('reports a stale balance, with or without a posting', () => {
     expect(severities(judged({ available: 100_000, postings: [split] }))).toEqual(['finance.balance-stale:warning']);
     expect(severities(judged({ available: 100_000, postings: [] }))).toEqual(['finance.no-capture:warning', 'finance.balance-stale:warning']);

@@ -107,6 +107,8 @@ const DEFINED_FAULTS = [
   partnerFault({ name: 'pt-available-balance-stale', tier: 'quick', requirements: ['PT-FIN-AVAILABLE-RELIABLE'],
     intent: 'a capture is posted but available_cents does not move',
     strict: 'what a capture looks like in the statement, and when captured money becomes available, are not defined' }),
+  partnerFault({ name: 'pt-capture-debits-available', tier: 'quick', requirements: ['PT-FIN-CAPTURE-NO-LOSS'],
+    intent: 'a sign error: the capture posting is right, but available_cents falls by the credited net amount' }),
   partnerFault({ name: 'pt-available-balance-doubled', tier: 'quick', requirements: ['PT-FIN-AVAILABLE-RELIABLE'],
     intent: 'available_cents rises by twice the credited net amount',
     strict: 'what a capture looks like in the statement, and when captured money becomes available, are not defined' }),

@@ -94,7 +94,8 @@ export function postCapture(ledger: Ledger, charge: PixChargeView, faults: Partn
   if (faults.has('pt-available-balance-stale')) return;
   // fault pt-available-credited-gross: the posting splits the fee (and any reserve) off, the balance ignores it
   const credited = faults.has('pt-available-credited-gross') ? charge.amount_cents : net - withheld;
-  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * (net - withheld) : credited;
+  // fault pt-capture-debits-available: a sign error, the capture lowers the balance
+  ledger.availableCents += faults.has('pt-available-balance-doubled') ? 2 * (net - withheld) : faults.has('pt-capture-debits-available') ? -credited : credited;
   if (!faults.has('pt-available-credited-gross')) ledger.reserveCents += withheld;
 }
 

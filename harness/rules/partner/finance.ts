@@ -401,9 +401,12 @@ export const captureOnPay = defineRule({
  * withheld into reserve_cents ("held in risk reserve, if applicable"), plus fees, whatever the
  * accounts are called. Fees are not shown, nor when captured money becomes available, nor whether a
  * reserve applies; so, on the service's own balances and postings:
- * - the merchant's money (available + reserve) never moves by more than the charge brought in, nor
- *   falls, beyond what the other new postings of the window could explain (their volume): failure
- *   (money from nowhere: `finance.balance-unexplained`);
+ * - the merchant's money (available + reserve) never falls beyond what the other new postings of the
+ *   window could explain (their volume): no reading of "reliable", of fees or of when money becomes
+ *   available lets money received lower it (`finance.balance-fell`, PT-FIN-CAPTURE-NO-LOSS, a
+ *   failure);
+ * - nor moves up by more than the charge brought in (money from nowhere:
+ *   `finance.balance-unexplained`; earlier captures becoming available could show there);
  * - in a quiet window (no other new posting) where the capture's postings are visible, the balance
  *   moves as they say: available (or available plus reserve, a reserve held outside the ledger) moves
  *   by what they sent to one account. A move no account of the postings shows (the gross credited
@@ -413,12 +416,12 @@ export const captureOnPay = defineRule({
  *   `finance.balance-stale`.
  * Concurrent confirmations that moved more than one capture's worth are a double capture
  * ({@link neverCaptureTwice}, states.ts), not judged here. The catalogue marks the sentence ambiguous
- * (PT-FIN-AVAILABLE-RELIABLE, latitude: warning): every finding is reported as a warning.
+ * (PT-FIN-AVAILABLE-RELIABLE, latitude: warning): every finding but the fall is reported as a warning.
  */
 export const keepAvailableReliable = defineRule({
   name: 'keepAvailableReliable',
-  requirements: ['PT-FIN-AVAILABLE-RELIABLE'],
-  codes: { 'finance.balance-unexplained': 'failure', 'finance.balance-off-ledger': 'warning', 'finance.balance-stale': 'warning' },
+  requirements: ['PT-FIN-AVAILABLE-RELIABLE', 'PT-FIN-CAPTURE-NO-LOSS'],
+  codes: { 'finance.balance-fell': 'failure', 'finance.balance-unexplained': 'failure', 'finance.balance-off-ledger': 'warning', 'finance.balance-stale': 'warning' },
   judge(r: CaptureReading, v) {
     const moved = merchantMove(r);
     const available = r.availableMove;
@@ -428,12 +431,10 @@ export const keepAvailableReliable = defineRule({
     v.shows(...r.exchanges);
     const reserveText = r.reserveMove ? `, reserve_cents ${r.reserveMove >= 0 ? '+' : ''}${r.reserveMove}` : '';
     const actual = `available_cents ${available >= 0 ? '+' : ''}${available}${reserveText}${others > 0 ? ` (other new postings moved up to ${others} cents)` : ''}`;
-    if (moved > r.amount + others || moved < -others) {
-      return v.find('finance.balance-unexplained', {
-        title: moved > r.amount + others ? `the balances rose by more than charge ${r.charge.id} brought in` : 'the balances fell after a capture',
-        expected: `available + reserve to rise by at most the ${r.amount} cents captured (less any fee)${others > 0 ? `, ± ${others} cents of other postings` : ''}`,
-        actual,
-      });
+    const expected = `available + reserve to rise by at most the ${r.amount} cents captured (less any fee)${others > 0 ? `, ± ${others} cents of other postings` : ''}`;
+    if (moved < -others) return v.find('finance.balance-fell', { requirements: ['PT-FIN-CAPTURE-NO-LOSS'], title: `the balances fell after charge ${r.charge.id} was captured`, expected, actual });
+    if (moved > r.amount + others) {
+      return v.find('finance.balance-unexplained', { requirements: ['PT-FIN-AVAILABLE-RELIABLE'], title: `the balances rose by more than charge ${r.charge.id} brought in`, expected, actual });
     }
     if (others > 0) return;
     const destinations = r.mine.length > 0 ? captureDestinations(r.mine) : undefined;
