@@ -416,6 +416,15 @@ const PROBES: Probe[] = [
     },
   },
   {
+    fault: 'gw-timestamps-utc-labelled-brasilia',
+    async observe(ctx) {
+      const id = await newTransfer(ctx, 100);
+      const before = Date.now();
+      const createdAt = pick((await call(ctx.base, 'GET', `/api/v1/pix/out/pixkey/${id}`, { token: ctx.tokens.sandbox })).body, 'data.createdAt');
+      return typeof createdAt === 'string' && Date.parse(createdAt) - before > 60 * 60_000;
+    },
+  },
+  {
     fault: 'gw-paid-event-own-end-to-end-id',
     async observe(ctx) {
       const { path } = await hook(ctx, ['transaction_paid']);

@@ -12,6 +12,7 @@ import {
   refuseUncoveredCompletion,
   verifyTransferLookupFields,
 } from '../harness/rules/gateway/pix-transfers.js';
+import { instantOf } from '../harness/rules/time.js';
 import { answer, found } from './rules-gateway-fixtures.js';
 
 const data = (d: Record<string, unknown>) => ({ success: true, message: 'ok', data: d });
@@ -161,6 +162,23 @@ describe('lookups', () => {
     expect(found(done)).toEqual(['failure:pixout.lookup-e2e']);
     expect(done.findings[0]?.requirements).toEqual(['GW-PIXOUT-ENDTOEND-COMPLETED']);
     expect(found(verifyTransferLookupFields.judge(answer(200, transfer({ status: 'completed', createdAt: at, updatedAt: at, processedAt: at, endToEndId: 'e2e-1' }))))).toEqual(['warning:pixout.lookup-e2e-layout']);
+  });
+  it('verifyTransferLookupFields: a timestamp hours after the answer showing it fails, in any zone; drift and zone-less values pass', () => {
+    const dated = (d: Record<string, unknown>, date = 'Sun, 22 Nov 2026 12:00:00 GMT') => {
+      const a = answer(200, transfer(d));
+      if (a.exchange.response) a.exchange.response.headers['date'] = date;
+      return a;
+    };
+    // 12:00 UTC written with the -03:00 offset applied the wrong way: 15:00-03:00 is 18:00 UTC
+    expect(found(verifyTransferLookupFields.judge(dated({ createdAt: '2026-11-22T15:00:00-03:00', updatedAt: '2026-11-22T09:00:00-03:00' })))).toEqual(['failure:pixout.timestamp-future']);
+    // the same instant in any zone, a created time long ago, and clock drift within 15 minutes pass
+    expect(found(verifyTransferLookupFields.judge(dated({ createdAt: '2026-11-22T09:00:00-03:00', updatedAt: '2026-11-22T12:14:00Z' })))).toEqual([]);
+    expect(found(verifyTransferLookupFields.judge(dated({ createdAt: '2025-01-01T00:00:00+09:00', updatedAt: '2026-11-22T12:00:00.999+00:00' })))).toEqual([]);
+    // no zone (local time) or "-00:00" name no instant; no Date header: nothing to compare
+    expect(found(verifyTransferLookupFields.judge(dated({ createdAt: '2026-11-22T18:00:00', updatedAt: '2026-11-22T18:00:00-00:00' })))).toEqual([]);
+    expect(found(verifyTransferLookupFields.judge(answer(200, transfer({ createdAt: '2099-01-01T00:00:00Z', updatedAt: '2099-01-01T00:00:00Z' }))))).toEqual([]);
+    expect(instantOf('2026-11-22T09:00:00-03:00')).toBe(Date.UTC(2026, 10, 22, 12));
+    expect(instantOf('20261122T1200+0130')).toBe(Date.UTC(2026, 10, 22, 10, 30));
   });
   it('answerUnknownTransfer: 404 {error: NOT_FOUND} passes the lookup; another body fails it; /complete any 404', () => {
     expect(found(answerUnknownTransfer.judge({ route: 'lookup', id: 'x1', answer: answer(404, { error: 'NOT_FOUND', message: 'no' }) }))).toEqual([]);

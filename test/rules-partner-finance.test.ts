@@ -45,6 +45,15 @@ describe('returnFinanceStatement', () => {
 describe('verifyStatementFields', () => {
   it('accepts a conforming statement (reserve absent or null too, ISO 8601 in any form)', () => {
     expect(conforms(shape(statement(10, [posting('a', 5, { created_at: '20261122T100000Z' })])))).toBe(true);
+    // a posting dated hours after the statement showing it (a zone offset applied the wrong way) fails; drift passes
+    const dated = (created: string) => {
+      const json = statement(10, [posting('a', 5, { created_at: created })]);
+      const exchange = answer(200, json).exchange;
+      if (exchange.response) exchange.response.headers['date'] = 'Sun, 22 Nov 2026 12:00:00 GMT';
+      return verifyStatementFields.judge({ json, exchange });
+    };
+    expect(codes(dated('2026-11-22T15:00:00-03:00'))).toEqual(['finance.created-at-future']);
+    expect(conforms(dated('2026-11-22T09:10:00-03:00'))).toBe(true);
     expect(conforms(shape({ ...statement(10, []), reserve_cents: null }))).toBe(true);
     const { reserve_cents: _none, ...withoutReserve } = statement(10, []);
     expect(conforms(shape(withoutReserve))).toBe(true);

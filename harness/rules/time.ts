@@ -87,6 +87,49 @@ export function timestampProblem(value: unknown, options: { utc?: boolean; subje
   };
 }
 
+/**
+ * The instant an ISO 8601 date-time names (milliseconds since the epoch), or undefined when it names
+ * none: not a date-time, no zone designator (local time) or `-00:00` (RFC 3339's "offset unknown").
+ */
+export function instantOf(value: unknown): number | undefined {
+  const parts = typeof value === 'string' ? parseIsoDateTime(value) : undefined;
+  if (!parts || parts.zone === undefined || /^-00(?::?00)?$/.test(parts.zone)) return undefined;
+  const zone = parts.zone === 'Z' ? 0 : (parts.zone.startsWith('-') ? -1 : 1) * (Number(parts.zone.slice(1, 3)) * 60 + (parts.zone.length > 3 ? Number(parts.zone.slice(-2)) : 0));
+  return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, Math.min(parts.second, 59)) - zone * 60_000;
+}
+
+/**
+ * How the service's own clocks may disagree: a timestamp it writes against the Date header of the
+ * answer that shows it (whole seconds, another machine's clock). A time-zone mistake is hours.
+ */
+export const CLOCK_TOLERANCE_MS = 15 * 60_000;
+
+/**
+ * How far a timestamp lies after the answer that shows it, by the service's own clock (the answer's
+ * Date header), in milliseconds; undefined when the answer carries no Date or the value names no
+ * instant. A resource's createdAt, updatedAt or processedAt cannot name a time after an answer that
+ * already shows it, whatever zone it is written in: more than {@link CLOCK_TOLERANCE_MS} ahead is a
+ * time-zone offset applied the wrong way (e.g. 15:00-03:00 written for 12:00 UTC).
+ */
+export function aheadOfAnswer(value: unknown, exchange: Exchange | undefined): number | undefined {
+  const date = exchange?.response?.headers['date'];
+  const answered = date === undefined ? Number.NaN : Date.parse(date);
+  const instant = instantOf(value);
+  if (Number.isNaN(answered) || instant === undefined) return undefined;
+  return instant - answered;
+}
+
+/** A finding draft for a timestamp after the answer showing it (see {@link aheadOfAnswer}), or undefined. */
+export function futureStampProblem(value: unknown, exchange: Exchange | undefined, subject: string): Pick<FindingDraft, 'title' | 'expected' | 'actual'> | undefined {
+  const ahead = aheadOfAnswer(value, exchange);
+  if (ahead === undefined || ahead <= CLOCK_TOLERANCE_MS) return undefined;
+  return {
+    title: `${subject} names a time after the answer that shows it`,
+    expected: `an instant no later than the answer's Date (${exchange?.response?.headers['date'] ?? ''}), give or take ${CLOCK_TOLERANCE_MS / 60_000} minutes of clock drift, in any zone`,
+    actual: `${show(value)}: ${(ahead / 3_600_000).toFixed(2)} hours after it (a zone offset applied the wrong way?)`,
+  };
+}
+
 /** The rows whose sentence is a timestamp format, and whether the row says UTC. */
 const TIMESTAMP_ROWS = {
   /** partner "PIX charge": "expires_at | string | ISO 8601 UTC", "created_at | string | ISO 8601 UTC" */

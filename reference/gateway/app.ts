@@ -85,7 +85,8 @@ export function createGatewayApp(options: GatewayOptions): GatewayApp {
   }, p);
   const deps: GatewayDeps = {
     store, faults, locks: new KeyedMutex(), webhooks, companies: COMPANY_EMAILS, personality: p,
-    time: (iso) => formatTimestamp(iso, timestampStyle),
+    // fault gw-timestamps-utc-labelled-brasilia: the UTC wall clock with the Brasília offset appended
+    time: (iso) => (faults.has('gw-timestamps-utc-labelled-brasilia') ? formatTimestamp(iso, { ...timestampStyle, offset: 'Z' }).replace(/Z$/, '-03:00') : formatTimestamp(iso, timestampStyle)),
   };
   const authenticator = new Authenticator(options.tokenTtlMs, faults, p);
 

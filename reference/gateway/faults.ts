@@ -140,4 +140,5 @@ export const GATEWAY_FAULTS: FaultSpec[] = [
   fault('gw-pixout-lookup-pixkey-masked', ['GW-PIXOUT-RESP-PIXKEY'], 'the transfer lookup masks the destination key the way statements mask documents (529******25): the creation answer shows it whole'),
   fault('gw-paid-event-own-end-to-end-id', ['GW-EVT-TXN-PAYLOAD'], "the transaction event builder stamps an end-to-end id of its own instead of the payment's: transaction_paid carries another endToEndId than /pay answered"),
   fault('gw-transfer-event-amount-whole-reais', ['GW-EVT-TRANSFER-PAYLOAD'], "transfer events fill their amount from the ledger's reais column, rounded to an integer (R$ 10.05 is sent as 10): an integer, but none of the transfer's amounts in cents"),
+  fault('gw-timestamps-utc-labelled-brasilia', ['GW-PIXOUT-TIMESTAMPS-ISO'], 'timestamps take the UTC wall clock and append the Brasília offset: 12:00 UTC is written 12:00-03:00, an instant three hours ahead (valid ISO 8601, every path agreeing)'),
 ];

@@ -13,7 +13,7 @@ import type { RequirementId } from '../finding.js';
 import { show } from '../judgement.js';
 import { judgeStatus } from '../status.js';
 import { draftOf, endToEndIdProblem } from '../identifiers.js';
-import { timestampProblem } from '../time.js';
+import { futureStampProblem, timestampProblem } from '../time.js';
 import { defineRule } from '../rule.js';
 import { GATEWAY_STATES, transferStateCell } from './state-matrix.js';
 import { readPixKey } from './documents-keys.js';
@@ -351,7 +351,7 @@ export const answerTransferLookup = defineRule({
 export const verifyTransferLookupFields = defineRule({
   name: 'verifyTransferLookupFields',
   requirements: ['GW-PIXOUT-TIMESTAMPS-ISO', 'GW-PIXOUT-ENDTOEND-COMPLETED'],
-  codes: { 'pixout.timestamp': 'failure', 'pixout.timestamp-spaced': 'warning', 'pixout.lookup-e2e': 'failure', 'pixout.lookup-e2e-layout': 'warning' },
+  codes: { 'pixout.timestamp': 'failure', 'pixout.timestamp-spaced': 'warning', 'pixout.timestamp-future': 'failure', 'pixout.lookup-e2e': 'failure', 'pixout.lookup-e2e-layout': 'warning' },
   judge(answer: Answer, v) {
     const data = dataOf(answer.json);
     if (!is2xx(answer.status) || !data) return v.nothingToJudge();
@@ -362,6 +362,9 @@ export const verifyTransferLookupFields = defineRule({
       if (field === 'processedAt' && !completed && (data[field] === undefined || data[field] === null)) continue;
       const problem = timestampProblem(data[field], { subject: `data.${field}` });
       if (problem) v.find(problem.kind === 'space-separator' ? 'pixout.timestamp-spaced' : 'pixout.timestamp', { ...draftOf(problem), pointer: `/data/${field}`, exchanges: [answer.exchange], requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] });
+      // whatever zone it is written in, a timestamp cannot name a time after the answer showing it
+      const future = problem ? undefined : futureStampProblem(data[field], answer.exchange, `data.${field}`);
+      if (future) v.find('pixout.timestamp-future', { ...future, pointer: `/data/${field}`, exchanges: [answer.exchange], requirements: ['GW-PIXOUT-TIMESTAMPS-ISO'] });
     }
     if (!completed) return;
     const e2e = endToEndIdProblem(data.endToEndId, 'lookup data.endToEndId');

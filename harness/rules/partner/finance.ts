@@ -25,7 +25,7 @@ import { isRecord } from '../../core/json.js';
 import type { Json } from './charges.js';
 import type { ErrorAnswer } from './errors.js';
 import { integerCentsProblem } from '../money.js';
-import { timestampProblem } from '../time.js';
+import { futureStampProblem, timestampProblem } from '../time.js';
 import { draftOf } from '../identifiers.js';
 
 /** "transactions[] | last 50 ledger postings" */
@@ -183,7 +183,7 @@ export const verifyStatementFields = defineRule({
   requirements: ['PT-FIN-CURRENCY-BRL', 'PT-MONEY-BRL', 'PT-FIN-MERCHANT-ID', 'PT-FIN-AVAILABLE', 'PT-FIN-RESERVE', 'PT-FIN-TX-SHAPE', 'PT-FIN-ENTRY-SHAPE', 'PT-MONEY-INTEGER-CENTS'],
   codes: {
     'finance.currency': 'failure', 'finance.merchant-id': 'failure', 'finance.posting': 'failure', 'finance.entries': 'failure', 'finance.entry': 'failure', 'finance.entry-direction': 'failure',
-    'finance.not-cents': 'failure', 'finance.created-at': 'failure', 'finance.created-at-spaced': 'warning',
+    'finance.not-cents': 'failure', 'finance.created-at': 'failure', 'finance.created-at-spaced': 'warning', 'finance.created-at-future': 'failure',
   },
   judge(observation: { json: unknown; exchange: Exchange }, v) {
     const statement = observation.json;
@@ -211,6 +211,9 @@ export const verifyStatementFields = defineRule({
       // "ISO 8601": any ISO 8601 form; a space for the `T` (RFC 3339's variant) only warns
       const stamp = timestampProblem(p.created_at, { subject: `transactions[${i}].created_at` });
       if (stamp) v.find(stamp.kind === 'space-separator' ? 'finance.created-at-spaced' : 'finance.created-at', { ...draftOf(stamp), pointer: `${at}/created_at`, requirements: ['PT-FIN-TX-SHAPE'] });
+      // whatever zone it is written in, a posting cannot be dated after the statement showing it
+      const future = stamp ? undefined : futureStampProblem(p.created_at, observation.exchange, `transactions[${i}].created_at`);
+      if (future) v.find('finance.created-at-future', { ...future, pointer: `${at}/created_at`, requirements: ['PT-FIN-TX-SHAPE'] });
       if (!Array.isArray(p.entries)) return v.find('finance.entries', { title: 'a posting has no entries array', expected: 'entries[]', actual: kindOf(p.entries), pointer: `${at}/entries`, requirements: ['PT-FIN-ENTRY-SHAPE'] });
       p.entries.forEach((e: unknown, j: number) => {
         const eat = `${at}/entries/${j}`;
