@@ -2,7 +2,8 @@
  * The triage of surviving mutants (test/mutation/survivors.yaml), keyed like ./mutants.ts (file,
  * mutator, original, replacement, context), never by Stryker's ids or line numbers:
  *
- * - `equivalent`: the mutant behaves as the original everywhere (`reason` says why);
+ * - `equivalent`: a fair suite must not kill it: it behaves as the original everywhere, or changes
+ *   only what the contract leaves open (`reason` says which);
  * - `unobservable`: it changes behaviour the contract does not show (`reason`: through what);
  * - `open`: observable through the contract, and no check catches it yet (`relation`: the relation
  *   that would: idempotency fingerprint, echo, events vs resources, isolation, statuses/enums,
