@@ -134,6 +134,12 @@ export function relationParts(cells: readonly IsolationCell[]): { cells: string[
   };
 }
 
+/** Where one cell of an isolation relation stands: who acts, whose resource in which environment, of which kind. */
+export interface IsolationPlace {
+  actor: IsolationActor;
+  home: IsolationHome;
+  kind: string;
+}
 /** The untried reason of a cell that needs an optional credential the target configuration lacks. */
 export function needsCredential(variables: string, what: string): string {
   return `needs ${variables} (${what}): not configured`;

@@ -22,7 +22,7 @@ import { specDocument } from '../spec-document.js';
 import { defineRule, type Relation, type Verdict } from '../rule.js';
 import { dataOf, is2xx, isRecord } from '../../core/json.js';
 import { carryPinnedErrorCode, type Answer, type PinnedErrorCode } from './errors.js';
-import { crossesAccount, crossesEnvironment, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
+import { crossesAccount, crossesEnvironment, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome, type IsolationPlace } from '../isolation-cells.js';
 
 /** A listed object whose id equals `id`, anywhere in a body whose shape is not shown. */
 export function findListedById(json: unknown, id: number | string, depth = 0): Record<string, unknown> | undefined {
@@ -502,13 +502,6 @@ export const GATEWAY_ISOLATION_CELLS: readonly IsolationCell[] = gatewayIsolatio
  * resource, in which environment, of which kind × the route (see {@link gatewayIsolationCells}).
  */
 export const GATEWAY_ISOLATION: Relation = { id: 'gateway.isolation', title: 'Isolation: every route naming, listing or announcing a resource, by caller and resource owner and environment', ...relationParts(GATEWAY_ISOLATION_CELLS) };
-
-/** Where one cell of {@link GATEWAY_ISOLATION} stands. */
-export interface IsolationPlace {
-  actor: IsolationActor;
-  home: IsolationHome;
-  kind: string;
-}
 
 /** What one cell of {@link GATEWAY_ISOLATION} showed. */
 export type IsolationObservation = IsolationPlace &

@@ -16,7 +16,7 @@
 import type { Exchange } from '../../core/exchange.js';
 import { defineRule, type Relation } from '../rule.js';
 import { specDocument } from '../spec-document.js';
-import { crossesAccount, crossesEnvironment, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome } from '../isolation-cells.js';
+import { crossesAccount, crossesEnvironment, FOREIGN_PAIRS, needsCredential, relationParts, specEvents, specOperations, type IsolationActor, type IsolationCell, type IsolationHome, type IsolationPlace } from '../isolation-cells.js';
 import { keepAccountsApart, type ErrorAnswer } from './errors.js';
 import { CALLER_LABEL, keepEnvironmentsApart, refuseForeignPaySimulation } from './environments.js';
 import type { BeyondLookups } from './isolation.js';
@@ -86,15 +86,8 @@ export const PARTNER_ISOLATION_CELLS: readonly IsolationCell[] = partnerIsolatio
 /** Isolation of accounts and environments, cell by cell (see the module comment). */
 export const PARTNER_ISOLATION: Relation = { id: 'partner.isolation', title: 'Isolation: every route naming or listing a charge, the statement and the events, by key and charge owner and environment', ...relationParts(PARTNER_ISOLATION_CELLS) };
 
-/** Where one cell stands. */
-export interface PartnerIsolationPlace {
-  actor: IsolationActor;
-  home: IsolationHome;
-  kind: string;
-}
-
 /** What one cell of {@link PARTNER_ISOLATION} showed. */
-export type PartnerIsolationObservation = PartnerIsolationPlace &
+export type PartnerIsolationObservation = IsolationPlace &
   (
     /** a route naming the charge by id */
     | { form: 'by-id'; operation: string; answer: ErrorAnswer }
