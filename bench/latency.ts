@@ -125,7 +125,7 @@ async function freePort(): Promise<number> {
 }
 
 /** One quick-profile run with `addedMs` on every request to either API. */
-export async function runAtLatency(addedMs: number, options: { seed: number; flags: string[]; timeoutMs: number; faults?: string; reportsDir?: string }): Promise<LatencyRow & { report?: ConformanceSummary }> {
+export async function runAtLatency(addedMs: number, options: { seed: number; flags: string[]; timeoutMs: number; faults?: string; reportsDir?: string; laneTrace?: string }): Promise<LatencyRow & { report?: ConformanceSummary }> {
   const callbackPort = await freePort();
   const callbackPublicUrl = `http://127.0.0.1:${callbackPort}`;
   const reference = await startEmbeddedReference({
@@ -145,6 +145,8 @@ export async function runAtLatency(addedMs: number, options: { seed: number; fla
       CALLBACK_PORT: String(callbackPort),
       // kept reports (allure results with each check's start and stop) instead of a temporary directory
       ...(options.reportsDir !== undefined && { PAYGATE_REPORTS_DIR: options.reportsDir }),
+      // every lane hold of the run, one JSON line each (bench/lane-trace.ts reads it)
+      ...(options.laneTrace !== undefined && { PAYGATE_LANE_TRACE: options.laneTrace }),
     };
     const run = await timedRun({ args: cliArgs(['--profile', 'quick', '--seed', String(options.seed), ...options.flags]), env, timeoutMs: options.timeoutMs });
     const s = run.report?.summary;

@@ -4,7 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LaneLock, startLaneServer } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
 import { RequestLane, changesAccount, enterRequest, requestLane, takeLane, requestKinds } from '../harness/http/quiet-lane.js';
-import { enterExclusiveLane } from '../harness/run/check-lane.js';
+import { enterExclusiveLane, takeInOrder } from '../harness/run/check-lane.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -221,6 +224,63 @@ describe('lane server', () => {
     expect(server.lock('partner-reads').state.exclusive).toBe(false);
     expect(server.lock('partner').state.exclusive).toBe(true);
     ledger.release();
+  });
+
+  it("a window's lanes drain together: a burst inside a ledger window waits for the reads and the records in flight at once", async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const env = { PAYGATE_LANE_URL: server.url };
+    const records = new RequestLane(server.url, 'partner-records');
+    const reads = new RequestLane(server.url, 'partner-reads');
+    const ledger = await enterExclusiveLane({ api: 'partner' }, ['money'], env);
+    // a creation and a read of other checks in flight, each answered 150 ms on
+    const creation = await records.enter();
+    const read = await reads.enter();
+    setTimeout(creation, 150);
+    setTimeout(read, 150);
+    // another read 100 ms on, answered 150 ms after it went out: taken one after the other, the
+    // reads lane would be asked only once records is held (150 ms) and wait for it (250 ms)
+    let later: Promise<void> | undefined;
+    setTimeout(() => (later = reads.enter().then((end) => void setTimeout(end, 150))), 100);
+    const t0 = performance.now();
+    const burst = await ledger.run(() => enterExclusiveLane({ api: 'partner' }, undefined, env));
+    // one drain: both lanes were asked at once, so the later read waits for the window
+    expect(performance.now() - t0).toBeLessThan(230);
+    expect(server.lock('partner-records').state.exclusive).toBe(true);
+    expect(server.lock('partner-reads').state.exclusive).toBe(true);
+    burst.release();
+    ledger.release();
+    await later;
+  });
+
+  it('a lane granted before an earlier one is given back until the earlier one is held (no hold of a later lane while waiting)', async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    // a list-order check holds records alone; its own lists need reads
+    const listOrder = await takeLane(server.url, 'partner-records', 'exclusive', 2000);
+    const window = takeInOrder(server.url, ['partner-records', 'partner-reads']);
+    await sleep(50);
+    // the window does not sit on reads while it waits for records: the list-order check's read goes out
+    const list = await takeLane(server.url, 'partner-reads', 'shared', 1000);
+    expect(list).toBeDefined();
+    list?.release();
+    listOrder?.release();
+    const holds = await window;
+    expect(holds).toHaveLength(2);
+    expect(server.lock('partner-records').state.exclusive).toBe(true);
+    expect(server.lock('partner-reads').state.exclusive).toBe(true);
+    for (const h of holds ?? []) h.release();
+    await sleep(30);
+    expect(server.lock('partner-reads').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
+  it('the trace records every hold, with the check of an exclusive one', async () => {
+    const trace = join(mkdtempSync(join(tmpdir(), 'lane-trace-')), 'lane-trace.jsonl');
+    server = await startLaneServer({ trace });
+    const hold = await takeLane(server.url, 'gateway', 'exclusive', 2000, { who: 'gateway.balance.pix-credit' });
+    hold?.release();
+    await sleep(50);
+    const [entry] = readFileSync(trace, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(entry).toMatchObject({ lane: 'gateway', mode: 'exclusive', who: 'gateway.balance.pix-credit' });
+    expect(entry?.['endedMs']).toBeGreaterThanOrEqual(entry?.['grantedMs'] as number);
   });
 
   it('runs without the lane (with a note for exclusive checks) when no server answers', async () => {

@@ -50,7 +50,7 @@ export function takeLane(
   name: string,
   mode: LaneMode,
   maxWaitMs: number,
-  options: { onYield?: () => void; unref?: boolean } = {},
+  options: { onYield?: () => void; unref?: boolean; who?: string } = {},
 ): Promise<LaneHold | undefined> {
   const started = performance.now();
   return new Promise((resolve) => {
@@ -65,7 +65,8 @@ export function takeLane(
     };
     const timer = setTimeout(() => done(undefined), maxWaitMs);
     try {
-      req = request(`${url}/lane/${encodeURIComponent(name)}?mode=${mode}`, { method: 'GET', agent: false }, (res) => {
+      const who = options.who === undefined ? '' : `&who=${encodeURIComponent(options.who)}`;
+      req = request(`${url}/lane/${encodeURIComponent(name)}?mode=${mode}${who}`, { method: 'GET', agent: false }, (res) => {
         if (res.statusCode !== 200) {
           res.resume();
           done(undefined);

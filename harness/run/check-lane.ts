@@ -24,7 +24,7 @@ export interface ExclusiveLane {
  * Takes the lanes of `kinds` (default all: the target to itself) on `spec.api` alone, in lane
  * order; the code run through `run` sends past them. `hold.waitedMs` is the whole wait.
  */
-export async function enterExclusiveLane(spec: { api: string }, kinds: readonly QuietKind[] = QUIET_KINDS, env: NodeJS.ProcessEnv = process.env): Promise<ExclusiveLane> {
+export async function enterExclusiveLane(spec: { api: string; id?: string }, kinds: readonly QuietKind[] = QUIET_KINDS, env: NodeJS.ProcessEnv = process.env): Promise<ExclusiveLane> {
   const url = env['PAYGATE_LANE_URL'];
   const unheld = { run: <R>(fn: () => R): R => fn(), release: () => undefined };
   if (!url) return unheld;
@@ -34,15 +34,12 @@ export async function enterExclusiveLane(spec: { api: string }, kinds: readonly 
     .map((k) => laneName(spec.api, k))
     .filter((name) => !laneHeldHere(name));
   const started = performance.now();
-  const holds: LaneHold[] = [];
-  for (const name of names) {
-    const hold = await takeLane(url, name, 'exclusive', LANE_MAX_WAIT_MS);
-    if (!hold) {
-      for (const h of holds) h.release();
-      return { ...unheld, note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` };
-    }
-    holds.push(hold);
-  }
+  // the money lane, whose windows are the long ones (ledger windows, balance checks), is taken first
+  // and alone: the other lanes are asked once it is held, so their requests are not stopped while
+  // the window waits for another check's ledger window to end
+  const leading = names.length > 1 && names[0] === laneName(spec.api, 'money') ? 1 : 0;
+  const holds = await takeInOrder(url, names, { leading, ...(spec.id !== undefined && { who: spec.id }) });
+  if (!holds) return { ...unheld, note: `could not run alone on the ${spec.api} account (no grant within ${LANE_MAX_WAIT_MS / 1000} s): ran alongside other checks` };
   const stragglers = holds.reduce((n, h) => n + h.stragglers, 0);
   const hold: LaneHold = { waitedMs: Math.round(performance.now() - started), stragglers, yieldRequested: false, release: () => holds.forEach((h) => h.release()) };
   const what = kinds.length === 1 ? { money: 'moving money on', records: 'creating records on', reads: 'reading' }[kinds[0] as QuietKind] : 'sending anything to';
@@ -53,4 +50,78 @@ export async function enterExclusiveLane(spec: { api: string }, kinds: readonly 
     run: (fn) => runHoldingLanes(names, fn),
     release: () => hold.release(),
   };
+}
+
+/**
+ * How long a lane granted before an earlier one of the same window is kept while the earlier one is
+ * still awaited: drains that end together (the usual case) are granted a few ms apart, in any order.
+ */
+export const LATER_LANE_GRACE_MS = 50;
+
+/**
+ * Takes `names` (in lane order) exclusively, their drains overlapping: every lane is asked at once.
+ * A lane granted while an earlier one is still awaited is kept {@link LATER_LANE_GRACE_MS} at most,
+ * then given back and asked again once every earlier one is held. So a holder never sits on a lane
+ * while it waits for an earlier one: the lane order that keeps two windows, or a window and a
+ * holder whose requests need a later lane (a list-order check holding `records` whose lists are
+ * `reads`; a burst holding records shared while it waits for reads), from waiting for each other is
+ * kept, give or take the grace. Usually the drains end together (a burst inside a ledger window:
+ * records and reads), and then the window waits for one drain (about one round trip of the requests
+ * in flight) instead of one per lane. `leading`: the first lanes taken one by one before the others
+ * are asked. Undefined (nothing held) when a lane was not granted in time.
+ */
+export async function takeInOrder(url: string, names: readonly string[], options: { who?: string; leading?: number } = {}): Promise<LaneHold[] | undefined> {
+  const who = options.who === undefined ? {} : { who: options.who };
+  const leading = Math.min(options.leading ?? 0, names.length);
+  const kept: (LaneHold | undefined)[] = [];
+  for (const name of names.slice(0, leading)) {
+    const hold = await takeLane(url, name, 'exclusive', LANE_MAX_WAIT_MS, who);
+    if (!hold) {
+      for (const h of kept) h?.release();
+      return undefined;
+    }
+    kept.push(hold);
+  }
+  const graces: (NodeJS.Timeout | undefined)[] = [];
+  let held = leading; // lanes [0, held) are held
+  let abandoned = false;
+  const first = names.map((name, j) =>
+    j < leading
+      ? Promise.resolve(true)
+      : takeLane(url, name, 'exclusive', LANE_MAX_WAIT_MS, who).then((hold) => {
+          if (!hold) return false;
+          if (abandoned) hold.release();
+          else {
+            kept[j] = hold;
+            // an earlier lane still awaited: kept for the grace only (see above)
+            if (j > held) {
+              graces[j] = setTimeout(() => {
+                if (held >= j || kept[j] !== hold) return;
+                hold.release();
+                kept[j] = undefined;
+              }, LATER_LANE_GRACE_MS);
+            }
+          }
+          return true;
+        }),
+  );
+  for (let j = leading; j < names.length; j++) {
+    let granted = await first[j];
+    clearTimeout(graces[j]);
+    if (granted && kept[j] === undefined) {
+      // given back after the grace: asked again now that every earlier lane is held
+      kept[j] = await takeLane(url, names[j] as string, 'exclusive', LANE_MAX_WAIT_MS, who);
+      granted = kept[j] !== undefined;
+    }
+    if (!granted) {
+      abandoned = true;
+      for (const [k, h] of kept.entries()) {
+        clearTimeout(graces[k]);
+        h?.release();
+      }
+      return undefined;
+    }
+    held = j + 1;
+  }
+  return kept as LaneHold[];
 }

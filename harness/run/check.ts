@@ -238,8 +238,14 @@ export interface CheckTools extends RunTools {
   receiver(): ReceiverClient;
   /** the URL at which the target reaches the receiver for `path` (e.g. `/gw/<uuid>`) */
   callbackUrl(path: string): string;
-  /** fires `n` requests at the same instant over separate connections (see harness/http/burst.ts) */
-  burst<T>(api: 'gateway' | 'partner', n: number, makeRequest: (index: number) => Promise<T>): Promise<BurstResult<T>>;
+  /**
+   * fires `n` requests at the same instant over separate connections (see harness/http/burst.ts),
+   * holding the API's quiet-account lanes of `kinds` shared for the whole burst (default: all three).
+   * `kinds` must cover every request of the burst (quiet-lane.ts `requestKinds`: a pay, cancel,
+   * completion or transfer is `money`): its requests pass the lanes the burst holds. A burst of money
+   * moves that names only `money` does not wait for other checks' records or reads windows.
+   */
+  burst<T>(api: 'gateway' | 'partner', n: number, makeRequest: (index: number) => Promise<T>, kinds?: readonly QuietKind[]): Promise<BurstResult<T>>;
   /** a seeded fast-check property; each iteration gets its own run; see the module comment */
   property<T>(name: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T, it: RunTools) => Promise<void>, options?: PropertyOptions): Promise<void>;
   /** skips the rest of the check as "not run" with the reason (e.g. a precondition the target did not provide) */
@@ -395,10 +401,10 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
         return new ReceiverClient(url);
       },
       callbackUrl: (path) => `${target.callback.publicUrl}${path.startsWith('/') ? path : `/${path}`}`,
-      burst: (api, n, makeRequest) => {
+      burst: (api, n, makeRequest, kinds = QUIET_KINDS) => {
         const origin = target[api]?.baseUrl;
         if (!origin) throw new NotRunError(api, `${api} API not configured`);
-        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterRequest(api, QUIET_KINDS) });
+        return burst(n, makeRequest, { origin, ...(settings.maxRps !== undefined ? { maxRps: settings.maxRps } : {}), holdLanes: () => enterRequest(api, kinds) });
       },
       property: (name, arbitrary, predicate, options) => runProperty(session, run, { ...spec, requirements }, name, arbitrary, predicate, options),
       notRun: (capability, reason) => {

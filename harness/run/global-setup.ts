@@ -200,7 +200,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   // the run-wide rate cap (--max-rps; the CLI sets PAYGATE_MAX_RPS_TOTAL) is served from here too
   const maxRpsTotal = Number(env['PAYGATE_MAX_RPS_TOTAL']);
-  const lane = await startLaneServer(Number.isFinite(maxRpsTotal) && maxRpsTotal > 0 ? { maxRps: maxRpsTotal } : {});
+  const trace = env['PAYGATE_LANE_TRACE'];
+  const lane = await startLaneServer({ ...(Number.isFinite(maxRpsTotal) && maxRpsTotal > 0 && { maxRps: maxRpsTotal }), ...(trace && { trace }) });
   exported['PAYGATE_LANE_URL'] = lane.url;
   Object.assign(process.env, exported);
   project.provide('paygateTarget', target);

@@ -28,6 +28,7 @@
  * granted, and the hold ends when the client closes the connection — so a worker that dies (or is
  * killed at a time limit) releases its hold with its sockets, and nothing can stay locked.
  */
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -186,8 +187,39 @@ export interface LaneServer {
   close(): Promise<void>;
 }
 
-/** Starts the lane server on 127.0.0.1 (ephemeral port). */
-export async function startLaneServer(options: { drainMs?: number; maxRps?: number } = {}): Promise<LaneServer> {
+/**
+ * One hold of a lane, as the trace (`trace` option, PAYGATE_LANE_TRACE) records it when it ends
+ * (epoch ms: the model fuzzers' sibling lanes write to the same file from the workers); `who`: the
+ * check an exclusive window belongs to.
+ */
+export interface LaneTraceEntry {
+  lane: string;
+  mode: LaneMode;
+  who?: string;
+  askedMs: number;
+  grantedMs?: number;
+  /** a sibling-lane measurement: when its moves were answered (its closing read may overlap the next) */
+  settledMs?: number;
+  endedMs: number;
+}
+
+/** Appends one entry to the trace file, if any (an aid: a run never stops for it). */
+export function traceLane(file: string | undefined, entry: LaneTraceEntry): void {
+  if (file === undefined || file === '') return;
+  try {
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+  } catch {
+    // nothing: see above
+  }
+}
+
+/**
+ * Starts the lane server on 127.0.0.1 (ephemeral port). `trace`: a file that gets one JSON line
+ * ({@link LaneTraceEntry}) per hold or abandoned wait, for looking at where a run waits
+ * (bench/lane-trace.ts).
+ */
+export async function startLaneServer(options: { drainMs?: number; maxRps?: number; trace?: string } = {}): Promise<LaneServer> {
+  const now = (): number => Date.now();
   const gate = new RunGate(options.maxRps !== undefined && options.maxRps > 0 ? new RateLimiter(options.maxRps) : undefined);
   const locks = new Map<string, LaneLock>();
   const lock = (name: string): LaneLock => {
@@ -205,9 +237,13 @@ export async function startLaneServer(options: { drainMs?: number; maxRps?: numb
       res.writeHead(404).end();
       return;
     }
+    const entry: LaneTraceEntry = { lane: name, mode, askedMs: now(), endedMs: 0 };
+    const who = url.searchParams.get('who');
+    if (who !== null) entry.who = who.slice(0, 120);
     const release = lock(name).acquire(
       mode,
       (stragglers) => {
+        entry.grantedMs = now();
         res.writeHead(200, { 'content-type': 'text/plain', 'cache-control': 'no-store' });
         res.write(`granted ${stragglers}\n`);
       },
@@ -216,7 +252,11 @@ export async function startLaneServer(options: { drainMs?: number; maxRps?: numb
       },
     );
     // the client closing the connection ends the hold (or the wait)
-    res.once('close', release);
+    res.once('close', () => {
+      release();
+      entry.endedMs = now();
+      traceLane(options.trace, entry);
+    });
   });
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);

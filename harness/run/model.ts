@@ -31,8 +31,10 @@ import type { Rule } from '../rules/rule.js';
 import { fails } from '../rules/finding.js';
 import type { BurstResult } from '../http/burst.js';
 import type { ApiResponse } from '../http/gateway-client.js';
-import { LaneLock } from './lane.js';
+import { currentCheck } from '../http/check-context.js';
+import { LaneLock, traceLane } from './lane.js';
 import type { LaneMode } from './lane.js';
+import type { QuietKind } from '../http/quiet-lane.js';
 
 /** Ends a sequence early (after a failure, or when the target answered something that makes the model unknown). */
 export class StopSequence extends Error {
@@ -122,13 +124,17 @@ export class SiblingLane {
 
   /** runs `step` with no sibling's moving step or open measurement in flight (see {@link MeasureWindow}) */
   async measure<T>(step: (window: MeasureWindow) => Promise<T>): Promise<T> {
+    const askedMs = Date.now();
     const release = await this.hold('exclusive');
+    const grantedMs = Date.now();
     let settled = false;
+    let settledMs: number | undefined;
     const window: MeasureWindow = {
       beforeMove: () => this.noneClosing(),
       settle: () => {
         if (settled) return;
         settled = true;
+        settledMs = Date.now();
         this.closing++;
         release();
       },
@@ -140,19 +146,29 @@ export class SiblingLane {
         this.closing--;
         if (this.closing === 0) for (const wake of this.closed.splice(0)) wake();
       } else release();
+      this.trace('exclusive', askedMs, grantedMs, settledMs);
     }
   }
 
   /** runs `step` (it moves an account-wide value) outside any sibling's measurement */
   async move<T>(step: () => Promise<T>): Promise<T> {
+    const askedMs = Date.now();
     const release = await this.hold('shared');
+    const grantedMs = Date.now();
     try {
       // a settled measurement's closing read may still be in flight (no new one can settle while we hold)
       await this.noneClosing();
       return await step();
     } finally {
       release();
+      this.trace('shared', askedMs, grantedMs, undefined);
     }
+  }
+
+  /** one entry of the run's lane trace (PAYGATE_LANE_TRACE, bench/lane-trace.ts) */
+  private trace(mode: LaneMode, askedMs: number, grantedMs: number, settledMs: number | undefined): void {
+    const who = currentCheck();
+    traceLane(process.env['PAYGATE_LANE_TRACE'], { lane: 'siblings', mode, ...(who !== undefined && { who }), askedMs, grantedMs, ...(settledMs !== undefined && { settledMs }), endedMs: Date.now() });
   }
 
   private noneClosing(): Promise<void> {
@@ -279,6 +295,15 @@ export function abandonOn429(r: ModelContext, ...responses: ApiResponse[]): void
     throw new StopSequence('rate limited');
   }
 }
+
+/**
+ * The lanes a model's race burst of money moves holds (`burst(api, n, send, MONEY_ONLY)`): pays,
+ * cancels, completions and transfers are all `money` requests (quiet-lane.ts `requestKinds`). The
+ * burst then never waits for another check's records or reads window (a list-order window, a race
+ * burst's drain); it still waits for any money window, and no money window starts inside it. Its
+ * race is judged as before: other checks' reads and creations were never stopped for it.
+ */
+export const MONEY_ONLY: readonly QuietKind[] = ['money'];
 
 /** Statuses of a burst's responses (0 for a request that threw). */
 export function burstStatuses(result: BurstResult<ApiResponse>): number[] {

@@ -11,7 +11,7 @@ import { answerPixChargeLookup, ensureChargePaid, honourPixChargeRequest, refuse
 import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
 import type { ApiResponse, PixChargeRequest } from '../../../harness/http/gateway-client.js';
 import type { Exchange } from '../../../harness/core/exchange.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, shortId } from '../../../harness/run/model.js';
+import { MONEY_ONLY, ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, shortId } from '../../../harness/run/model.js';
 import { dataOf, is2xx } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import { OnCharge } from './model.js';
@@ -173,7 +173,7 @@ export class PayPayConcurrently extends OnCharge {
     const c = this.target(m);
     r.log.describe(`pay PIX charge ${c.ref} twice at the same instant (pay ‖ pay)`);
     const pay = async () => {
-      const result = await r.burst('gateway', 2, () => r.gw.payPixCharge(c.id));
+      const result = await r.burst('gateway', 2, () => r.gw.payPixCharge(c.id), MONEY_ONLY);
       const statuses = burstStatuses(result);
       const responses = result.values;
       const exchanges = responses.map((x) => x.exchange);

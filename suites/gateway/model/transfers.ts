@@ -27,7 +27,7 @@ import {
 } from '../../../harness/rules/gateway/pix-transfers.js';
 import { applyTransitionsOnce } from '../../../harness/rules/gateway/atomicity.js';
 import type { ApiResponse, TransferRequest } from '../../../harness/http/gateway-client.js';
-import { ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, shortId } from '../../../harness/run/model.js';
+import { MONEY_ONLY, ModelCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, shortId } from '../../../harness/run/model.js';
 import { dataOf, is2xx } from '../../../harness/core/json.js';
 import { readPixBalance } from './balance.js';
 import { createPaidCharge } from './charges.js';
@@ -133,7 +133,7 @@ export class SameKeyConcurrently extends ModelCommand<GatewayModel, GatewayReal>
   protected async act(m: GatewayModel, r: GatewayReal): Promise<void> {
     const key = randomUUID();
     r.log.describe(`create a transfer of ${this.body.amount} cents twice at the same instant with one x-idempotency-key ${shortId(key)}`);
-    const result = await r.burst('gateway', 2, () => r.gw.createTransfer(this.body, { idempotencyKey: key }));
+    const result = await r.burst('gateway', 2, () => r.gw.createTransfer(this.body, { idempotencyKey: key }), MONEY_ONLY);
     const statuses = burstStatuses(result);
     r.log.outcome(`HTTP ${statuses.join(' ‖ ')}`);
     // one transfer among the 2xx; an in-flight 409 warns; another "in progress" 4xx is accepted
@@ -210,7 +210,7 @@ export class CompleteCompleteConcurrently extends OnTransfer {
     const t = this.target(m);
     r.log.describe(`complete transfer ${t.ref} twice at the same instant (complete ‖ complete)`);
     if (!(await fund(m, r, t))) return;
-    const result = await r.burst('gateway', 2, () => r.gw.completeTransfer(t.id));
+    const result = await r.burst('gateway', 2, () => r.gw.completeTransfer(t.id), MONEY_ONLY);
     const statuses = burstStatuses(result);
     r.log.outcome(`funded; HTTP ${statuses.join(' ‖ ')}`);
     // at most one 2xx; the other 400 ("already completed"). Both 400 is possible: the shared sandbox

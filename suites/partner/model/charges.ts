@@ -42,7 +42,7 @@ import {
   verifyOursListed,
 } from '../../../harness/rules/partner/index.js';
 import type { ApiResponse, PartnerChargeRequest } from '../../../harness/http/partner-client.js';
-import { ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, sendThenJudge, shortId } from '../../../harness/run/model.js';
+import { MONEY_ONLY, ModelCommand, PickingCommand, StopSequence, abandonOn429, burstStatuses, judgeFails, sendThenJudge, shortId } from '../../../harness/run/model.js';
 import type { MeasureWindow } from '../../../harness/run/model.js';
 import { is2xx } from '../../../harness/core/json.js';
 import { readStatement, statementAnswer } from './finance.js';
@@ -369,7 +369,7 @@ export class PayPayConcurrently extends OnCharge {
   private async race(c: ModelCharge, r: PartnerReal, window: MeasureWindow): Promise<void> {
     const before = await readStatement(r);
     await window.beforeMove();
-    const result = await r.burst('partner', 2, () => r.pt.payCharge(c.id));
+    const result = await r.burst('partner', 2, () => r.pt.payCharge(c.id), MONEY_ONLY);
     const statuses = burstStatuses(result);
     const exchanges = result.values.map((x) => x.exchange);
     if (statuses.includes(429)) throw new StopSequence('rate limited during a burst');
@@ -404,7 +404,7 @@ export class PayCancelConcurrently extends OnCharge {
   private async race(c: ModelCharge, r: PartnerReal, window: MeasureWindow): Promise<void> {
     const before = await readStatement(r);
     await window.beforeMove();
-    const result = await r.burst('partner', 2, (i) => (i === 0 ? r.pt.payCharge(c.id) : r.pt.cancelCharge(c.id)));
+    const result = await r.burst('partner', 2, (i) => (i === 0 ? r.pt.payCharge(c.id) : r.pt.cancelCharge(c.id)), MONEY_ONLY);
     const [pay, cancel] = result.outcomes.map((o) => (o.status === 'fulfilled' ? o.value : undefined));
     const exchanges = result.values.map((x) => x.exchange);
     if (!pay || !cancel) throw new StopSequence('a burst request failed without response');
