@@ -53,6 +53,35 @@ export async function enterExclusiveLane(spec: { api: string; id?: string }, kin
 }
 
 /**
+ * Takes the lanes of `kinds` like {@link enterExclusiveLane} while `opening` runs: the window's own
+ * first requests (the opening statement of a race window) go out while the requests of other checks
+ * in flight drain, instead of one after the other. Resolves once both are done, with what `opening`
+ * returned (if it throws, the lanes are given back and the error rethrown).
+ *
+ * The opening's requests belong to the window: they pass the lanes being taken (a read of ours in
+ * flight when the reads lane is granted is the window's own, and the window's body starts after it).
+ * That is sound only where no other check can hold those lanes meanwhile, so the overlap is made
+ * only inside a window that holds the API's money lane: every window that takes reads or records
+ * alone beside money takes money first, so none can be running; a list-order check holding records
+ * alone is not disturbed by the opening's reads. Elsewhere the opening runs first, then the take.
+ */
+export async function enterExclusiveLaneAfter<O>(spec: { api: string; id?: string }, kinds: readonly QuietKind[], opening: () => Promise<O>, env: NodeJS.ProcessEnv = process.env): Promise<{ opened: O; lane: ExclusiveLane }> {
+  if (!laneHeldHere(laneName(spec.api, 'money'))) {
+    const opened = await opening();
+    return { opened, lane: await enterExclusiveLane(spec, kinds, env) };
+  }
+  const names = QUIET_KINDS.filter((k) => kinds.includes(k)).map((k) => laneName(spec.api, k));
+  const taking = enterExclusiveLane(spec, kinds, env);
+  const [opened, lane] = await Promise.allSettled([runHoldingLanes(names, opening), taking]);
+  if (opened.status === 'rejected') {
+    if (lane.status === 'fulfilled') lane.value.release();
+    throw opened.reason;
+  }
+  if (lane.status === 'rejected') throw lane.reason;
+  return { opened: opened.value, lane: lane.value };
+}
+
+/**
  * How long a lane granted before an earlier one of the same window is kept while the earlier one is
  * still awaited: drains that end together (the usual case) are granted a few ms apart, in any order.
  */

@@ -52,7 +52,8 @@ import { endCheck } from './outcome.js';
 import type { CheckEnd, CheckIdentity, EndSettings } from './outcome.js';
 import { runConcurrently } from './concurrent-runs.js';
 import { mapLimited } from './parallel.js';
-import { LANE_MAX_WAIT_MS, enterExclusiveLane } from './check-lane.js';
+import { LANE_MAX_WAIT_MS, enterExclusiveLane, enterExclusiveLaneAfter } from './check-lane.js';
+import type { ExclusiveLane } from './check-lane.js';
 import { QUIET_KINDS, enterRequest, requestsBlockedMs } from '../http/quiet-lane.js';
 import type { QuietKind } from '../http/quiet-lane.js';
 import { collectCheck, collecting, isSelected } from './check-catalogue.js';
@@ -259,6 +260,13 @@ export interface CheckTools extends RunTools {
    * window of a few milliseconds a busy target misses).
    */
   alone<R>(fn: () => Promise<R>, kind?: QuietKind): Promise<R>;
+  /**
+   * {@link alone} whose lanes are taken while `opening` (the window's own first requests, e.g. the
+   * statement before a race burst) runs, inside a window that already holds the API's money lane:
+   * the opening's round trip and the wait for other checks' requests in flight overlap
+   * (harness/run/check-lane.ts `enterExclusiveLaneAfter`). `fn` gets what `opening` returned.
+   */
+  aloneAfter<O, R>(opening: () => Promise<O>, fn: (opened: O) => Promise<R>, kind?: QuietKind): Promise<R>;
 }
 
 export interface PropertyOptions {
@@ -410,20 +418,25 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       notRun: (capability, reason) => {
         throw new NotRunError(capability, reason);
       },
-      alone: async (fn, kind) => {
-        // inside an exclusive check or another window, it takes only the lanes not held yet (check-lane.ts)
-        const window = await enterExclusiveLane(spec, kind === undefined ? QUIET_KINDS : [kind]);
-        aloneWaitedMs += window.hold?.waitedMs ?? 0;
-        if (!window.hold && window.note) run.note(window.note);
-        // a body still running past the check's end must not keep the account (released twice: no-op)
-        ctx.onTestFinished(() => window.release());
-        try {
-          return await window.run(fn);
-        } finally {
-          window.release();
-        }
+      // inside an exclusive check or another window, it takes only the lanes not held yet (check-lane.ts)
+      alone: async (fn, kind) => runWindow(await enterExclusiveLane(spec, kind === undefined ? QUIET_KINDS : [kind]), fn),
+      aloneAfter: async (opening, fn, kind) => {
+        const { opened, lane: window } = await enterExclusiveLaneAfter(spec, kind === undefined ? QUIET_KINDS : [kind], opening);
+        return runWindow(window, () => fn(opened));
       },
     };
+    /** Runs `fn` in a taken window and gives the window back. */
+    async function runWindow<R>(window: ExclusiveLane, fn: () => Promise<R>): Promise<R> {
+      aloneWaitedMs += window.hold?.waitedMs ?? 0;
+      if (!window.hold && window.note) run.note(window.note);
+      // a body still running past the check's end must not keep the account (released twice: no-op)
+      ctx.onTestFinished(() => window.release());
+      try {
+        return await window.run(fn);
+      } finally {
+        window.release();
+      }
+    }
     /** Runs the body on `on` within the check's time limit: how it ended. */
     const runBody = async (on: CheckRun, with_: CheckTools): Promise<CheckEnd> => {
       const end: CheckEnd = {};

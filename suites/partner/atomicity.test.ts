@@ -34,10 +34,13 @@ check('concurrent pays of one charge capture it once', {
   const body = chargeBody('atomic-pay', { amount_cents: amount });
   const { id } = await mustCreate(t, body);
   // the ledger window (statement, burst, statement) with no other money move; the burst inside it
-  // with the target to itself (a race window is milliseconds wide); the event wait after it holds nothing
+  // with the target to itself (a race window is milliseconds wide), its lanes taken while the opening
+  // statement is read; the event wait after it holds nothing
   const window = await t.alone(async () => {
-    const before = await statement(t);
-    const { values } = await t.alone(() => t.burst('partner', 8, () => client.payCharge(id)));
+    const { before, values } = await t.aloneAfter(
+      () => statement(t),
+      async (opened) => ({ before: opened, values: (await t.burst('partner', 8, () => client.payCharge(id))).values }),
+    );
     t.run.note(`8 concurrent pays answered ${values.map((v) => v.status).join(', ')} (pay of a paid charge: status not shown)`);
     const answered = t.judge(neverCaptureTwice, { kind: 'answers', answers: values });
     if (!t.judge(confirmPendingCharge, { kind: 'race', answers: values }) || !answered) return undefined;
@@ -82,9 +85,12 @@ check('concurrent pay and cancel: exactly one wins and the final state agrees wi
     const amount = distinctiveAmount();
     const { id } = await mustCreate(t, chargeBody('atomic-mix', { amount_cents: amount }));
     // each round's ledger window with no other money move, its race burst with the target to itself
+    // (its lanes taken while the opening statement is read)
     await t.alone(async () => {
-      const before = await statement(t);
-      const { values } = await t.alone(() => t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id))));
+      const { before, values } = await t.aloneAfter(
+        () => statement(t),
+        async (opened) => ({ before: opened, values: (await t.burst('partner', 2, (i) => (i === 0 ? client.payCharge(id) : client.cancelCharge(id)))).values }),
+      );
       const [pay, cancel] = values;
       if (!pay || !cancel) return;
       const seen = await lookupState(t.run, client, id);
