@@ -4,13 +4,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LaneLock, startLaneServer } from '../harness/run/lane.js';
 import type { LaneServer } from '../harness/run/lane.js';
 import { RequestLane, changesAccount, enterRequest, requestLane, takeLane, requestKinds } from '../harness/http/quiet-lane.js';
-import { enterExclusiveLane, takeInOrder } from '../harness/run/check-lane.js';
+import { enterExclusiveLane, enterExclusiveLaneAfter, takeInOrder } from '../harness/run/check-lane.js';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RunPauses, RunRateLimiter } from '../harness/http/rate-limit.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const QUIET = ['money', 'records', 'reads'] as const;
 
 /** A request waiting for its lane: `went` turns true once it may go out; `end` ends it. */
 function watch(entering: Promise<() => void> | undefined): { readonly went: boolean; end(): Promise<void> } {
@@ -270,6 +271,40 @@ describe('lane server', () => {
     for (const h of holds ?? []) h.release();
     await sleep(30);
     expect(server.lock('partner-reads').state).toEqual({ shared: 0, exclusive: false, waiting: 0 });
+  });
+
+  it("inside a ledger window, a race window's lanes are taken while its opening statement is read; elsewhere one after the other", async () => {
+    server = await startLaneServer({ drainMs: 10_000 });
+    const env = { PAYGATE_LANE_URL: server.url };
+    const reads = new RequestLane(server.url, 'partner-reads');
+    // another check's read in flight, answered 150 ms on
+    const read = await reads.enter();
+    setTimeout(read, 150);
+    const ledger = await enterExclusiveLane({ api: 'partner' }, ['money'], env);
+    const opening = (): Promise<string> => sleep(150).then(() => 'statement');
+    // another read 100 ms on, answered 150 ms after it went out: with the lanes taken after the
+    // opening, the window would wait for it (250 ms); taken during it, the read waits for the window
+    let later: Promise<void> | undefined;
+    setTimeout(() => (later = reads.enter().then((end) => void setTimeout(end, 150))), 100);
+    let t0 = performance.now();
+    const { opened, lane } = await ledger.run(() => enterExclusiveLaneAfter({ api: 'partner' }, QUIET, opening, env));
+    expect(opened).toBe('statement');
+    expect(performance.now() - t0).toBeLessThan(230);
+    expect(server.lock('partner-reads').state.exclusive).toBe(true);
+    lane.release();
+    await later;
+    // an opening that fails gives the lanes back
+    await expect(ledger.run(() => enterExclusiveLaneAfter({ api: 'partner' }, QUIET, () => Promise.reject(new Error('no statement')), env))).rejects.toThrow('no statement');
+    await sleep(30);
+    expect(server.lock('partner-reads').state.exclusive).toBe(false);
+    ledger.release();
+    // outside a money window: the opening first, then the lanes (its requests hold their lanes as usual)
+    const held = await reads.enter();
+    setTimeout(held, 150);
+    t0 = performance.now();
+    const outside = await enterExclusiveLaneAfter({ api: 'partner' }, ['reads'], opening, env);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(150);
+    outside.lane.release();
   });
 
   it('the trace records every hold, with the check of an exclusive one', async () => {
