@@ -82,15 +82,18 @@ export async function enterExclusiveLaneAfter<O>(spec: { api: string; id?: strin
 }
 
 /**
- * How long a lane granted before an earlier one of the same window is kept while the earlier one is
- * still awaited: drains that end together (the usual case) are granted a few ms apart, in any order.
+ * How long, at least, a lane granted before an earlier one of the same window is kept while the
+ * earlier one is still awaited: drains that end together are granted a few ms apart, in any order.
+ * It is kept as long as its own drain took, if longer: the drains of one window's lanes wait for
+ * requests sent at about the same time, so they end about a round trip apart at most, and holding
+ * the lane that long stops its requests no longer than its drain did.
  */
 export const LATER_LANE_GRACE_MS = 50;
 
 /**
  * Takes `names` (in lane order) exclusively, their drains overlapping: every lane is asked at once.
- * A lane granted while an earlier one is still awaited is kept {@link LATER_LANE_GRACE_MS} at most,
- * then given back and asked again once every earlier one is held. So a holder never sits on a lane
+ * A lane granted while an earlier one is still awaited is kept as long as its drain took (at least
+ * {@link LATER_LANE_GRACE_MS}), then given back and asked again once every earlier one is held. So a holder never sits on a lane
  * while it waits for an earlier one: the lane order that keeps two windows, or a window and a
  * holder whose requests need a later lane (a list-order check holding `records` whose lists are
  * `reads`; a burst holding records shared while it waits for reads), from waiting for each other is
@@ -114,6 +117,7 @@ export async function takeInOrder(url: string, names: readonly string[], options
   const graces: (NodeJS.Timeout | undefined)[] = [];
   let held = leading; // lanes [0, held) are held
   let abandoned = false;
+  const asked = performance.now();
   const first = names.map((name, j) =>
     j < leading
       ? Promise.resolve(true)
@@ -128,7 +132,7 @@ export async function takeInOrder(url: string, names: readonly string[], options
                 if (held >= j || kept[j] !== hold) return;
                 hold.release();
                 kept[j] = undefined;
-              }, LATER_LANE_GRACE_MS);
+              }, Math.max(LATER_LANE_GRACE_MS, performance.now() - asked));
             }
           }
           return true;
