@@ -140,6 +140,7 @@ export const OTHER_ENV: readonly EnvSpec[] = [
   { name: 'PAYGATE_PARTNER_DELIVERY_TIMEOUT_MS', help: "the target's partner per-call timeout when shorter than the contract's 10 s (embedded: REFERENCE_PARTNER_DELIVERY_TIMEOUT_MS); only shortens" },
   { name: 'REFERENCE_FAULTS', help: 'embedded reference only: comma-separated fault names to inject (see reference/faults.ts)' },
   { name: 'REFERENCE_PERSONALITY', help: 'embedded reference only: default | alt | mix:SEED (see reference/DECISIONS.md); --personality sets it' },
+  { name: 'PAYGATE_LANE_TRACE', help: 'a file that gets one JSON line per quiet-account lane hold of the run: where a run waits (the repository\'s bench/lane-trace.ts reads it)' },
 ];
 
 /** Variables the CLI sets for the test workers (documented so suites can read them). */
