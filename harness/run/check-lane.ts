@@ -58,21 +58,22 @@ export async function enterExclusiveLane(spec: { api: string; id?: string }, kin
  * in flight drain, instead of one after the other. Resolves once both are done, with what `opening`
  * returned (if it throws, the lanes are given back and the error rethrown).
  *
- * The opening's requests belong to the window: they pass the lanes being taken (a read of ours in
- * flight when the reads lane is granted is the window's own, and the window's body starts after it).
- * That is sound only where no other check can hold those lanes meanwhile, so the overlap is made
- * only inside a window that holds the API's money lane: every window that takes reads or records
- * alone beside money takes money first, so none can be running; a list-order check holding records
- * alone is not disturbed by the opening's reads. Elsewhere the opening runs first, then the take.
+ * The opening may only read. Its reads belong to the window: they pass the reads lane being taken
+ * (a read of ours in flight when the lane is granted is the window's own, and the window's body
+ * starts after it), so they never wait for the window they open. That is sound only where no other
+ * check can hold the reads lane alone meanwhile, so the overlap is made only inside a window that
+ * holds the API's money lane: every window that takes reads alone takes money first, so none can be
+ * running (a list-order check holding records alone is not disturbed by reads). Elsewhere the
+ * opening runs first, then the take.
  */
 export async function enterExclusiveLaneAfter<O>(spec: { api: string; id?: string }, kinds: readonly QuietKind[], opening: () => Promise<O>, env: NodeJS.ProcessEnv = process.env): Promise<{ opened: O; lane: ExclusiveLane }> {
   if (!laneHeldHere(laneName(spec.api, 'money'))) {
     const opened = await opening();
     return { opened, lane: await enterExclusiveLane(spec, kinds, env) };
   }
-  const names = QUIET_KINDS.filter((k) => kinds.includes(k)).map((k) => laneName(spec.api, k));
   const taking = enterExclusiveLane(spec, kinds, env);
-  const [opened, lane] = await Promise.allSettled([runHoldingLanes(names, opening), taking]);
+  const reads = kinds.includes('reads') ? [laneName(spec.api, 'reads')] : [];
+  const [opened, lane] = await Promise.allSettled([runHoldingLanes(reads, opening), taking]);
   if (opened.status === 'rejected') {
     if (lane.status === 'fulfilled') lane.value.release();
     throw opened.reason;

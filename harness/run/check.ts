@@ -261,8 +261,8 @@ export interface CheckTools extends RunTools {
    */
   alone<R>(fn: () => Promise<R>, kind?: QuietKind): Promise<R>;
   /**
-   * {@link alone} whose lanes are taken while `opening` (the window's own first requests, e.g. the
-   * statement before a race burst) runs, inside a window that already holds the API's money lane:
+   * {@link alone} whose lanes are taken while `opening` (the window's own first reads, e.g. the
+   * statement before a race burst; reads only) runs, inside a window that already holds the API's money lane:
    * the opening's round trip and the wait for other checks' requests in flight overlap
    * (harness/run/check-lane.ts `enterExclusiveLaneAfter`). `fn` gets what `opening` returned.
    */
