@@ -9,12 +9,11 @@
  * same data the YAML parser gives.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
-import type * as Yaml from 'yaml';
 import { cacheKey, readCached, writeCached } from '../contract/cache.js';
 import { defaultSpecPath } from '../contract/spec.js';
 import { HarnessError } from '../core/errors.js';
+import { yaml } from '../core/yaml.js';
 
 const documents = new Map<string, Record<string, unknown>>();
 
@@ -25,8 +24,7 @@ export function parsedSpecCacheName(api: 'gateway' | 'partner', specText: string
 
 /** Parses a spec's YAML (no cache); the YAML parser loads only when a document is not cached. */
 export function parseSpecText(text: string): Record<string, unknown> {
-  const { parse } = createRequire(import.meta.url)('yaml') as typeof Yaml;
-  return parse(text) as Record<string, unknown>;
+  return yaml().parse(text) as Record<string, unknown>;
 }
 
 function parsedSpec(api: 'gateway' | 'partner'): Record<string, unknown> {
