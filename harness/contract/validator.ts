@@ -16,10 +16,8 @@
  * spec. Values shown in the facts are redacted.
  */
 import { createRequire } from 'node:module';
-import { Ajv2020, _ } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import { cacheKey, readCached, writeCached } from './cache.js';
 import type { Exchange } from '../core/exchange.js';
 import type { RequirementId } from '../core/requirement-ids.js';
@@ -30,13 +28,36 @@ import type { Redactor } from '../http/redact.js';
 import { loadSpec } from './spec.js';
 import type { OpenApiDocument } from './spec.js';
 
-// ajv-formats is CommonJS: under NodeNext its default import may arrive as the module object
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
-const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 type StandaloneCode = (ajv: Ajv2020, refs: Record<string, string>) => string;
-const standaloneCode: StandaloneCode =
-  (standaloneCodeModule as unknown as { default?: StandaloneCode }).default ?? (standaloneCodeModule as unknown as StandaloneCode);
+interface AjvLibrary {
+  Ajv2020: typeof Ajv2020Module.Ajv2020;
+  _: typeof Ajv2020Module._;
+  addFormats: AddFormats;
+  standaloneCode: StandaloneCode;
+}
+let ajvLibrary: AjvLibrary | undefined;
+
+/**
+ * ajv's compiler, loaded on first use: the precompiled validators (the usual case) need only the
+ * small runtime modules their code requires, and importing the compiler cost every test worker
+ * ~0.1 s of CPU before its first check.
+ */
+function ajvLib(): AjvLibrary {
+  if (ajvLibrary === undefined) {
+    const require = createRequire(import.meta.url);
+    // CommonJS modules: the function may be the module itself or its `default`
+    const fn = <T>(mod: unknown): T => ((mod as { default?: T }).default ?? mod) as T;
+    const core = require('ajv/dist/2020.js') as typeof Ajv2020Module;
+    ajvLibrary = {
+      Ajv2020: core.Ajv2020,
+      _: core._,
+      addFormats: fn<AddFormats>(require('ajv-formats')),
+      standaloneCode: fn<StandaloneCode>(require('ajv/dist/standalone/index.js')),
+    };
+  }
+  return ajvLibrary;
+}
 
 /**
  * The requirement of each document that every response is under when no node of the spec names
@@ -322,6 +343,7 @@ function literalScore(segments: string[]): number {
 
 /** Fresh-compile keywords and formats: the documents registered under their URNs. `source`: keep the code (standalone). */
 function createAjv(documents: Partial<Record<ApiName, Json>>, specs: Map<ApiName, ApiSpec>, source: boolean): Ajv2020 {
+    const { Ajv2020, addFormats } = ajvLib();
     const ajv = new Ajv2020({
       allErrors: true,
       verbose: true,
@@ -385,6 +407,7 @@ export function generateValidatorsCode(documents: Partial<Record<ApiName, Json>>
   const specs = new Map<ApiName, ApiSpec>();
   for (const [api, doc] of Object.entries(documents) as [ApiName, Json][]) specs.set(api, new ApiSpec(api, doc));
   const ajv = createAjv(documents, specs, true);
+  const { _, standaloneCode } = ajvLib();
   const refs: Record<string, string> = {};
   let n = 0;
   for (const [api, spec] of specs) {
