@@ -139,16 +139,25 @@ export interface BodyFacts {
   mediaType: string;
   /** the media type of the Content-Type received (lower-case, no parameters); undefined when none */
   receivedMediaType: string | undefined;
-  /** the Content-Type header as recorded, undefined when none */
-  contentType: string | undefined;
+  /** the Content-Type header as recorded (redacted), undefined when none; the record's headers are redacted when first read */
+  readonly contentType: string | undefined;
   /** `x-body` of the schema: `optional` (may be absent), `any` (anything at all) */
   open: 'optional' | 'any' | undefined;
   /** the body text is empty or only whitespace */
   empty: boolean;
   /** the body parsed as JSON */
   parsed: boolean;
-  /** the body text, redacted and cut for display */
-  shown: string;
+  /**
+   * the body text, redacted and cut for display; redacted when first read (only a finding about
+   * the body shows it: most responses never need the scan of their text for every secret)
+   */
+  readonly shown: string;
+  /**
+   * the parse that was validated: the caller's own parse of the raw body when it handed one (not
+   * redacted: a rule may read values from it to decide or to cover cells, and shows only `shown`,
+   * its findings' values and the recorded exchange); undefined when the body did not parse
+   */
+  readonly json: unknown;
   /** a schema is documented and the parsed body was validated against it */
   validated: boolean;
   /** every `x-requirement` of the response and its schema (through `$ref`s) */
@@ -759,14 +768,22 @@ export class Contract {
     const validate = parsed ? media.validate : undefined;
     const valid = validate ? validate(body) : true;
     const schemaRoot = validate && !valid ? this.spec(api).deref(isObject(plan.content[media.mediaType]) ? (plan.content[media.mediaType] as Json).schema : undefined) : undefined;
+    const redactor = this.redactor;
+    let shown: string | undefined;
     documented.body = {
       mediaType: media.mediaType,
       receivedMediaType,
-      contentType: response.headers['content-type'],
+      // as recorded (redacted), read only by a finding that shows it
+      get contentType(): string | undefined {
+        return response.headers['content-type'];
+      },
       open: media.open,
       empty: text.trim() === '',
       parsed,
-      shown: truncate(this.redactor.redactText(text)),
+      get shown(): string {
+        return (shown ??= truncate(redactor.redactText(text)));
+      },
+      json: body,
       validated: validate !== undefined,
       schemaRequirements: media.schemaRequirements,
       schemaErrors: valid ? [] : (validate?.errors ?? []).map((error) => this.schemaError(api, operation, error, body, schemaRoot?.node)),
