@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/harness-path.ts [N]`: the harness's CPU per request with the network taken out.
+ * `npx tsx bench/harness-path.ts [N] [balance|pix-lookup]`: the harness's CPU per request with the network taken out.
  * Two real responses (balance, PIX lookup) are fetched once from an in-process reference, then
  * replayed by a canned dispatcher (through `dispatchScope`) N times each: raw (the dispatcher and
  * the body read only) against the harness's whole path (gateway client, token, record, contract
@@ -20,6 +20,7 @@ interface Canned {
 }
 
 const N = Number(process.argv[2] ?? 30_000);
+const only = process.argv[3];
 const ref = await startBenchReference('in-process');
 const session = await benchSession(ref.info, { connections: 4 });
 const origin = session.gatewayHttp?.origin;
@@ -34,6 +35,7 @@ for (const [endpoint, call] of [['balance', () => first.getBalance()], ['pix-loo
 await ref.stop();
 
 for (const [endpoint, c] of canned) {
+  if (only !== undefined && endpoint !== only) continue;
   // just what harness/http/client.ts reads of an undici response
   const fake = {
     request: () =>

@@ -124,8 +124,8 @@ export async function timedRun(options: RunOptions): Promise<TimedRun> {
 
 /** `node tsx/cli harness/cli/main.ts <flags>`: the conformance CLI, as `npm run conformance` runs it. */
 export function cliArgs(flags: string[]): string[] {
-  // as `npm run conformance` runs it: tsx as a loader in the CLI's own process
-  return ['--import', TSX_LOADER, join(ROOT, 'harness', 'cli', 'main.ts'), ...flags];
+  // as `npm run conformance` runs it: its loader (vitest/node, then tsx) in the CLI's own process
+  return ['--import', pathToFileURL(join(ROOT, 'scripts', 'conformance-loader.mjs')).href, join(ROOT, 'harness', 'cli', 'main.ts'), ...flags];
 }
 
 /** `node vitest.mjs run --config vitest.conformance.config.ts <files>`: a direct suite-file run. */

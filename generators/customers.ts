@@ -17,7 +17,8 @@
  */
 import fc from 'fast-check';
 import type { Arbitrary } from 'fast-check';
-import { fakerPT_BR } from '@faker-js/faker';
+// the pt_BR faker alone (the package's index loads every locale: ~0.12 s of CPU per worker)
+import { faker as fakerPT_BR } from '@faker-js/faker/locale/pt_BR';
 import type { Faker } from '@faker-js/faker';
 import { cnpj, cpf, invalidCnpj, invalidCpf } from './documents.js';
 import { phone } from './phones.js';

@@ -7,7 +7,7 @@
  * 3. dist/package.json: ESM, and the version the reports name;
  * 4. the checks' manifest (harness/cli/collect.ts over the compiled suites): `list` and selection
  *    read it instead of importing every suite;
- * 5. dist/contract-cache/: the bundled specs and the compiled response validators (ajv standalone
+ * 5. dist/contract-cache/: the bundled and the parsed specs and the compiled response validators (ajv standalone
  *    code), derived once here so the installed tool's workers only read them
  *    (harness/contract/cache.ts).
  *
@@ -55,6 +55,9 @@ const fillCache = [
   'console.log(`build: ${contract.compileAll().length} response validators precompiled`);',
   `const { loadRequirements } = await import(${JSON.stringify(pathToFileURL(join(dist, 'harness', 'contract', 'requirements.js')).href)});`,
   'console.log(`build: ${loadRequirements().length} requirements cached`);',
+  `const { specDocument } = await import(${JSON.stringify(pathToFileURL(join(dist, 'harness', 'rules', 'spec-document.js')).href)});`,
+  "specDocument('gateway'); specDocument('partner');",
+  "console.log('build: parsed spec documents cached');",
 ].join('\n');
 execFileSync(process.execPath, ['--input-type=module', '-e', fillCache], { cwd: root, stdio: 'inherit', env: { ...process.env, PAYGATE_CACHE_DIR: contractCache } });
 // last: a build that stopped half-way leaves no key behind

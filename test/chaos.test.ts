@@ -1,8 +1,9 @@
 // Resilience of the suite.
 // 1. reference/shared/chaos.ts on its own (deterministic randomness).
 // 2. The whole quick profile against the reference with REFERENCE_CHAOS=1 (random 429 +
-//    Retry-After, latency 0-200 ms, delayed webhooks) passes with zero failures and finishes, in the
-//    default personality and in a mix of free choices (reference/DECISIONS.md, "Personalities").
+//    Retry-After, latency 0-200 ms, delayed webhooks) passes with zero failures and finishes, in a
+//    mix of free choices drawn to meet chaos head on (reference/DECISIONS.md, "Personalities"). The
+//    default personality passes in the fault matrix's baseline; `npm run soak -- --chaos` runs more.
 // 3. Hostile targets (a server that never answers, one that closes every connection, one that
 //    answers HTML): the harness clients report clear outcomes within their time limits, and suite
 //    checks run against them never pass, hang or crash: the HTML target's answers are failures; a
@@ -114,7 +115,6 @@ describe('reference/shared/chaos.ts', () => {
 // hostile targets, mostly waiting on timeouts) run side by side.
 const servers = new Map<Behaviour, Hostile>();
 const urlOf = (b: Behaviour): string => (servers.get(b) as Hostile).url;
-let chaosRun: CorrectRunSummary | undefined;
 let chaosMixRun: CorrectRunSummary | undefined;
 /**
  * The mix run under chaos: mix:68 draws the choices that meet chaos head on (a rate limit of its
@@ -148,17 +148,14 @@ function hostileRun(behaviour: Behaviour): Promise<ConformanceRunResult> {
 
 beforeAll(async () => {
   for (const behaviour of ['hang', 'close', 'html'] as const) servers.set(behaviour, await startHostile(behaviour));
-  const [chaos, chaosMix, hostile] = await Promise.all([
+  const [chaosMix, hostile] = await Promise.all([
     // the added latency is idle time: more workers than cores keep the run short
-    runCorrect({ seed: 4_242, label: 'chaos', env: { REFERENCE_CHAOS: '1' }, workers: 4, timeoutMs: 200_000 }),
     runCorrect({ seed: CHAOS_MIX, label: `chaos-mix-${CHAOS_MIX}`, env: { REFERENCE_CHAOS: '1', REFERENCE_PERSONALITY: `mix:${CHAOS_MIX}` }, workers: 4, timeoutMs: 200_000 }),
     inParallel(['hang', 'close', 'html'] as const, 3, hostileRun),
   ]);
-  chaosRun = chaos;
   chaosMixRun = chaosMix;
   console.log(describeRun(chaosMix));
   hostileRuns = hostile;
-  console.log(describeRun(chaos));
 }, 240_000);
 
 afterAll(async () => {
@@ -166,8 +163,9 @@ afterAll(async () => {
 });
 
 describe('the quick profile against the chaos reference', () => {
-  test.each([['default'], [`mix:${CHAOS_MIX}`]])('personality %s: passes with zero failures, finishes, and met rate limiting on the way', (personality) => {
-    const run = personality === 'default' ? chaosRun : chaosMixRun;
+  test(`personality mix:${CHAOS_MIX}: passes with zero failures, finishes, and met rate limiting on the way`, () => {
+    const personality = `mix:${CHAOS_MIX}`;
+    const run = chaosMixRun;
     if (run === undefined) throw new Error('the chaos run did not run (see beforeAll)');
     expect(run.timedOut, 'the run did not finish in time').toBe(false);
     expect(run.errors, `harness errors:\n${run.errors.join('\n')}`).toEqual([]);

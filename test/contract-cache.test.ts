@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueFiles, loadRequirements, parseRequirements } from '../harness/contract/requirements.js';
-import { loadSpec } from '../harness/contract/spec.js';
+import { defaultSpecPath, loadSpec } from '../harness/contract/spec.js';
+import { parseSpecText, parsedSpecCacheName, specDocument } from '../harness/rules/spec-document.js';
 import { readFileSync } from 'node:fs';
 import type { OpenApiDocument } from '../harness/contract/spec.js';
 import { Contract, generateValidatorsCode } from '../harness/contract/validator.js';
@@ -149,5 +150,24 @@ describe('cached requirement catalogue', () => {
     const parsed = parseRequirements(catalogueFiles().map((path) => ({ name: path, text: readFileSync(path, 'utf8') })));
     expect(JSON.parse(JSON.stringify(parsed))).toEqual(parsed);
     expect(loadRequirements()).toEqual(parsed);
+  });
+});
+
+describe('cached parsed spec documents (harness/rules/spec-document.ts)', () => {
+  it('are the YAML parser\'s documents, written once and read back equal', () => {
+    for (const api of ['gateway', 'partner'] as const) {
+      const text = readFileSync(defaultSpecPath(api), 'utf8');
+      const parsed = parseSpecText(text);
+      const name = parsedSpecCacheName(api, text);
+      rmSync(join(dir, name), { force: true });
+      // the first reading parses and writes the cache (the module keeps one document per process,
+      // so the cache is read here as a later process reads it)
+      const written = specDocument(api);
+      expect(written).toEqual(parsed);
+      expect(readdirSync(dir)).toContain(name);
+      expect(JSON.parse(readFileSync(join(dir, name), 'utf8'))).toStrictEqual(parsed);
+      // a changed spec text is another file
+      expect(parsedSpecCacheName(api, `${text}\n# changed`)).not.toBe(name);
+    }
   });
 });

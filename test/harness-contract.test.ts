@@ -285,6 +285,47 @@ describe('CheckRun validates every exchange its clients make', () => {
   });
 });
 
+describe('what the contract rules show of a response is redacted, though only a finding reads it', () => {
+  const secret = 'sk_sekret_value_0123456789';
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer((req, _body, res) => {
+      const kind = req.headers['x-answer'];
+      if (kind === 'text') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.end(`not json, key ${secret}`);
+      } else if (kind === '5xx') {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(`boom ${secret}`);
+      } else {
+        sendJson(res, 200, { success: true, data: { id: 'a', status: 'paid' } }, { 'content-type': `text/plain; key=${secret}` });
+      }
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('not JSON, a 5xx, a JSON body under another Content-Type: each finding shows the secret redacted', async () => {
+    const redactor = new Redactor();
+    redactor.register(secret, 'API_KEY');
+    const shared = await Contract.load({ apis: ['gateway'], specPaths: { gateway: specPath }, redactor });
+    const http = new HttpClient({ baseUrl: server.url, api: 'gateway', redactor });
+    try {
+      const run = new CheckRun('things', fixtureIds('GW-OP-THINGS'), { contract: shared, redactor });
+      for (const answer of ['text', '5xx', 'label']) {
+        await http.request({ api: 'gateway', method: 'POST', path: '/api/v1/things', json: {}, headers: { 'x-answer': answer }, observers: [run] });
+      }
+      const findings = [...run.failures, ...run.warnings];
+      expect(findings.map((f) => f.code).sort()).toEqual(['contract.content-type', 'contract.not-json', 'target.5xx']);
+      for (const f of findings) expect(f.actual).toContain('<redacted:API_KEY>');
+      expect(JSON.stringify(run.summary())).not.toContain(secret);
+    } finally {
+      await http.destroy();
+    }
+  });
+});
+
 const specsDir = fileURLToPath(new URL('../specs/', import.meta.url));
 for (const api of ['gateway', 'partner'] as const) {
   const path = join(specsDir, `${api}.openapi.yaml`);

@@ -161,7 +161,8 @@ describe('response enums: (schema pointer × value), from the specs', () => {
     expect(responseEnumCellsCarried('gateway', 'GET /api/v1/pix/in/qrcode/{transactionId}', '200', { data: { status: 'unknown' } })).toEqual([]);
   });
   it('the schema rule covers what a validated body carries', () => {
-    const ex = exchange(200, { success: true, data: { status: 'banking_processing' } }, { operation: 'GET /api/v1/pix/out/pixkey/{transferId}' });
+    const json = { success: true, data: { status: 'banking_processing' } };
+    const ex = exchange(200, json, { operation: 'GET /api/v1/pix/out/pixkey/{transferId}' });
     const facts = {
       exchange: ex,
       api: 'gateway',
@@ -171,7 +172,7 @@ describe('response enums: (schema pointer × value), from the specs', () => {
       operationRequirements: [],
       documentRequirement: 'GW-BODY-JSON',
       documentedStatuses: ['200'],
-      response: { key: '200', requirements: [], body: { mediaType: 'application/json', receivedMediaType: 'application/json', contentType: 'application/json', open: undefined, empty: false, parsed: true, shown: '', validated: true, schemaRequirements: [], schemaErrors: [] } },
+      response: { key: '200', requirements: [], body: { mediaType: 'application/json', receivedMediaType: 'application/json', contentType: 'application/json', open: undefined, empty: false, parsed: true, shown: '', json, validated: true, schemaRequirements: [], schemaErrors: [] } },
     } as unknown as ResponseFacts;
     expect(matchResponseSchemas.judge(facts).covered).toEqual([{ relation: 'gateway.response-enums', cells: ['#/components/schemas/PixTransferStatus = "banking_processing"'] }]);
   });

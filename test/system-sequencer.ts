@@ -19,6 +19,9 @@ export const SYSTEM_ORDER: readonly string[] = [
   'test/package.test.ts',
   'test/correct-reference.test.ts',
   'test/receiver-conformance.test.ts',
+  // after the four files before it, which take longer than the matrix in the other slot: beside the
+  // matrix's runs its in-process proxies lost idle connections (vitest.config.ts)
+  'test/real-targets.test.ts',
   'test/action.test.ts',
   'test/ci-templates.test.ts',
   'test/safety.test.ts',

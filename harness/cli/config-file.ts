@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { yaml } from '../core/yaml.js';
 import { UsageError, nearest } from './parse.js';
 import type { RawValues } from './parse.js';
 import { schemaProblems } from '../config/schemas.js';
@@ -146,7 +146,7 @@ export function loadConfigFile(file: string, env: NodeJS.ProcessEnv = process.en
   }
   let doc: unknown;
   try {
-    doc = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    doc = file.endsWith('.json') ? JSON.parse(text) : yaml().parse(text);
   } catch (error) {
     throw new UsageError(`config ${file}: not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${error instanceof Error ? error.message : String(error)}`);
   }

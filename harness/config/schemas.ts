@@ -4,9 +4,10 @@
  * Problems name the key at fault (`target.partner.apiKey: …`), most specific first.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import { packageRoot } from '../version.js';
 
 export type SchemaName = 'config' | 'baseline';
@@ -20,6 +21,8 @@ export function schemaPath(name: SchemaName): string {
 function validator(name: SchemaName): ValidateFunction {
   let validate = compiled.get(name);
   if (validate === undefined) {
+    // ajv loads only when a config file or a baseline is checked (most runs have neither)
+    const { Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof Ajv2020Module;
     const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, strictRequired: false, verbose: true });
     validate = ajv.compile(JSON.parse(readFileSync(schemaPath(name), 'utf8')) as object);
     compiled.set(name, validate);

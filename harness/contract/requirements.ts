@@ -9,9 +9,9 @@
 import { cacheKey, readCached, writeCached } from './cache.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { HarnessError } from '../core/errors.js';
 import { REQUIREMENT_IDS } from '../core/requirement-ids.js';
+import { yaml } from '../core/yaml.js';
 import type { RequirementId } from '../core/requirement-ids.js';
 
 export type RequirementApi = 'gateway' | 'partner';
@@ -144,7 +144,7 @@ export function parseRequirements(sources: readonly CatalogueSource[]): readonly
   for (const source of sources) {
     let doc: unknown;
     try {
-      doc = parse(source.text);
+      doc = yaml().parse(source.text);
     } catch (error) {
       invalid(`${source.name}: not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
     }

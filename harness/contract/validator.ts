@@ -16,10 +16,8 @@
  * spec. Values shown in the facts are redacted.
  */
 import { createRequire } from 'node:module';
-import { Ajv2020, _ } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import { cacheKey, readCached, writeCached } from './cache.js';
 import type { Exchange } from '../core/exchange.js';
 import type { RequirementId } from '../core/requirement-ids.js';
@@ -30,13 +28,36 @@ import type { Redactor } from '../http/redact.js';
 import { loadSpec } from './spec.js';
 import type { OpenApiDocument } from './spec.js';
 
-// ajv-formats is CommonJS: under NodeNext its default import may arrive as the module object
 type AddFormats = (ajv: Ajv2020) => Ajv2020;
-const addFormats: AddFormats =
-  (addFormatsModule as unknown as { default?: AddFormats }).default ?? (addFormatsModule as unknown as AddFormats);
 type StandaloneCode = (ajv: Ajv2020, refs: Record<string, string>) => string;
-const standaloneCode: StandaloneCode =
-  (standaloneCodeModule as unknown as { default?: StandaloneCode }).default ?? (standaloneCodeModule as unknown as StandaloneCode);
+interface AjvLibrary {
+  Ajv2020: typeof Ajv2020Module.Ajv2020;
+  _: typeof Ajv2020Module._;
+  addFormats: AddFormats;
+  standaloneCode: StandaloneCode;
+}
+let ajvLibrary: AjvLibrary | undefined;
+
+/**
+ * ajv's compiler, loaded on first use: the precompiled validators (the usual case) need only the
+ * small runtime modules their code requires, and importing the compiler cost every test worker
+ * ~0.1 s of CPU before its first check.
+ */
+function ajvLib(): AjvLibrary {
+  if (ajvLibrary === undefined) {
+    const require = createRequire(import.meta.url);
+    // CommonJS modules: the function may be the module itself or its `default`
+    const fn = <T>(mod: unknown): T => ((mod as { default?: T }).default ?? mod) as T;
+    const core = require('ajv/dist/2020.js') as typeof Ajv2020Module;
+    ajvLibrary = {
+      Ajv2020: core.Ajv2020,
+      _: core._,
+      addFormats: fn<AddFormats>(require('ajv-formats')),
+      standaloneCode: fn<StandaloneCode>(require('ajv/dist/standalone/index.js')),
+    };
+  }
+  return ajvLibrary;
+}
 
 /**
  * The requirement of each document that every response is under when no node of the spec names
@@ -118,16 +139,25 @@ export interface BodyFacts {
   mediaType: string;
   /** the media type of the Content-Type received (lower-case, no parameters); undefined when none */
   receivedMediaType: string | undefined;
-  /** the Content-Type header as recorded, undefined when none */
-  contentType: string | undefined;
+  /** the Content-Type header as recorded (redacted), undefined when none; the record's headers are redacted when first read */
+  readonly contentType: string | undefined;
   /** `x-body` of the schema: `optional` (may be absent), `any` (anything at all) */
   open: 'optional' | 'any' | undefined;
   /** the body text is empty or only whitespace */
   empty: boolean;
   /** the body parsed as JSON */
   parsed: boolean;
-  /** the body text, redacted and cut for display */
-  shown: string;
+  /**
+   * the body text, redacted and cut for display; redacted when first read (only a finding about
+   * the body shows it: most responses never need the scan of their text for every secret)
+   */
+  readonly shown: string;
+  /**
+   * the parse that was validated: the caller's own parse of the raw body when it handed one (not
+   * redacted: a rule may read values from it to decide or to cover cells, and shows only `shown`,
+   * its findings' values and the recorded exchange); undefined when the body did not parse
+   */
+  readonly json: unknown;
   /** a schema is documented and the parsed body was validated against it */
   validated: boolean;
   /** every `x-requirement` of the response and its schema (through `$ref`s) */
@@ -322,6 +352,7 @@ function literalScore(segments: string[]): number {
 
 /** Fresh-compile keywords and formats: the documents registered under their URNs. `source`: keep the code (standalone). */
 function createAjv(documents: Partial<Record<ApiName, Json>>, specs: Map<ApiName, ApiSpec>, source: boolean): Ajv2020 {
+    const { Ajv2020, addFormats } = ajvLib();
     const ajv = new Ajv2020({
       allErrors: true,
       verbose: true,
@@ -385,6 +416,7 @@ export function generateValidatorsCode(documents: Partial<Record<ApiName, Json>>
   const specs = new Map<ApiName, ApiSpec>();
   for (const [api, doc] of Object.entries(documents) as [ApiName, Json][]) specs.set(api, new ApiSpec(api, doc));
   const ajv = createAjv(documents, specs, true);
+  const { _, standaloneCode } = ajvLib();
   const refs: Record<string, string> = {};
   let n = 0;
   for (const [api, spec] of specs) {
@@ -736,14 +768,22 @@ export class Contract {
     const validate = parsed ? media.validate : undefined;
     const valid = validate ? validate(body) : true;
     const schemaRoot = validate && !valid ? this.spec(api).deref(isObject(plan.content[media.mediaType]) ? (plan.content[media.mediaType] as Json).schema : undefined) : undefined;
+    const redactor = this.redactor;
+    let shown: string | undefined;
     documented.body = {
       mediaType: media.mediaType,
       receivedMediaType,
-      contentType: response.headers['content-type'],
+      // as recorded (redacted), read only by a finding that shows it
+      get contentType(): string | undefined {
+        return response.headers['content-type'];
+      },
       open: media.open,
       empty: text.trim() === '',
       parsed,
-      shown: truncate(this.redactor.redactText(text)),
+      get shown(): string {
+        return (shown ??= truncate(redactor.redactText(text)));
+      },
+      json: body,
       validated: validate !== undefined,
       schemaRequirements: media.schemaRequirements,
       schemaErrors: valid ? [] : (validate?.errors ?? []).map((error) => this.schemaError(api, operation, error, body, schemaRoot?.node)),

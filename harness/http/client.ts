@@ -238,9 +238,10 @@ export class HttpClient {
       // a Retry-After another worker got from this API holds this request too (rate-limit.ts)
       const pause = runPauses.pending(this.api);
       if (pause) await pause;
-      const retry = (status: number): boolean => status === 429 && options.retryOn429 !== false && attempt < this.max429Retries;
-      const result = await this.laned(options, retry);
-      if (!retry(result.status)) return result;
+      // a 429 to this attempt is sent again
+      const retryable = options.retryOn429 !== false && attempt < this.max429Retries;
+      const result = await this.laned(options, retryable);
+      if (!(result.status === 429 && retryable)) return result;
       const advised = parseRetryAfter(result.headers['retry-after']);
       const wait = Math.min(advised ?? 250 * 2 ** attempt, this.maxRetryAfterMs);
       if (advised !== undefined) runPauses.report(this.api, wait);
@@ -249,19 +250,23 @@ export class HttpClient {
   }
 
   /** A request holds its kind's quiet-account lane of the API while it is in flight (harness/http/quiet-lane.ts). */
-  private async laned(options: RequestOptions, retried: (status: number) => boolean): Promise<HttpResult> {
+  private async laned(options: RequestOptions, retryable: boolean): Promise<HttpResult> {
     const scope = dispatchScope.getStore();
-    if (scope?.laneHeld === true && scope.origin === this.origin) return this.once(options, retried);
+    const scoped = scope !== undefined && scope.origin === this.origin ? scope : undefined;
+    if (scoped?.laneHeld === true) return this.once(options, retryable, scoped);
     const end = await enterRequest(this.api, requestKinds(options.method, options.operation));
     try {
-      return await this.once(options, retried);
+      return await this.once(options, retryable, scoped);
     } finally {
       end();
     }
   }
 
-  /** One attempt; `retried` says whether the client will send it again after this status. */
-  private async once(options: RequestOptions, retried: (status: number) => boolean): Promise<HttpResult> {
+  /**
+   * One attempt; `retryable`: the client sends it again after a 429. `scoped`: the dispatch scope of
+   * this origin the request runs in, if any.
+   */
+  private async once(options: RequestOptions, retryable: boolean, scoped: DispatchScope | undefined): Promise<HttpResult> {
     const q = options.path.indexOf('?');
     const pathOnly = q < 0 ? options.path : options.path.slice(0, q);
     const inlineQuery = q < 0 ? undefined : options.path.slice(q + 1);
@@ -285,8 +290,6 @@ export class HttpClient {
     }
     for (const [k, v] of Object.entries(options.headers ?? {})) headers[k.toLowerCase()] = v;
 
-    const scope = dispatchScope.getStore();
-    const scoped = scope && scope.origin === this.origin ? scope : undefined;
     if (this.limiter && !scoped?.skipRateLimit) await this.limiter.take();
     const dispatcher: Dispatcher = scoped?.dispatcher ?? this.pool;
 
@@ -337,7 +340,8 @@ export class HttpClient {
       error,
     });
 
-    const result: HttpResult = { status, headers: responseHeaders, text, json, exchange, ...(retried(status) && { retried: true as const }) };
+    const result: HttpResult = { status, headers: responseHeaders, text, json, exchange };
+    if (status === 429 && retryable) result.retried = true;
     for (const l of this.listeners) l(exchange, result);
     for (const o of options.observers ?? []) o.observe(exchange, result);
     for (const l of globalListeners) l(exchange, result);

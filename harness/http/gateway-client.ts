@@ -143,6 +143,9 @@ export interface GatewayClientOptions {
 
 const enc = encodeURIComponent;
 
+/** Marks a rejection handled (see {@link GatewayClient.send}); one function for every request. */
+const handled = (): undefined => undefined;
+
 export class GatewayClient {
   readonly http: HttpClient;
   readonly tokens: GatewayTokenManager;
@@ -177,7 +180,7 @@ export class GatewayClient {
     // a check may start several calls and await them in turn: when the token cannot be had, the
     // first await throws and the others would surface as "unhandled rejections" (vitest pseudo-errors).
     // Marked handled here; every caller that awaits still gets the rejection.
-    sending.catch(() => undefined);
+    sending.catch(handled);
     return sending;
   }
 

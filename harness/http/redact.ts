@@ -282,9 +282,24 @@ export class Redactor {
   }
 }
 
+/**
+ * Field name → secret-named: every response body's string fields are looked at, and a run meets
+ * the same few hundred names again and again (bounded: a target may send any names).
+ */
+const secretKeyNames = new Map<string, boolean>();
+
+function isSecretKey(key: string): boolean {
+  let secret = secretKeyNames.get(key);
+  if (secret === undefined) {
+    secret = SECRET_KEYS.has(normaliseKey(key));
+    if (secretKeyNames.size < 4096) secretKeyNames.set(key, secret);
+  }
+  return secret;
+}
+
 /** A secret-named field holding a non-empty string. */
 function isSecretField(key: string, value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && SECRET_KEYS.has(normaliseKey(key));
+  return typeof value === 'string' && value.length > 0 && isSecretKey(key);
 }
 
 /** The process-wide redactor used by default by every harness module. */

@@ -19,9 +19,9 @@
  * so a team notices them without the gate breaking on the day a date passes.
  */
 import { readFileSync } from 'node:fs';
-import { parse, stringify } from 'yaml';
 import { schemaProblems } from '../config/schemas.js';
 import { nearest } from '../cli/parse.js';
+import { yaml } from '../core/yaml.js';
 
 export interface BaselineEntry {
   check?: string;
@@ -90,7 +90,7 @@ function dateText(value: unknown): string | undefined {
 export function parseBaseline(text: string, file: string): Baseline {
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = yaml().parse(text);
   } catch (error) {
     throw new BaselineError(`baseline ${file}: not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -275,5 +275,5 @@ export function baselineYaml(sources: readonly BaselineSource[], note: string): 
     `# ${note}`,
     '# Each entry: check and/or requirement, the finding code, a reason, optionally `expires: YYYY-MM-DD`.',
   ].join('\n');
-  return `${header}\n${stringify({ accepted }, { lineWidth: 0 })}`;
+  return `${header}\n${yaml().stringify({ accepted }, { lineWidth: 0 })}`;
 }

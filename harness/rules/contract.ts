@@ -17,6 +17,7 @@
  *   422); "Rate limits: not shown" (a 429 is a choice the text leaves open).
  * - Neither documents a 5xx answer anywhere. Undocumented response parts are open.
  */
+import type { Exchange } from '../core/exchange.js';
 import type { ApiName } from '../http/client.js';
 import type { BodyFacts, ResponseFacts, SchemaError } from '../contract/validator.js';
 import { isJsonMediaType } from '../contract/validator.js';
@@ -39,6 +40,11 @@ export const ALWAYS_ALLOWED_STATUSES: readonly number[] = [401, 429];
 
 function cut(text: string, max = 300): string {
   return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text;
+}
+
+/** The recorded body for a finding's `actual` (the record redacts it when first read: only a finding reads it). */
+function shownBody(response: Exchange['response']): string {
+  return response === undefined || response.body === '' ? '(empty body)' : cut(response.body);
 }
 
 /** The requirements a finding about the status names: the operation's own, else the document's. */
@@ -68,12 +74,11 @@ export const answerDocumentedStatuses = defineRule({
     if (status === 429 && facts.retried) return v.nothingToJudge();
     v.decides(...statusRequirements(facts));
     v.shows(facts.exchange);
-    const body = response === undefined || response.body === '' ? '(empty body)' : cut(response.body);
     if (status >= 500) {
       v.find('target.5xx', {
         title: `${operation} answered ${status}: a server error is never a conforming answer`,
         expected: `a status documented for ${operation} (${documented(facts)}) or a general error status`,
-        actual: `${status} ${body}`,
+        actual: `${status} ${shownBody(response)}`,
       });
       return;
     }
@@ -82,7 +87,7 @@ export const answerDocumentedStatuses = defineRule({
       v.find('status.rate-limited', {
         title: `${operation} answered 429 after the client's retries: nothing else about this answer can be judged`,
         expected: `an answer past the rate limit (the client honours Retry-After and retries); ${facts.api === 'gateway' ? '"Every route can answer 401 and 429"' : '"Rate limits: not shown"'}`,
-        actual: `HTTP 429${retryAfter !== undefined ? ` (Retry-After: ${retryAfter})` : ''}, ${body}`,
+        actual: `HTTP 429${retryAfter !== undefined ? ` (Retry-After: ${retryAfter})` : ''}, ${shownBody(response)}`,
       });
       return;
     }
@@ -141,14 +146,12 @@ export const answerJsonBodies = defineRule({
   },
 });
 
-function coverResponseEnums(v: Verdict<string>, api: ApiName, operation: string, key: string, text: string | undefined): void {
-  if (text === undefined || !hasResponseEnums(api, operation, key)) return;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return;
-  }
+/**
+ * Covers the response-enum cells the validated body carries. It reads the parse that was validated
+ * (no second parse, no redaction of the body): a cell names a spec value, never body text.
+ */
+function coverResponseEnums(v: Verdict<string>, api: ApiName, operation: string, key: string, json: unknown): void {
+  if (json === undefined || !hasResponseEnums(api, operation, key)) return;
   const relation = api === 'gateway' ? GATEWAY_RESPONSE_ENUMS : PARTNER_RESPONSE_ENUMS;
   for (const cell of responseEnumCellsCarried(api, operation, key, json)) v.coversIn(relation, cell);
 }
@@ -176,7 +179,7 @@ export const matchResponseSchemas = defineRule({
     v.decides(...body.schemaRequirements);
     v.shows(facts.exchange);
     // every enum value the validated body carries (in any letter case) tries its response-enum cell
-    if (body.validated && facts.response !== undefined) coverResponseEnums(v, facts.api, facts.operation, facts.response.key, facts.exchange.response?.body);
+    if (body.validated && facts.response !== undefined) coverResponseEnums(v, facts.api, facts.operation, facts.response.key, body.json);
     for (const error of body.schemaErrors) {
       const pointer = error.instancePath;
       v.find('contract.schema', {

@@ -141,91 +141,136 @@ function isWarnOnly(id: RequirementId): boolean {
   }
 }
 
+/** What every evaluation of one rule reads of its declaration. */
+interface Declared {
+  readonly name: string;
+  readonly requirements: readonly RequirementId[];
+  readonly codes: Readonly<Record<string, Severity>>;
+  readonly uses: readonly Rule<never>[];
+  readonly relation: Relation | undefined;
+  readonly fromSpec: boolean;
+}
+
+/**
+ * One evaluation's {@link Verdict}. A class, not an object of closures: the contract rules run four
+ * evaluations on every response the suite receives, and an evaluation's state is made only as it
+ * is needed.
+ */
+class Evaluation<C extends string> implements Verdict<C> {
+  decided: readonly RequirementId[];
+  nothing = false;
+  readonly shown: Exchange[] = [];
+  readonly findings: Finding[] = [];
+  applied: Judgement[] | undefined;
+  /** the requests of the observation that got no answer (see {@link unanswered}) */
+  unansweredList: Exchange[] | undefined;
+  covered: string[] | undefined;
+  elsewhere: Map<string, string[]> | undefined;
+
+  constructor(private readonly rule: Declared) {
+    this.decided = rule.requirements;
+  }
+
+  private owns(id: RequirementId): boolean {
+    return this.rule.fromSpec || this.rule.requirements.includes(id);
+  }
+
+  find(code: C, draft: FindingDraft): void {
+    const { name, codes } = this.rule;
+    const severity = codes[code];
+    if (severity === undefined) throw new HarnessError('rule.code', `${name}: code ${code} is not declared by the rule`);
+    const named = [...(draft.requirements ?? this.decided)];
+    for (const id of named) {
+      if (!this.owns(id)) throw new HarnessError('rule.requirement', `${name}: finding ${code} names ${id}, which the rule does not declare`);
+    }
+    const exchanges = [...this.shown];
+    for (const e of draft.exchanges ?? []) if (e && !exchanges.includes(e)) exchanges.push(e);
+    const ambiguous = named.length > 0 && named.every(isWarnOnly);
+    const finding: Finding = {
+      code,
+      rule: name,
+      title: draft.title,
+      severity: ambiguous ? 'warning' : severity,
+      requirements: named,
+      expected: draft.expected,
+      actual: draft.actual,
+      exchanges,
+    };
+    if (draft.pointer !== undefined) finding.pointer = draft.pointer;
+    this.findings.push(finding);
+  }
+
+  decides(...ids: readonly RequirementId[]): void {
+    for (const id of ids) {
+      if (!this.owns(id)) throw new HarnessError('rule.requirement', `${this.rule.name}: decides ${id}, which the rule does not declare`);
+    }
+    this.decided = ids;
+  }
+
+  nothingToJudge(): void {
+    this.nothing = true;
+  }
+
+  shows(...exchanges: readonly (Exchange | undefined)[]): void {
+    for (const e of exchanges) if (e && !this.shown.includes(e)) this.shown.push(e);
+  }
+
+  unanswered(exchange: Exchange): void {
+    const list = (this.unansweredList ??= []);
+    if (!list.includes(exchange)) list.push(exchange);
+  }
+
+  apply<O>(sub: Rule<O>, part: O): Judgement {
+    if (!this.rule.uses.includes(sub as Rule<never>)) throw new HarnessError('rule.uses', `${this.rule.name}: applies ${sub.name}, which it does not declare in \`uses\``);
+    const judgement = sub.judge(part);
+    (this.applied ??= []).push(judgement);
+    return judgement;
+  }
+
+  covers(cell: string): void {
+    const { name, relation } = this.rule;
+    if (!relation) throw new HarnessError('rule.relation', `${name}: covers ${cell}, but the rule judges no relation`);
+    if (!relation.cells.includes(cell)) throw new HarnessError('rule.relation', `${name}: ${cell} is not a cell of ${relation.id}`);
+    const covered = (this.covered ??= []);
+    if (!covered.includes(cell)) covered.push(cell);
+  }
+
+  coversIn(other: Relation, cell: string): void {
+    if (!other.cells.includes(cell)) throw new HarnessError('rule.relation', `${this.rule.name}: ${cell} is not a cell of ${other.id}`);
+    if (other.id === this.rule.relation?.id) return this.covers(cell);
+    const elsewhere = (this.elsewhere ??= new Map());
+    const list = elsewhere.get(other.id) ?? [];
+    if (!list.includes(cell)) list.push(cell);
+    elsewhere.set(other.id, list);
+  }
+
+  judgement(): Judgement {
+    const { name, relation } = this.rule;
+    const own: Judgement = this.nothing && this.findings.length === 0 ? { rule: name, requirements: [], findings: [] } : { rule: name, requirements: this.decided, findings: this.findings };
+    const cells: CoveredCells[] = [];
+    if (relation && this.covered !== undefined && this.covered.length > 0) cells.push({ relation: relation.id, cells: this.covered });
+    for (const [id, list] of this.elsewhere ?? []) cells.push({ relation: id, cells: list });
+    return merge(own, this.applied ?? [], this.unansweredList ?? [], cells);
+  }
+}
+
 /** Declares a rule (see the module comment). */
 export function defineRule<O, C extends string>(declaration: RuleDeclaration<O, C>): Rule<O> {
   const { name, requirements, codes, relation } = declaration;
   const uses = declaration.uses ?? [];
-  const fromSpec = declaration.requirementsFromSpec === true;
-  const owns = (id: RequirementId): boolean => fromSpec || requirements.includes(id);
+  const declared: Declared = { name, requirements, codes, uses, relation, fromSpec: declaration.requirementsFromSpec === true };
   const rule: Rule<O> = {
     kind: 'declared',
     name,
     requirements,
-    requirementsFromSpec: fromSpec,
+    requirementsFromSpec: declared.fromSpec,
     codes,
     uses,
     ...(relation !== undefined ? { relation } : {}),
     judge(observation: O): Judgement {
-      let decided: RequirementId[] = [...requirements];
-      let nothing = false;
-      const shown: Exchange[] = [];
-      const findings: Finding[] = [];
-      const applied: Judgement[] = [];
-      const unanswered: Exchange[] = [];
-      const covered: string[] = [];
-      const elsewhere = new Map<string, string[]>();
-      const v: Verdict<C> = {
-        find(code, draft) {
-          const severity = codes[code];
-          if (severity === undefined) throw new HarnessError('rule.code', `${name}: code ${code} is not declared by the rule`);
-          const named = [...(draft.requirements ?? decided)];
-          for (const id of named) {
-            if (!owns(id)) throw new HarnessError('rule.requirement', `${name}: finding ${code} names ${id}, which the rule does not declare`);
-          }
-          const exchanges = [...shown];
-          for (const e of draft.exchanges ?? []) if (e && !exchanges.includes(e)) exchanges.push(e);
-          const ambiguous = named.length > 0 && named.every(isWarnOnly);
-          const finding: Finding = {
-            code,
-            rule: name,
-            title: draft.title,
-            severity: ambiguous ? 'warning' : severity,
-            requirements: named,
-            expected: draft.expected,
-            actual: draft.actual,
-            exchanges,
-          };
-          if (draft.pointer !== undefined) finding.pointer = draft.pointer;
-          findings.push(finding);
-        },
-        decides(...ids) {
-          for (const id of ids) {
-            if (!owns(id)) throw new HarnessError('rule.requirement', `${name}: decides ${id}, which the rule does not declare`);
-          }
-          decided = [...ids];
-        },
-        nothingToJudge() {
-          nothing = true;
-        },
-        shows(...exchanges) {
-          for (const e of exchanges) if (e && !shown.includes(e)) shown.push(e);
-        },
-        unanswered(exchange) {
-          if (!unanswered.includes(exchange)) unanswered.push(exchange);
-        },
-        apply(sub, part) {
-          if (!uses.includes(sub as Rule<never>)) throw new HarnessError('rule.uses', `${name}: applies ${sub.name}, which it does not declare in \`uses\``);
-          const judgement = sub.judge(part);
-          applied.push(judgement);
-          return judgement;
-        },
-        covers(cell) {
-          if (!relation) throw new HarnessError('rule.relation', `${name}: covers ${cell}, but the rule judges no relation`);
-          if (!relation.cells.includes(cell)) throw new HarnessError('rule.relation', `${name}: ${cell} is not a cell of ${relation.id}`);
-          if (!covered.includes(cell)) covered.push(cell);
-        },
-        coversIn(other, cell) {
-          if (!other.cells.includes(cell)) throw new HarnessError('rule.relation', `${name}: ${cell} is not a cell of ${other.id}`);
-          if (other.id === relation?.id) return v.covers(cell);
-          const list = elsewhere.get(other.id) ?? [];
-          if (!list.includes(cell)) list.push(cell);
-          elsewhere.set(other.id, list);
-        },
-      };
+      const v = new Evaluation<C>(declared);
       declaration.judge(observation, v);
-      const own: Judgement = nothing && findings.length === 0 ? { rule: name, requirements: [], findings: [] } : { rule: name, requirements: decided, findings };
-      const cells = [...(relation && covered.length > 0 ? [{ relation: relation.id, cells: covered }] : []), ...[...elsewhere].map(([id, list]) => ({ relation: id, cells: list }))];
-      return merge(own, applied, unanswered, cells);
+      return v.judgement();
     },
   };
   return rule;

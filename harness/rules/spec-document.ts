@@ -2,18 +2,66 @@
  * The OpenAPI documents as plain data, read synchronously once per process: relations derive their
  * cells from them at module load (harness/rules/rule.ts `Relation`). Internal `$ref`s are left as
  * they are; the derivations resolve what they need.
+ *
+ * Parsing the YAML cost every worker ~0.25 s of CPU before its first check, so the parsed document
+ * is kept as JSON by a hash of the spec's text (harness/contract/cache.ts); only a document that
+ * JSON carries unchanged (no alias shared, no non-JSON scalar) is written, so a cached one is the
+ * same data the YAML parser gives.
  */
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { isDeepStrictEqual } from 'node:util';
+import { cacheKey, readCached, writeCached } from '../contract/cache.js';
 import { defaultSpecPath } from '../contract/spec.js';
 import { HarnessError } from '../core/errors.js';
+import { yaml } from '../core/yaml.js';
 
 const documents = new Map<string, Record<string, unknown>>();
+
+/** The cache file name of a spec's parsed (not bundled) document. */
+export function parsedSpecCacheName(api: 'gateway' | 'partner', specText: string): string {
+  return `spec-parsed-${api}-${cacheKey([specText], ['yaml'])}.json`;
+}
+
+/** Parses a spec's YAML (no cache); the YAML parser loads only when a document is not cached. */
+export function parseSpecText(text: string): Record<string, unknown> {
+  return yaml().parse(text) as Record<string, unknown>;
+}
+
+function parsedSpec(api: 'gateway' | 'partner'): Record<string, unknown> {
+  const text = readFileSync(defaultSpecPath(api), 'utf8');
+  const name = parsedSpecCacheName(api, text);
+  const cached = readCached(name);
+  if (cached !== undefined) {
+    try {
+      const document = JSON.parse(cached) as unknown;
+      if (isSpecNode(document)) return document;
+    } catch {
+      // a damaged cache file: parse again and replace it
+    }
+  }
+  const document = parseSpecText(text);
+  if (!sharesNodes(document) && isDeepStrictEqual(JSON.parse(JSON.stringify(document)), document)) writeCached(name, JSON.stringify(document));
+  return document;
+}
+
+/** True when one object or array is reached twice (a YAML alias): JSON would copy it apart. */
+function sharesNodes(root: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (seen.has(value)) return true;
+    seen.add(value);
+    stack.push(...Object.values(value));
+  }
+  return false;
+}
 
 export function specDocument(api: 'gateway' | 'partner'): Record<string, unknown> {
   let document = documents.get(api);
   if (document === undefined) {
-    document = parse(readFileSync(defaultSpecPath(api), 'utf8')) as Record<string, unknown>;
+    document = parsedSpec(api);
     documents.set(api, document);
   }
   return document;
