@@ -72,6 +72,21 @@ export function readCached(name: string): string | undefined {
 }
 
 /**
+ * A cached JSON value: undefined when the file is absent, unreadable, not JSON, or not what `accept`
+ * takes (a damaged cache file: the caller derives the value again and replaces it).
+ */
+export function readCachedJson<T>(name: string, accept: (value: unknown) => value is T): T | undefined {
+  const text = readCached(name);
+  if (text === undefined) return undefined;
+  try {
+    const value = JSON.parse(text) as unknown;
+    return accept(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Writes a file to a cache directory (default: the local one) atomically: workers deriving the
  * same file at once each write a whole file and rename it into place. Errors are ignored.
  */

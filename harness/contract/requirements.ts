@@ -6,7 +6,7 @@
  * Source: `specs/requirements.yaml`. The path resolves from this module, never from the working
  * directory.
  */
-import { cacheKey, readCached, writeCached } from './cache.js';
+import { cacheKey, readCachedJson, writeCached } from './cache.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../core/errors.js';
@@ -174,15 +174,8 @@ export function catalogueFiles(specsDir: string = SPECS_DIR): readonly string[] 
  */
 function cachedRequirements(sources: readonly CatalogueSource[]): readonly Requirement[] {
   const name = `requirements-${cacheKey(sources.flatMap((s) => [s.name, s.text]), ['yaml'])}.json`;
-  const text = readCached(name);
-  if (text !== undefined) {
-    try {
-      const list = JSON.parse(text) as Requirement[];
-      if (Array.isArray(list)) return Object.freeze(list.map((requirement) => Object.freeze(requirement)));
-    } catch {
-      // a damaged cache file: parse again and replace it
-    }
-  }
+  const cached = readCachedJson(name, (value): value is Requirement[] => Array.isArray(value));
+  if (cached !== undefined) return Object.freeze(cached.map((requirement) => Object.freeze(requirement)));
   const list = parseRequirements(sources);
   writeCached(name, JSON.stringify(list));
   return list;

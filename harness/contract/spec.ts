@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { HarnessError } from '../core/errors.js';
 import type { ApiName } from '../http/client.js';
-import { cacheKey, readCached, writeCached } from './cache.js';
+import { cacheKey, readCachedJson, writeCached } from './cache.js';
 
 /** A bundled OpenAPI 3.1 document, as plain JSON data. */
 export type OpenApiDocument = Record<string, unknown>;
@@ -44,14 +44,8 @@ export function loadSpec(api: ApiName, path: string = defaultSpecPath(api)): Pro
     p = (async () => {
       try {
         const name = bundledSpecCacheName(api, readFileSync(path, 'utf8'));
-        const cached = readCached(name);
-        if (cached !== undefined) {
-          try {
-            return JSON.parse(cached) as OpenApiDocument;
-          } catch {
-            // a damaged cache file: bundle again and replace it
-          }
-        }
+        const cached = readCachedJson(name, (value): value is OpenApiDocument => typeof value === 'object' && value !== null);
+        if (cached !== undefined) return cached;
         const doc = await bundleSpec(path);
         writeCached(name, JSON.stringify(doc));
         return doc;

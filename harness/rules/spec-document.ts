@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { cacheKey, readCached, writeCached } from '../contract/cache.js';
+import { cacheKey, readCachedJson, writeCached } from '../contract/cache.js';
 import { defaultSpecPath } from '../contract/spec.js';
 import { HarnessError } from '../core/errors.js';
 import { yaml } from '../core/yaml.js';
@@ -30,15 +30,8 @@ export function parseSpecText(text: string): Record<string, unknown> {
 function parsedSpec(api: 'gateway' | 'partner'): Record<string, unknown> {
   const text = readFileSync(defaultSpecPath(api), 'utf8');
   const name = parsedSpecCacheName(api, text);
-  const cached = readCached(name);
-  if (cached !== undefined) {
-    try {
-      const document = JSON.parse(cached) as unknown;
-      if (isSpecNode(document)) return document;
-    } catch {
-      // a damaged cache file: parse again and replace it
-    }
-  }
+  const cached = readCachedJson(name, isSpecNode);
+  if (cached !== undefined) return cached;
   const document = parseSpecText(text);
   if (!sharesNodes(document) && isDeepStrictEqual(JSON.parse(JSON.stringify(document)), document)) writeCached(name, JSON.stringify(document));
   return document;
