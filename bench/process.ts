@@ -19,7 +19,6 @@ export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 const requireHere = createRequire(import.meta.url);
 export const TSX_CLI = requireHere.resolve('tsx/cli');
-export const TSX_LOADER = pathToFileURL(requireHere.resolve('tsx')).href;
 export const VITEST_CLI = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
 
 export interface TimedRun {
@@ -122,7 +121,7 @@ export async function timedRun(options: RunOptions): Promise<TimedRun> {
   }
 }
 
-/** `node tsx/cli harness/cli/main.ts <flags>`: the conformance CLI, as `npm run conformance` runs it. */
+/** `node --import scripts/conformance-loader.mjs harness/cli/main.ts <flags>`: the conformance CLI, as `npm run conformance` runs it. */
 export function cliArgs(flags: string[]): string[] {
   // as `npm run conformance` runs it: its loader (vitest/node, then tsx) in the CLI's own process
   return ['--import', pathToFileURL(join(ROOT, 'scripts', 'conformance-loader.mjs')).href, join(ROOT, 'harness', 'cli', 'main.ts'), ...flags];
