@@ -163,6 +163,15 @@ export interface CheckSpec {
    * check waits for webhooks.
    */
   exclusive?: boolean | QuietKind;
+  /**
+   * the check spends most of its time in a wait of ours with nothing in flight (the grace for a
+   * duplicate delivery after the first one arrived): the waiting checks of one file run side by
+   * side, as the timer checks do (vitest `test.concurrent`: consecutive ones form a group), so their
+   * waits overlap instead of adding up on one worker. Such checks need nothing of each other: checks
+   * of other workers already run beside them, and their quiet windows are held apart the same way
+   * in one worker (the lanes are async-local, harness/http/quiet-lane.ts).
+   */
+  waits?: true;
 }
 
 /**
@@ -351,8 +360,8 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
   const settings = runSettings();
   const requirements = checkRequirements(spec);
   const budget = checkBudgetMs(spec, settings);
-  // timer checks mostly sleep: those of one file wait side by side
-  const register = spec.tier === 'timer' ? test.concurrent : test;
+  // timer checks mostly sleep, waiting checks mostly wait: those of one file wait side by side
+  const register = spec.tier === 'timer' || spec.waits === true ? test.concurrent : test;
   // --confirm-failures: a failing case runs this many times more, each within the check's limit
   const confirmations = confirmFailures();
   // vitest's own limit only backs up ours, which keeps the findings made so far (plus the lane wait)

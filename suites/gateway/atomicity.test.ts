@@ -107,7 +107,7 @@ async function atMostOneOccurrence(t: CheckTools, run: CheckRun, paths: { path: 
 }
 
 check('concurrent /pay of one charge: one success, one transaction_paid', {
-  id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical',
+  id: 'gateway.atomicity.concurrent-pay', api: 'gateway', area: AREA, severity: 'critical', waits: true,
   rules: [...MOVES_MONEY, applyTransitionsOnce, deliverTableEvents],
 }, async (t) => {
   const n = burstSize(t, 1);
@@ -133,7 +133,7 @@ check('concurrent /pay of one charge: one success, one transaction_paid', {
 });
 
 check('concurrent /complete of one transfer: one success, one transfer_completed', {
-  id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical',
+  id: 'gateway.atomicity.concurrent-complete', api: 'gateway', area: AREA, severity: 'critical', waits: true,
   rules: [...MOVES_MONEY, honourTransferRequest, applyTransitionsOnce, deliverTableEvents],
 }, async (t) => {
   const n = burstSize(t, 2);
@@ -178,7 +178,7 @@ check('concurrent /complete of one transfer: one success, one transfer_completed
 });
 
 check('concurrent transfers with one idempotency key and body create one transfer', {
-  id: 'gateway.atomicity.concurrent-same-key', api: 'gateway', area: AREA, severity: 'critical',
+  id: 'gateway.atomicity.concurrent-same-key', api: 'gateway', area: AREA, severity: 'critical', waits: true,
   rules: [honourIdempotencyKey],
 }, async (t) => {
   const n = burstSize(t, 3);
