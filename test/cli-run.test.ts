@@ -226,6 +226,36 @@ describe('--confirm-failures', () => {
   }, 60_000);
 });
 
+// `waits: true`: the checks of one file that mostly wait run side by side (their waits overlap);
+// the second one fails unless it runs while the first one still waits.
+const WAITS = `
+import { check } from '../../harness/run/check.js';
+import { defineRule } from '../../harness/rules/rule.js';
+
+${AT_MOST_TEN}
+let firstWaiting = false;
+check('a check that waits', { id: 'fixture.waits', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen], waits: true }, async (t) => {
+  firstWaiting = true;
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  firstWaiting = false;
+  t.judge(atMostTen, 1);
+});
+check('a check that waits beside it', { id: 'fixture.beside', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen], waits: true }, async (t) => {
+  t.judge(atMostTen, firstWaiting ? 1 : 11);
+});
+`;
+
+describe('checks that mostly wait (`waits: true`)', () => {
+  test('run beside the other waiting checks of their file', () => {
+    withFixtureSuite('waits', WAITS, ({ out, env }) => {
+      const run = runCli(['--seed', '5', '--no-allure'], env);
+      expect(run.status, run.stdout + run.stderr).toBe(0);
+      const checks = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks;
+      expect(checks.map((c) => [c.check, c.state])).toEqual([['fixture.waits', 'passed'], ['fixture.beside', 'passed']]);
+    });
+  }, 60_000);
+});
+
 // certify: a certify run with an optional credential missing is PARTIAL (exit 5), and its bundle
 // (reports/certificate/) verifies until one byte of one of its files changes.
 const CERTIFY = `
