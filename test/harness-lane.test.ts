@@ -338,7 +338,9 @@ describe('lane server', () => {
     expect(requestKinds('POST', 'POST /api/v1/pix/in/qrcode')).toEqual(['records']);
     expect(requestKinds('POST', undefined)).toEqual(['money', 'records']);
     expect(requestKinds('GET', 'GET /business/pix-charges')).toEqual(['reads']);
-    expect(requestKinds('POST', 'POST /api/auth')).toEqual(['reads']);
+    // the token exchange holds no lane: a worker's shared token refresh must never wait for a window
+    // that another check of the worker, awaiting the same token, holds
+    expect(requestKinds('POST', 'POST /api/auth')).toEqual([]);
     const listOrder = await enterExclusiveLane({ api: 'partner' }, ['records'], env);
     // a pay goes out beside a list-order window; a creation waits for it
     (await enterRequest('partner', ['money'], env))();
@@ -352,6 +354,11 @@ describe('lane server', () => {
     expect(server.lock('partner').state.exclusive).toBe(true);
     expect(server.lock('partner-records').state.exclusive).toBe(true);
     // the default window has the target to itself: a read waits too
+    // … but not the token exchange (no lane), which another check of the worker may await inside the window
+    const exchange = watch(enterRequest('partner', requestKinds('POST', 'POST /api/auth'), env));
+    await sleep(50);
+    expect(exchange.went).toBe(true);
+    await exchange.end();
     await expectHeldUntil(enterRequest('partner', ['reads'], env), () => both.release());
   });
 

@@ -106,7 +106,7 @@ export function changesAccount(method: string, operation?: string): boolean {
  * What a request can disturb, each with its own lane per API: `money` (balances, the ledger: pays,
  * completions, card sales, transfers), `records` (what the lists show, in their order: creating a
  * charge, registering a webhook) and `reads` (nothing on the account, only the target's attention:
- * lookups, lists, the token exchange). A balance window needs only `money` quiet, a list-order
+ * lookups, lists). A balance window needs only `money` quiet, a list-order
  * check only `records`, so charge creations (most of the negative fuzzing) never wait for a balance
  * window; a race burst wants the target to itself (all three): a race window of a few
  * milliseconds is missed when the target is busy answering other checks meanwhile.
@@ -124,8 +124,16 @@ const MONEY_WRITES: ReadonlySet<string> = new Set([
   'POST /business/pix-charges/{id}/cancel',
 ]);
 
-/** The lanes a request holds while in flight: `reads` for a read, money and records for a write the suite does not know. */
+/**
+ * The lanes a request holds while in flight: `reads` for a read, money and records for a write the
+ * suite does not know, none for the token exchange. A worker's token is shared by every check in it
+ * (harness/http/auth.ts keeps one refresh in flight): a refresh held behind one check's window would
+ * stall another check of the same worker that awaits the same token inside that window, for good
+ * (seen with two checks of one worker side by side, once a run outlived the 60 s token). The
+ * exchange neither moves nor shows anything of the account.
+ */
 export function requestKinds(method: string, operation?: string): readonly QuietKind[] {
+  if (operation === 'POST /api/auth') return [];
   if (!changesAccount(method, operation)) return ['reads'];
   if (operation !== undefined && RECORD_WRITES.has(operation)) return ['records'];
   if (operation !== undefined && MONEY_WRITES.has(operation)) return ['money'];
