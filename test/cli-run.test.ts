@@ -209,34 +209,13 @@ check('a check that fails once', { id: 'fixture.once', api: 'gateway', area: 'PI
   calls += 1;
   t.judge(atMostTen, calls === 1 ? 11 : 1);
 });
-`;
 
-describe('--confirm-failures', () => {
-  test('labels a failure confirmed (k = N) or flaky (k < N); the check fails either way', () => {
-    withFixtureSuite('confirm', CONFIRM, ({ out, env }) => {
-      const run = runCli(['--seed', '5', '--no-allure', '--confirm-failures', '2'], env);
-      expect(run.status, run.stdout + run.stderr).toBe(1);
-      const checks = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks;
-      expect(checks.find((c) => c.check === 'fixture.always')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 2, label: 'confirmed' } });
-      expect(checks.find((c) => c.check === 'fixture.once')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 0, label: 'flaky' } });
-      expect(run.stdout).toContain('fixture.once: deviation #1 (flaky 0/2)');
-      expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<property name="confirmation" value="confirmed 2/2"/>');
-      expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('— flaky 0/2');
-    });
-  }, 60_000);
-});
-
-// `waits: true`: the checks of one file that mostly wait run side by side (their waits overlap);
-// the second one fails unless it runs while the first one still waits.
-const WAITS = `
-import { check } from '../../harness/run/check.js';
-import { defineRule } from '../../harness/rules/rule.js';
-
-${AT_MOST_TEN}
+// the same run shows \`waits: true\`: checks of one file that mostly wait run side by side (the second
+// one fails unless it runs while the first one still waits)
 let firstWaiting = false;
 check('a check that waits', { id: 'fixture.waits', api: 'gateway', area: 'PIX cash-in', rules: [atMostTen], waits: true }, async (t) => {
   firstWaiting = true;
-  await new Promise((resolve) => setTimeout(resolve, 1500));
+  await new Promise((resolve) => setTimeout(resolve, 500));
   firstWaiting = false;
   t.judge(atMostTen, 1);
 });
@@ -245,13 +224,19 @@ check('a check that waits beside it', { id: 'fixture.beside', api: 'gateway', ar
 });
 `;
 
-describe('checks that mostly wait (`waits: true`)', () => {
-  test('run beside the other waiting checks of their file', () => {
-    withFixtureSuite('waits', WAITS, ({ out, env }) => {
-      const run = runCli(['--seed', '5', '--no-allure'], env);
-      expect(run.status, run.stdout + run.stderr).toBe(0);
+describe('--confirm-failures', () => {
+  test('labels a failure confirmed (k = N) or flaky (k < N); the check fails either way (and `waits` checks run side by side)', () => {
+    withFixtureSuite('confirm', CONFIRM, ({ out, env }) => {
+      const run = runCli(['--seed', '5', '--no-allure', '--confirm-failures', '2'], env);
+      expect(run.status, run.stdout + run.stderr).toBe(1);
       const checks = (JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).checks;
-      expect(checks.map((c) => [c.check, c.state])).toEqual([['fixture.waits', 'passed'], ['fixture.beside', 'passed']]);
+      expect(checks.find((c) => c.check === 'fixture.always')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 2, label: 'confirmed' } });
+      expect(checks.find((c) => c.check === 'fixture.once')).toMatchObject({ state: 'failed', confirmation: { runs: 2, failed: 0, label: 'flaky' } });
+      // `waits: true`: the two waiting checks ran side by side
+      expect(checks.filter((c) => c.check === 'fixture.waits' || c.check === 'fixture.beside').map((c) => c.state)).toEqual(['passed', 'passed']);
+      expect(run.stdout).toContain('fixture.once: deviation #1 (flaky 0/2)');
+      expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain('<property name="confirmation" value="confirmed 2/2"/>');
+      expect(readFileSync(join(out, 'conformance.md'), 'utf8')).toContain('— flaky 0/2');
     });
   }, 60_000);
 });
