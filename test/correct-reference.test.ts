@@ -30,9 +30,8 @@ describe('the correct reference', () => {
   const runs = new Map<SelfTestRun, CorrectRunSummary>();
 
   beforeAll(async () => {
-    // the runs mostly wait (webhooks, personalities' dispatch delays): four at once fit two cores. One
-    // worker each: alone, alt takes 85.6 s with one, 47.0 s with three (load under 1), but beside the
-    // fault matrix that did not shorten npm test (two fresh clones with three each: 515 s and 530 s)
+    // the runs mostly wait (webhooks, personalities' dispatch delays): four at once fit two cores, one
+    // worker each (three each shorten alt alone, 85.6 s → 47.0 s, but not npm test beside the matrix)
     const results = await inParallel(RUNS, 4, async (run) => [run, await runCorrect({ seed: run.seed, workers: 1, timeoutMs: 300_000, label: `correct-${run.personality.replace(':', '-')}-seed-${run.seed}`, env: { REFERENCE_PERSONALITY: run.personality } })] as const);
     for (const [run, summary] of results) {
       runs.set(run, summary);
