@@ -39,10 +39,10 @@ export const FILE_WEIGHTS: Readonly<Record<string, number>> = {
   'suites/partner/isolation.test.ts': 6.3,
   'suites/partner/atomicity.test.ts': 6.2,
   'suites/partner/fuzz-negative.test.ts': 5.4,
-  // its three checks wait side by side (`waits`): the file's span, not their sum (11.6 s)
-  'suites/gateway/atomicity.test.ts': 5.1,
   'suites/partner/list.test.ts': 5.3,
   'suites/gateway/separation.test.ts': 5.2,
+  // its three checks wait side by side (`waits`): the file's span, not their sum (11.6 s)
+  'suites/gateway/atomicity.test.ts': 5.1,
   'suites/partner/idempotency.test.ts': 3.6,
   'suites/partner/finance.test.ts': 3.1,
   'suites/gateway/auth.test.ts': 2.7,
