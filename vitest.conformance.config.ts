@@ -21,7 +21,8 @@ const reportsDir = env['PAYGATE_REPORTS_DIR'] ?? 'reports';
 // PAYGATE_ALLURE=0 (--no-allure): no Allure results, a leaner gate (conformance.json/md, junit.xml)
 const allure = env['PAYGATE_ALLURE'] !== '0';
 const allureReporter: [string, Record<string, unknown>] = [
-  'allure-vitest/reporter',
+  // allure-vitest's reporter, writing each test file's results when the file ends
+  `./harness/report/allure-reporter.${ext}`,
   {
     resultsDir: `${reportsDir}/allure-results`,
     // every `expect` as a step would bury the HTTP exchanges (thousands per property)
