@@ -243,7 +243,10 @@ export interface StartReferenceOptions {
   env?: Record<string, string>;
   /** how long to wait for the info line (default 30 s) */
   timeoutMs?: number;
-  /** the script to run instead of reference/main.ts (tests) */
+  /**
+   * the script to run instead of reference/main.ts (tests); else PAYGATE_REFERENCE_SCRIPT (the
+   * project's system tests: a bundle of the reference built once, test/fault-matrix/reference-bundle.ts)
+   */
   script?: string;
 }
 
@@ -251,7 +254,7 @@ export interface StartReferenceOptions {
 export async function startEmbeddedReference(options: StartReferenceOptions): Promise<EmbeddedReference> {
   // the built package runs the compiled reference with plain Node; a clone runs the source through tsx
   const compiled = import.meta.url.endsWith('.js');
-  const script = options.script ?? fileURLToPath(new URL(`../../reference/main.${compiled ? 'js' : 'ts'}`, import.meta.url));
+  const script = options.script ?? (process.env['PAYGATE_REFERENCE_SCRIPT'] || undefined) ?? fileURLToPath(new URL(`../../reference/main.${compiled ? 'js' : 'ts'}`, import.meta.url));
   // tsx as a loader in the reference's own process (its CLI would start a second Node process)
   const runner = script.endsWith('.ts') ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
   const env: Record<string, string | undefined> = {

@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ConformanceReport } from '../../harness/report/verdict.js';
+import { referenceBundle } from './reference-bundle.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONFORMANCE_CONFIG = 'vitest.conformance.config.ts';
@@ -95,7 +96,8 @@ function tsxCli(): string {
 export function childEnv(extra: Record<string, string> = {}, workers?: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!INHERITED_OUT.test(key)) env[key] = value;
-  Object.assign(env, { CI: 'true', NO_COLOR: '1' });
+  // the reference bundled once (test/fault-matrix/reference-bundle.ts), not its source through tsx each run
+  Object.assign(env, { CI: 'true', NO_COLOR: '1', PAYGATE_REFERENCE_SCRIPT: referenceBundle() });
   if (workers !== undefined) env['PAYGATE_WORKERS'] = String(workers);
   Object.assign(env, extra);
   return env;
