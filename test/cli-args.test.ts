@@ -1,6 +1,6 @@
 // CLI flags: parsing and validation, --help completeness, the certify safety rule, worker env.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { conformanceCli } from './fault-matrix/runner.js';
 import { describe, expect, test } from 'vitest';
 import {
   TARGET_ENV,
@@ -209,11 +209,11 @@ describe('progress and summary', () => {
 });
 
 describe('the CLI process', () => {
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
   const cli = (args: string[], env: Record<string, string> = {}) => {
     const clean: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_)/.test(k)) clean[k] = v;
-    return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { encoding: 'utf8', env: { ...clean, ...env } });
+    return spawnSync(process.execPath, conformanceCli(args), { encoding: 'utf8', env: { ...clean, ...env } });
   };
 
   test('certify refuses http://example.com without --allow-insecure (exit 2)', () => {

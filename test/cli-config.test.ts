@@ -3,7 +3,7 @@
 // flags named with the nearest one, the one exit-code table.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { conformanceCli } from './fault-matrix/runner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -123,11 +123,11 @@ describe('init and config print', () => {
 });
 
 describe('the CLI', () => {
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
   const cli = (args: string[], cwd = ROOT): ReturnType<typeof spawnSync> & { stdout: string; stderr: string } => {
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!/^(VITEST|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_)/.test(k)) env[k] = v;
-    return spawnSync(process.execPath, [tsx, join(ROOT, 'harness/cli/main.ts'), ...args], { cwd, encoding: 'utf8', env: { ...env, NO_COLOR: '1' }, timeout: 60_000 });
+    return spawnSync(process.execPath, conformanceCli(args), { cwd, encoding: 'utf8', env: { ...env, NO_COLOR: '1' }, timeout: 60_000 });
   };
 
   test('every subcommand answers --help (starting nothing: reference --help exits at once)', () => {

@@ -2,7 +2,7 @@
 // (PAYGATE_INCLUDE, written under reports/ so they resolve the project's packages), against a dead
 // loopback port: fixtures make no requests, so no preflight.
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { conformanceCli } from './fault-matrix/runner.js';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,6 +24,5 @@ export function runFixtureCli(args: readonly string[], fixtures: string, out: st
     PAYGATE_REPORTS_DIR: out,
     ...extraEnv,
   });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-  return spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 90_000 });
+  return spawnSync(process.execPath, conformanceCli(args), { cwd: ROOT, env, encoding: 'utf8', timeout: 90_000 });
 }

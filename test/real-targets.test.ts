@@ -16,7 +16,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { createRequire } from 'node:module';
+import { conformanceCli } from './fault-matrix/runner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,10 +154,10 @@ function runCli(args: string[], extra: Record<string, string>, timeoutMs = 150_0
     if (!/^(VITEST|TEST$|GATEWAY_|PARTNER_|PAYGATE_|CALLBACK_|REFERENCE_|HTTPS?_PROXY$|NO_PROXY$|NODE_EXTRA_CA_CERTS$)/i.test(k)) env[k] = v;
   }
   Object.assign(env, { CI: 'true', NO_COLOR: '1', PAYGATE_REPORTS_DIR: out, PAYGATE_INCLUDE: FILES.join(','), ...extra });
-  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsx, 'harness/cli/main.ts', '--seed', '7', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, conformanceCli(['--seed', '7', ...args]), { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -9,7 +9,7 @@ import { categorize } from '../harness/report/categories.js';
 import { evaluateQualityGate, parseQualityGate } from '../harness/report/quality-gate.js';
 import { requirementsPageHref } from '../harness/report/requirements-page.js';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { conformanceCli } from './fault-matrix/runner.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -198,8 +198,7 @@ describe('history, trends, the requirements page and a quality gate', () => {
     mkdirSync(join(root, 'allure-results'));
     writeFileSync(join(root, 'allure-results', '11111111-result.json'), JSON.stringify(result('11111111', 'amount below minimum is rejected', 'failed', 'x')));
     writeFileSync(join(root, 'conformance.json'), JSON.stringify(conformance(1)));
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const run = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'report', '--reports-dir', root, '--quality-gate', 'maxFailures=0'], { encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, conformanceCli(['report', '--reports-dir', root, '--quality-gate', 'maxFailures=0']), { encoding: 'utf8', timeout: 60_000 });
     expect(run.status, run.stderr).toBe(1);
     expect(run.stdout).toContain('quality gate FAILED: ✗ failed checks (and harness errors): 1 (at most 0)');
     expect(readFileSync(join(root, 'allure-results', 'environment.properties'), 'utf8')).toContain('quality gate=FAILED');

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { conformanceCli } from './fault-matrix/runner.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Requirement } from '../harness/contract/requirements.js';
 import { fragmentFiles, mergeFragments, mergeProblems, readFragments } from '../harness/report/merge.js';
@@ -93,8 +93,7 @@ describe('mergeFragments', () => {
     fragments.forEach((f) => writeFileSync(join(dir, 'verdict-fragments', `shard-${f.shard.index}.json`), JSON.stringify(f)));
     expect(fragmentFiles(dir)).toHaveLength(2);
     expect(readFragments(fragmentFiles(dir))).toHaveLength(2);
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const result = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'merge', '--reports-dir', dir], { encoding: 'utf8' });
+    const result = spawnSync(process.execPath, conformanceCli(['merge', '--reports-dir', dir]), { encoding: 'utf8' });
     expect(result.stdout).toContain('merged 2 fragment(s)');
     expect(result.status).toBe(1);
     const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { checks: number }; tool: string };
@@ -109,12 +108,11 @@ describe('mergeFragments', () => {
     mkdirSync(join(dir, 'verdict-fragments'));
     const three = [1, 2].map((index) => ({ ...fragments[0]!, shard: { index, count: 3 }, checks: [check(`g${index}`, 'GW-A', 'passed', 1)] }));
     three.forEach((f) => writeFileSync(join(dir, 'verdict-fragments', `shard-${f.shard.index}.json`), JSON.stringify(f)));
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const refused = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'merge', '--reports-dir', dir], { encoding: 'utf8' });
+    const refused = spawnSync(process.execPath, conformanceCli(['merge', '--reports-dir', dir]), { encoding: 'utf8' });
     expect(refused.status).toBe(5);
     expect(refused.stderr).toContain('shard 3/3 is missing');
     expect(existsSync(join(dir, 'conformance.json'))).toBe(false);
-    const allowed = spawnSync(process.execPath, [tsx, 'harness/cli/main.ts', 'merge', '--reports-dir', dir, '--allow-partial'], { encoding: 'utf8' });
+    const allowed = spawnSync(process.execPath, conformanceCli(['merge', '--reports-dir', dir, '--allow-partial']), { encoding: 'utf8' });
     expect(allowed.status, allowed.stderr).toBe(5);
     const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { verdict: string; merge: { problems: string[] } };
     expect(json.verdict).toBe('partial');
