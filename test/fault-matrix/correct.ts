@@ -14,6 +14,8 @@ export interface CorrectRunOptions {
   env?: Record<string, string>;
   profile?: 'quick' | 'full';
   workers?: number;
+  /** property runs (and checks) in flight at once (`--concurrency`, as against a remote target); default: the embedded reference's one at a time */
+  concurrency?: number;
   timeoutMs?: number;
   /** reports directory (default reports/self-test/<label>) */
   reportsDir?: string;
@@ -47,7 +49,7 @@ export async function runCorrect(options: CorrectRunOptions): Promise<CorrectRun
     via: 'cli',
     files: [],
     // these runs are judged from conformance.json alone (the package and action tests cover the Allure output)
-    cliArgs: ['--profile', options.profile ?? 'quick', '--seed', String(options.seed), '--workers', String(options.workers ?? 2), '--no-allure'],
+    cliArgs: ['--profile', options.profile ?? 'quick', '--seed', String(options.seed), '--workers', String(options.workers ?? 2), ...(options.concurrency !== undefined ? ['--concurrency', String(options.concurrency)] : []), '--no-allure'],
     reportsDir: options.reportsDir ?? join(ROOT, 'reports', 'self-test', label),
     env: options.env ?? {},
     timeoutMs: options.timeoutMs ?? 180_000,
