@@ -1,6 +1,5 @@
 // CLI flags: parsing and validation, --help completeness, the certify safety rule, worker env.
 import { spawnSync } from 'node:child_process';
-import { conformanceCli } from './fault-matrix/runner.js';
 import { describe, expect, test } from 'vitest';
 import {
   TARGET_ENV,
@@ -16,6 +15,7 @@ import { renderSummary } from '../harness/cli/summary.js';
 import { formatProgress } from '../harness/cli/progress.js';
 import { buildConformance } from '../harness/report/verdict.js';
 import { RUN_OPTIONS } from '../harness/cli/commands.js';
+import { conformanceCli } from './fault-matrix/runner.js';
 
 /** Every flag and environment variable INTERFACE.md names (kept literal on purpose). */
 const INTERFACE_FLAGS = ['--profile', '--api', '--seed', '--runs', '--grep', '--max-rps'];

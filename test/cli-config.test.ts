@@ -3,7 +3,6 @@
 // flags named with the nearest one, the one exit-code table.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { conformanceCli } from './fault-matrix/runner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +14,7 @@ import { configTemplate, initCommand } from '../harness/cli/init.js';
 import { effectiveSettings, renderSettings } from '../harness/cli/config-print.js';
 import { EXIT_CODES, exitCodeMarkdown } from '../harness/cli/exit-codes.js';
 import { COMMANDS } from '../harness/cli/commands.js';
+import { conformanceCli } from './fault-matrix/runner.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'paygate-config-'));

@@ -2,9 +2,9 @@
 // (PAYGATE_INCLUDE, written under reports/ so they resolve the project's packages), against a dead
 // loopback port: fixtures make no requests, so no preflight.
 import { spawnSync } from 'node:child_process';
-import { conformanceCli } from './fault-matrix/runner.js';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { conformanceCli } from './fault-matrix/runner.js';
 
 export const ROOT = fileURLToPath(new URL('../', import.meta.url));
 

@@ -16,7 +16,6 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { connect, createServer as createNetServer } from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
-import { conformanceCli } from './fault-matrix/runner.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +24,7 @@ import type { ConformanceReport } from '../harness/report/verdict.js';
 import { startEmbeddedReference } from '../harness/config/target.js';
 import type { EmbeddedReference } from '../harness/config/target.js';
 import { envFromReference } from '../harness/run/global-setup.js';
+import { conformanceCli } from './fault-matrix/runner.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const WORK = mkdtempSync(join(tmpdir(), 'paygate-real-targets-'));

@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { conformanceCli } from './fault-matrix/runner.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import type { Requirement } from '../harness/contract/requirements.js';
 import { fragmentFiles, mergeFragments, mergeProblems, readFragments } from '../harness/report/merge.js';
@@ -11,6 +10,7 @@ import { exitCodeFor } from '../harness/report/verdict.js';
 import type { VerdictFragment } from '../harness/report/verdict-reporter.js';
 import type { CheckRecord, RunInfo } from '../harness/report/verdict.js';
 import { reported } from './report-fixtures.js';
+import { conformanceCli } from './fault-matrix/runner.js';
 
 const catalogue: Requirement[] = [
   { id: 'GW-A', api: 'gateway', section: 's', quote: 'q', kind: 'checkable' },
