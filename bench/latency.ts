@@ -44,13 +44,13 @@ export interface LatencyRow {
   /** requirements whose verdict differs from the 0 ms row's: `ID: verdict at 0 ms → here` */
   verdictChanges?: string[];
   /**
-   * the longest suite file (sum of its checks' durations; a file's checks run one after another in
-   * one worker, so with enough workers the slowest file bounds the run): the critical path, ms
+   * the longest suite file (its first check's start to its last check's end; a file runs in one
+   * worker, so with enough workers the slowest file bounds the run): the critical path, ms
    */
   criticalPathMs?: number;
   /** check time summed over the run (divided by the workers: the wall a perfect packing would take), ms */
   checkTimeMs?: number;
-  /** the slowest files: check time summed per file, with their requests */
+  /** the slowest files: each file's time (as for criticalPathMs), with their requests */
   slowestFiles?: TimedItem[];
   /** the slowest checks, with their requests (conformance.json `checks[]`) */
   slowestChecks?: TimedItem[];
@@ -63,24 +63,33 @@ export interface TimedItem {
   requests: number;
 }
 
-interface CheckTiming {
+export interface CheckTiming {
   check: string;
   file: string;
   durationMs: number;
+  /** when the check started (conformance.json `startedAt`), ms since the epoch */
+  startMs?: number;
   requests: number;
+}
+
+/**
+ * How long one file's checks took: from the first start to the last end when every check has its
+ * start (checks that mostly wait run side by side in their file: `waits`), else the sum.
+ */
+function fileTime(checks: readonly CheckTiming[]): number {
+  const starts = checks.map((c) => c.startMs);
+  if (starts.some((s) => s === undefined)) return checks.reduce((n, c) => n + c.durationMs, 0);
+  const first = Math.min(...(starts as number[]));
+  return Math.max(...checks.map((c) => (c.startMs ?? first) + c.durationMs)) - first;
 }
 
 /** Per-check and per-file durations of one run (conformance.json `checks[]`), slowest first. */
 export function criticalPath(checks: readonly CheckTiming[], top = 12): Pick<LatencyRow, 'criticalPathMs' | 'checkTimeMs' | 'slowestFiles' | 'slowestChecks'> {
-  const files = new Map<string, TimedItem>();
-  for (const c of checks) {
-    const f = files.get(c.file) ?? { name: c.file, ms: 0, requests: 0 };
-    f.ms += c.durationMs;
-    f.requests += c.requests;
-    files.set(c.file, f);
-  }
+  const byFile = new Map<string, CheckTiming[]>();
+  for (const c of checks) byFile.set(c.file, [...(byFile.get(c.file) ?? []), c]);
+  const files: TimedItem[] = [...byFile].map(([name, list]) => ({ name, ms: fileTime(list), requests: list.reduce((n, c) => n + c.requests, 0) }));
   const bySlowest = (a: TimedItem, b: TimedItem): number => b.ms - a.ms;
-  const slowestFiles = [...files.values()].sort(bySlowest);
+  const slowestFiles = files.sort(bySlowest);
   return {
     criticalPathMs: slowestFiles[0]?.ms ?? 0,
     checkTimeMs: checks.reduce((n, c) => n + c.durationMs, 0),
@@ -94,9 +103,9 @@ function checkTimings(report: unknown): CheckTiming[] {
   return checks.flatMap((c): CheckTiming[] => {
     if (typeof c !== 'object' || c === null) return [];
     const r = c as Record<string, unknown>;
-    return typeof r.check === 'string' && typeof r.durationMs === 'number'
-      ? [{ check: r.check, file: typeof r.file === 'string' ? r.file : '?', durationMs: r.durationMs, requests: typeof r.requests === 'number' ? r.requests : 0 }]
-      : [];
+    if (typeof r.check !== 'string' || typeof r.durationMs !== 'number') return [];
+    const startMs = typeof r.startedAt === 'string' ? Date.parse(r.startedAt) : Number.NaN;
+    return [{ check: r.check, file: typeof r.file === 'string' ? r.file : '?', durationMs: r.durationMs, ...(Number.isFinite(startMs) && { startMs }), requests: typeof r.requests === 'number' ? r.requests : 0 }];
   });
 }
 

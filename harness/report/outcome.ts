@@ -128,6 +128,8 @@ export interface CheckOutcome {
    */
   confirmation?: { runs: number; failed: number; label: 'confirmed' | 'flaky' };
   durationMs: number;
+  /** when the check started (ISO 8601); checks of one file may run side by side (`waits`) */
+  startedAt?: string;
   /** ms waited for the quiet-account lanes (harness/run/lane.ts), included in durationMs */
   laneWaitMs?: number;
 }

@@ -386,6 +386,7 @@ export function check(title: string, spec: CheckSpec, body: (t: CheckTools) => P
       strict: settings.strict,
       baseline: runBaseline(),
       durationMs: Date.now() - started,
+      startedAt: new Date(started).toISOString(),
       ...(laneWaitMs !== undefined && { laneWaitMs }),
     });
     await annotateCheck({ checkId: spec.id, api: spec.api, area: spec.area, requirements, severity });

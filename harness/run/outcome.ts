@@ -77,6 +77,8 @@ export interface EndSettings {
   strict: boolean;
   baseline?: Baseline | undefined;
   durationMs: number;
+  /** when the check started (ISO 8601): with durationMs, where it sat in the run */
+  startedAt?: string;
   laneWaitMs?: number;
   /** redacts text the end adds (notes about findings and causes) */
   redact?: (text: string) => string;
@@ -132,6 +134,7 @@ export function endCheck(identity: CheckIdentity, run: RecordedRun | undefined, 
     area: identity.area,
     severity: identity.severity,
     durationMs: Math.round(settings.durationMs),
+    ...(settings.startedAt !== undefined && { startedAt: settings.startedAt }),
     ...(settings.laneWaitMs !== undefined && settings.laneWaitMs > 0 && { laneWaitMs: Math.round(settings.laneWaitMs) }),
   };
   if (end.skipped !== undefined || run === undefined) {
